@@ -1,0 +1,63 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+export class WebDataApi implements ICredentialType {
+	name = 'webDataApi';
+
+	displayName = 'Web Data API';
+
+	documentationUrl = 'https://docs.firecrawl.dev/introduction#api-key';
+
+	icon = 'file:webdata.svg' as const;
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+			description: 'The API key from the service dashboard. It is sent as a bearer token.',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: 'https://api.firecrawl.dev',
+			required: true,
+			description:
+				'Address of the service. Change it only for a self-hosted service. A trailing slash or a trailing /v2 is fine.',
+		},
+		{
+			displayName: 'Webhook Signing Secret',
+			name: 'webhookSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'Optional. The HMAC secret from the dashboard (Settings → Advanced). When set, the Web Data Trigger accepts only deliveries whose X-Firecrawl-Signature matches.',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.apiKey}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{String($credentials.baseUrl).trim().replace(/\\/+$/, "").replace(/\\/v2$/, "")}}',
+			url: '/v2/team/credit-usage',
+			method: 'GET',
+		},
+	};
+}

@@ -1,0 +1,78 @@
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+
+import { resourceProperties } from './helpers/description';
+import { asNodeError, errorItem, isCancellation } from './helpers/items';
+import { runPool } from './helpers/pool';
+import type { Resource } from './helpers/types';
+import { searchAgentRuns } from './methods/listSearch';
+import { agent } from './resources/agent';
+
+const resources: Record<string, Resource> = { agent };
+
+export class WebData implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Web Data',
+		name: 'webData',
+		icon: { light: 'file:webdata.svg', dark: 'file:webdata.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Parse files to Markdown and JSON, watch web pages for changes, and run web research agents',
+		defaults: { name: 'Web Data' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'webDataApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				default: 'agent',
+				options: [
+					{
+						name: 'Agent',
+						value: 'agent',
+						description: 'Hand open-ended web research to an autonomous agent',
+					},
+				],
+			},
+			...Object.entries(resources).flatMap(([name, resource]) => resourceProperties(name, resource)),
+		],
+	};
+
+	methods = {
+		listSearch: { searchAgentRuns },
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		const resourceName = this.getNodeParameter('resource', 0) as string;
+		const operationName = this.getNodeParameter('operation', 0) as string;
+		const operation = resources[resourceName]?.operations[operationName];
+		if (!operation) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`The operation "${operationName}" of resource "${resourceName}" is not known`,
+			);
+		}
+		const concurrency = operation.concurrency ? operation.concurrency.call(this) : 1;
+		const results = await runPool(items.length, concurrency, async (i) => {
+			try {
+				const out = await operation.execute.call(this, i);
+				return out.map((item) => ({ ...item, pairedItem: { item: i } }));
+			} catch (error) {
+				if (this.continueOnFail() && !isCancellation(error)) return [errorItem(error, i)];
+				throw asNodeError(this.getNode(), error, i);
+			}
+		});
+		return [results.flat()];
+	}
+}

@@ -1,0 +1,21 @@
+/**
+ * Runs `task` for indexes 0..count-1 with at most `limit` running at once and returns the results
+ * in index order. The first failure rejects; tasks already running are left to settle.
+ */
+export async function runPool<T>(
+	count: number,
+	limit: number,
+	task: (index: number) => Promise<T>,
+): Promise<T[]> {
+	const results = new Array<T>(count);
+	let next = 0;
+	const width = Math.max(1, Math.min(Math.floor(limit) || 1, count));
+	const worker = async () => {
+		while (next < count) {
+			const index = next++;
+			results[index] = await task(index);
+		}
+	};
+	await Promise.all(Array.from({ length: width }, worker));
+	return results;
+}

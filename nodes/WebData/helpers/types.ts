@@ -1,0 +1,17 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+/** One operation of one resource: its parameters (plain data) and its handler. */
+export interface Operation {
+	/** Parameters shown for this operation; displayOptions are added by the resource. */
+	properties: INodeProperties[];
+	/** Runs the operation for one input item; the router adds pairedItem. */
+	execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]>;
+	/** How many items may run at once (default 1). Read once per execution from item 0. */
+	concurrency?(this: IExecuteFunctions): number;
+}
+
+export interface Resource {
+	/** The "Operation" selector shown for this resource. */
+	operationProperty: INodeProperties;
+	operations: Record<string, Operation>;
+}

@@ -1,0 +1,41 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: unknown): value is string {
+	return typeof value === 'string' && UUID.test(value.trim());
+}
+
+/** Shows a value in an error message without flooding it. */
+export function show(value: unknown): string {
+	const text = typeof value === 'string' ? `"${value}"` : JSON.stringify(value);
+	return text === undefined ? 'nothing' : text.length > 80 ? `${text.slice(0, 77)}…"` : text;
+}
+
+/** Fails with an error that names the field, the value and the rule. */
+export function invalid(
+	node: INode,
+	field: string,
+	value: unknown,
+	rule: string,
+	itemIndex?: number,
+): NodeOperationError {
+	return new NodeOperationError(node, `${field} ${show(value)} is not valid: ${rule}`, {
+		itemIndex,
+		description: `Fix the "${field}" field and run again. Nothing was sent to the service.`,
+	});
+}
+
+export function requireUuid(node: INode, field: string, value: unknown, itemIndex?: number): string {
+	if (!isUuid(value)) {
+		throw invalid(
+			node,
+			field,
+			value,
+			'it must be a UUID such as 0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a (copy it from the output of the operation that created it)',
+			itemIndex,
+		);
+	}
+	return value.trim();
+}

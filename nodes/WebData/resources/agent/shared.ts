@@ -1,0 +1,45 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** The agent job id, picked from recent runs or pasted. */
+export const jobIdField: INodeProperties = {
+	displayName: 'Job ID',
+	name: 'jobId',
+	type: 'resourceLocator',
+	default: { mode: 'id', value: '' },
+	required: true,
+	description: 'The agent run to use. Its ID is in the output of the Start operation.',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchAgentRuns', searchable: false },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a',
+			validation: [
+				{
+					type: 'regex',
+					properties: {
+						regex: '^\\s*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\s*$',
+						errorMessage: 'A job ID is a UUID such as 0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a',
+					},
+				},
+			],
+		},
+	],
+};
+
+/** Hints for agent status calls (spec 7.2). */
+export const AGENT_HINTS: Record<string, string> = {
+	'404':
+		'No agent run has this ID for your team. Runs are kept for 24 hours after they finish; check the Job ID.',
+	'text:Invalid job ID format': 'The Job ID must be a UUID. Copy it from the output of the Start operation.',
+	'text:zero data retention':
+		'Your team has zero data retention switched on, and the agent cannot run for such teams. Ask the service operator.',
+	'text:Failed to passthrough agent request':
+		'The agent service rejected the job when it was submitted, even after retries. Try again later.',
+};

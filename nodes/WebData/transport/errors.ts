@@ -1,0 +1,193 @@
+import { NodeApiError } from 'n8n-workflow';
+import type { INode, JsonObject } from 'n8n-workflow';
+
+import { isRetryableStatus } from './retry';
+
+/** What went wrong with one API call, after all attempts. */
+export interface ApiFailure {
+	method: string;
+	path: string;
+	/** HTTP status; undefined when no answer arrived (network failure, malformed body). */
+	status?: number;
+	/** The parsed response body, when there was one. */
+	body?: unknown;
+	/** Node-level failure code such as ECONNRESET, when no answer arrived. */
+	networkCode?: string;
+	/** Free text for failures that are not HTTP answers (a malformed body, say). */
+	reason?: string;
+	attempts: number;
+	retryAfterMs?: number;
+	/** Hints given by the operation for this call, keyed by status ("404") or API code. */
+	hints?: Record<string, string>;
+	/** Where the service lives, for messages about unreachable hosts. */
+	baseUrl?: string;
+}
+
+const CODE_HINTS: Record<string, string> = {
+	SCRAPE_PROMPT_INJECTION_DETECTED:
+		'The content looks like a prompt-injection attempt, so processing stopped. The check cost 4 credits. Review the file, or turn off "Check for Prompt Injection" if you trust it.',
+	THIRD_PARTY_DATA_NOT_ENABLED:
+		'This data provider is not enabled for your organization. An organization administrator must enable it in the dashboard; then run again.',
+	THIRD_PARTY_DATA_ENRICHMENT_NOT_ENABLED:
+		'Enrichment for this kind of page is switched off. An organization administrator must enable it in the enrichment settings (the link is in the message); then run again.',
+	THIRD_PARTY_DATA_TERMS_REQUIRED:
+		"A data provider needs your organization to accept its terms first. An organization administrator must accept them at the address given (requiresActionUrl); then run the same request again. Workflows must not accept terms on the administrator's behalf.",
+	THIRD_PARTY_DATA_UNSUPPORTED_URL:
+		'The provider for this site serves only the record\'s own page, not sub-pages. Use the record\'s main URL.',
+	THIRD_PARTY_DATA_UNSUPPORTED_OPTION:
+		'Only a third-party provider can serve this URL, and it cannot honour one of the options set (named in the message). Remove that option.',
+	THIRD_PARTY_DATA_NOT_FOUND:
+		'The providers serving this URL have no record of it. Nothing was charged.',
+	UNSUPPORTED_SITE: 'The service does not support this site.',
+	UNSUPPORTED_FILE_TYPE:
+		'The service does not accept this kind of file. Use PDF, Word, Excel, PowerPoint, OpenDocument, RTF, EPUB, CSV or HTML.',
+	PARSE_UNSUPPORTED_OPTIONS: 'One of the options is not supported for parsing files. Remove it and run again.',
+};
+
+const STATUS_HINTS: Record<number, string> = {
+	400: 'The service rejected the request as invalid. Check the fields named in the message.',
+	401: 'The service did not accept the API key. Check the API key in the Web Data API credential.',
+	402: 'Your account is out of credits (or billing is not set up). Add credits or upgrade the plan in the dashboard, then run again.',
+	403: 'The API key has no permission for this. Ask an administrator of your organization.',
+	404: 'Nothing exists with this id (or it belongs to another team). Check the id.',
+	408: 'The service ran out of time. Raise the Timeout option, or send less work per request.',
+	409: 'The current state of the resource does not allow this (for example it has already finished or was deleted).',
+	413: 'The request is too large for the service. Files must be at most 50 MB.',
+	422: 'The JSON Schema is not valid, or the model could not produce a result that fits it. Simplify the schema or the prompt.',
+	429: 'The rate limit of your plan was reached. Lower the Concurrency option or space out executions, then run again.',
+	500: 'The service failed with an internal error. Try again later; if it keeps failing, contact the service with the error text.',
+	502: 'The service had a temporary gateway problem. Try again later.',
+	503: 'The service is temporarily unavailable. Try again later.',
+	504: 'The service gateway timed out. Try again later, or send less work per request.',
+};
+
+function asObject(value: unknown): JsonObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value)
+		? (value as JsonObject)
+		: {};
+}
+
+/** Removes every occurrence of the secret from a text. */
+export function redact(text: string, secret: string | undefined): string {
+	if (!secret || secret.length < 4) return text;
+	return text.split(secret).join('[redacted]');
+}
+
+function redactDeep(value: unknown, secret: string | undefined): unknown {
+	if (!secret) return value;
+	if (typeof value === 'string') return redact(value, secret);
+	if (Array.isArray(value)) return value.map((v) => redactDeep(v, secret));
+	if (value !== null && typeof value === 'object') {
+		const out: JsonObject = {};
+		for (const [k, v] of Object.entries(value)) out[k] = redactDeep(v, secret) as JsonObject[string];
+		return out;
+	}
+	return value;
+}
+
+function describeDetails(details: unknown): string | undefined {
+	if (!Array.isArray(details) || details.length === 0) return undefined;
+	const parts = details.slice(0, 5).map((d) => {
+		const item = asObject(d);
+		const path = Array.isArray(item.path) ? item.path.join('.') : undefined;
+		const message = typeof item.message === 'string' ? item.message : JSON.stringify(d);
+		return path ? `${path}: ${message}` : message;
+	});
+	return parts.join('; ');
+}
+
+/** The hint for a failure: the operation's own first, then the API code's, then the status's. */
+function hintFor(failure: ApiFailure, code: string | undefined, serverText: string): string {
+	const { status, hints } = failure;
+	if (hints) {
+		if (code && hints[code]) return hints[code];
+		const byText = Object.keys(hints).find((k) => k.startsWith('text:') && serverText.includes(k.slice(5)));
+		if (byText) return hints[byText];
+		if (status !== undefined && hints[String(status)]) return hints[String(status)];
+	}
+	if (code && CODE_HINTS[code]) return CODE_HINTS[code];
+	if (status !== undefined && STATUS_HINTS[status]) return STATUS_HINTS[status];
+	return 'The service answered with an unexpected error.';
+}
+
+/**
+ * Turns a failed call into a NodeApiError that carries the HTTP status, the API code, whether it is
+ * retryable, the server's text, `details` and `requiresAction.url`, and a hint a person can act on.
+ * The API key is removed from every text.
+ */
+export function toNodeApiError(
+	node: INode,
+	failure: ApiFailure,
+	secret: string | undefined,
+	itemIndex?: number,
+): NodeApiError {
+	const body = asObject(failure.body);
+	const code = typeof body.code === 'string' ? body.code : undefined;
+	const retryable = isRetryableStatus(failure.status);
+	let serverText = typeof body.error === 'string' ? body.error : '';
+	if (!serverText && typeof body.message === 'string') serverText = body.message;
+	const requiresActionUrl =
+		typeof asObject(body.requiresAction).url === 'string'
+			? (asObject(body.requiresAction).url as string)
+			: undefined;
+
+	let message: string;
+	let hint: string;
+	if (failure.status === undefined) {
+		const where = failure.baseUrl ? ` at ${failure.baseUrl}` : '';
+		message = failure.reason
+			? failure.reason
+			: `Could not reach the Web Data service${where}${failure.networkCode ? ` (${failure.networkCode})` : ''}`;
+		hint = failure.reason
+			? 'The service answered with something that is not JSON. Check the Base URL in the credential; try again later.'
+			: 'Check the Base URL in the Web Data API credential and that this n8n can reach it; then run again.';
+	} else {
+		message = serverText || `The service answered HTTP ${failure.status}`;
+		hint = hintFor(failure, code, serverText);
+		if (failure.status === 429 && failure.retryAfterMs !== undefined && failure.attempts === 1) {
+			hint += ` The service asked to wait ${Math.ceil(failure.retryAfterMs / 1000)} s before trying again.`;
+		}
+	}
+	const detailText = describeDetails(body.details);
+	const facts = [
+		failure.status !== undefined ? `HTTP ${failure.status}` : undefined,
+		code ? `code ${code}` : undefined,
+		failure.attempts > 1 ? `after ${failure.attempts} attempts` : undefined,
+		`${failure.method} ${failure.path}`,
+	]
+		.filter(Boolean)
+		.join(', ');
+	const description = [
+		hint,
+		detailText ? `Details: ${detailText}` : undefined,
+		requiresActionUrl ? `Action required: ${requiresActionUrl}` : undefined,
+		`(${facts})`,
+	]
+		.filter(Boolean)
+		.join(' ');
+
+	const errorResponse: JsonObject = {
+		httpCode: failure.status !== undefined ? String(failure.status) : null,
+		code: code ?? failure.networkCode ?? null,
+		error: serverText || message,
+		retryable,
+	};
+	if (body.details !== undefined) errorResponse.details = body.details;
+	if (requiresActionUrl) errorResponse.requiresActionUrl = requiresActionUrl;
+
+	const error = new NodeApiError(node, redactDeep(errorResponse, secret) as JsonObject, {
+		message: redact(message, secret),
+		description: redact(description, secret),
+		httpCode: failure.status !== undefined ? String(failure.status) : undefined,
+		itemIndex,
+	});
+	// NodeApiError rewrites some messages (network codes, status texts); keep the precise one.
+	error.message = redact(message, secret);
+	error.context.httpStatus = failure.status ?? null;
+	error.context.apiCode = code ?? null;
+	error.context.retryable = retryable;
+	error.context.attempts = failure.attempts;
+	if (body.details !== undefined) error.context.details = redactDeep(body.details, secret) as JsonObject;
+	if (requiresActionUrl) error.context.requiresActionUrl = requiresActionUrl;
+	return error;
+}

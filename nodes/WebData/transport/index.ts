@@ -1,0 +1,232 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { type ApiFailure, toNodeApiError } from './errors';
+import { MAX_ATTEMPTS, nextRetryDelay, parseRetryAfter } from './retry';
+
+export const CREDENTIAL_TYPE = 'webDataApi';
+
+export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+
+/** The stream type n8n's binary helpers return (importing 'stream' is not allowed on n8n Cloud). */
+export type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
+
+/** A streamed request body, opened anew for every attempt. */
+export interface UploadBody {
+	stream: BinaryStream;
+	headers: Record<string, string>;
+}
+
+export interface ApiRequest {
+	method: IHttpRequestMethods;
+	/** Path below /v2 (for example "/agent/123"), or an absolute URL on the service's own origin. */
+	path: string;
+	qs?: IDataObject;
+	body?: IDataObject;
+	/** Opens a streamed body; called once per attempt so a retry re-reads the source. */
+	openUpload?: () => Promise<UploadBody>;
+	/** Client-side timeout of one attempt, in ms. */
+	timeoutMs?: number;
+	itemIndex?: number;
+	/** Operation-specific hints, keyed by status ("404"), API code, or "text:<part of the error text>". */
+	hints?: Record<string, string>;
+}
+
+/** What the retry loop needs from the outside world; tests replace both. */
+export interface TransportDeps {
+	sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+	random: () => number;
+	now: () => number;
+	maxAttempts: number;
+	/** Called before each wait, for observers such as a concurrency pool that slows down on 429. */
+	onRetry?: (info: { attempt: number; status?: number; delayMs: number }) => void;
+}
+
+export const defaultDeps: TransportDeps = {
+	sleep: async (ms, signal) => await sleep(ms, signal),
+	random: Math.random,
+	now: Date.now,
+	maxAttempts: MAX_ATTEMPTS,
+};
+
+/** The service origin from the credential: trailing slashes and a trailing /v2 are dropped. */
+export function normalizeBaseUrl(raw: unknown): string {
+	let url = String(raw ?? '').trim();
+	if (url === '') url = 'https://api.firecrawl.dev';
+	url = url.replace(/\/+$/, '');
+	url = url.replace(/\/v2$/i, '');
+	return url.replace(/\/+$/, '');
+}
+
+interface HttpAnswer {
+	status: number;
+	body: unknown;
+	headers: Record<string, unknown>;
+}
+
+function parseBody(raw: unknown): { ok: true; value: unknown } | { ok: false } {
+	if (typeof raw !== 'string') return { ok: true, value: raw };
+	if (raw.trim() === '') return { ok: true, value: undefined };
+	try {
+		return { ok: true, value: JSON.parse(raw) };
+	} catch {
+		return { ok: false };
+	}
+}
+
+function cancelledError(): Error {
+	const error = new Error('The execution was cancelled');
+	error.name = 'AbortError';
+	return error;
+}
+
+function cancelSignal(ctx: ApiContext): AbortSignal | undefined {
+	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+}
+
+/**
+ * The one request function of the package: bearer auth through the credential, base URL, retries of
+ * spec 7.3, and error mapping of spec 7. Returns the parsed JSON body of a 2xx answer.
+ */
+export async function apiRequest<T = IDataObject>(
+	ctx: ApiContext,
+	request: ApiRequest,
+	deps: TransportDeps = defaultDeps,
+): Promise<T> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
+	const secret = typeof credentials.apiKey === 'string' ? credentials.apiKey : undefined;
+	const url = resolveUrl(baseUrl, request.path);
+	const signal = cancelSignal(ctx);
+
+	let attempt = 0;
+	for (;;) {
+		attempt++;
+		if (signal?.aborted) throw cancelledError();
+		const options: IHttpRequestOptions = {
+			method: request.method,
+			url,
+			qs: request.qs,
+			json: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: request.timeoutMs,
+		};
+		if (request.openUpload) {
+			const upload = await request.openUpload();
+			options.body = upload.stream as unknown as IDataObject;
+			options.headers = upload.headers;
+		} else if (request.body !== undefined) {
+			options.body = request.body;
+			options.headers = { 'Content-Type': 'application/json' };
+		}
+
+		let answer: HttpAnswer | undefined;
+		let failure: ApiFailure | undefined;
+		try {
+			const response = (await ctx.helpers.httpRequestWithAuthentication.call(
+				ctx,
+				CREDENTIAL_TYPE,
+				options,
+			)) as { statusCode: number; body: unknown; headers: Record<string, unknown> };
+			answer = { status: response.statusCode, body: response.body, headers: response.headers ?? {} };
+		} catch (error) {
+			if (signal?.aborted) throw cancelledError();
+			const cause = (error as { cause?: { code?: string } }).cause;
+			const networkCode = (error as { code?: string }).code ?? cause?.code;
+			failure = {
+				method: request.method,
+				path: request.path,
+				networkCode: typeof networkCode === 'string' ? networkCode : undefined,
+				attempts: attempt,
+				hints: request.hints,
+				baseUrl,
+			};
+		}
+
+		if (answer) {
+			const parsed = parseBody(answer.body);
+			if (answer.status >= 200 && answer.status < 300) {
+				if (!parsed.ok) {
+					failure = {
+						method: request.method,
+						path: request.path,
+						reason: `The service answered HTTP ${answer.status} with a body that is not valid JSON`,
+						attempts: attempt,
+						baseUrl,
+					};
+				} else {
+					return (parsed.value ?? {}) as T;
+				}
+			} else {
+				failure = {
+					method: request.method,
+					path: request.path,
+					status: answer.status,
+					body: parsed.ok ? parsed.value : { error: String(answer.body).slice(0, 500) },
+					attempts: attempt,
+					retryAfterMs: parseRetryAfter(headerValue(answer.headers, 'retry-after'), deps.now()),
+					hints: request.hints,
+					baseUrl,
+				};
+			}
+		}
+
+		const current = failure as ApiFailure;
+		const delay = retryDelayFor(request.method, current, attempt, deps);
+		if (delay === undefined) throw toNodeApiError(ctx.getNode(), current, secret, request.itemIndex);
+		deps.onRetry?.({ attempt, status: current.status, delayMs: delay });
+		try {
+			await deps.sleep(delay, signal);
+		} catch {
+			throw cancelledError();
+		}
+	}
+}
+
+/** Connection failures are retried like a 503, but only for requests that are safe to repeat. */
+const IDEMPOTENT: readonly string[] = ['GET', 'DELETE', 'HEAD', 'PUT'];
+
+function retryDelayFor(
+	method: string,
+	failure: ApiFailure,
+	attempt: number,
+	deps: TransportDeps,
+): number | undefined {
+	if (failure.status === undefined) {
+		if (!IDEMPOTENT.includes(method.toUpperCase())) return undefined;
+		return nextRetryDelay(attempt, 503, undefined, deps.random, deps.maxAttempts);
+	}
+	return nextRetryDelay(attempt, failure.status, failure.retryAfterMs, deps.random, deps.maxAttempts);
+}
+
+function headerValue(headers: Record<string, unknown>, name: string): unknown {
+	const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+	return key === undefined ? undefined : headers[key];
+}
+
+/**
+ * Joins the base URL and a /v2 path. An absolute URL (a `next` link) is accepted only on the
+ * service's own origin, so the API key is never sent anywhere else.
+ */
+export function resolveUrl(baseUrl: string, path: string): string {
+	if (/^https?:\/\//i.test(path)) {
+		const target = new URL(path);
+		const base = new URL(baseUrl);
+		if (target.origin !== base.origin) {
+			throw new Error(
+				`Refusing to follow a link to ${target.origin}: it is not the service's address (${base.origin})`,
+			);
+		}
+		return target.toString();
+	}
+	return `${baseUrl}/v2${path.startsWith('/') ? path : `/${path}`}`;
+}

@@ -1,0 +1,166 @@
+'use strict';
+// Streaming multipart/form-data reader. Parts are hashed and counted as they stream; only the first
+// HEAD_LIMIT bytes of each part are kept, so a 50 MB upload costs a few hundred KiB of memory.
+const crypto = require('crypto');
+
+const HEAD_LIMIT = 64 * 1024;
+const FIELD_LIMIT = 1024 * 1024; // non-file parts are kept whole up to this size
+const HEADER_LIMIT = 16 * 1024;
+const CRLF2 = Buffer.from('\r\n\r\n');
+const TEXTISH_TYPE = /^(text\/|application\/(json|xml|xhtml\+xml|csv|javascript))/i;
+const TEXTISH_EXT = /\.(html?|xhtml|csv|txt|md|json|xml)$/i;
+
+/** Byte strings searched for in every part while it streams (the parse fake reacts to them). */
+const MARKERS = ['IGNORE ALL PREVIOUS INSTRUCTIONS', 'TRIGGER_WARNING'];
+const MARKER_OVERLAP = Math.max(...MARKERS.map((m) => m.length)) - 1;
+
+function boundaryOf(contentType) {
+	if (!/^multipart\/form-data\b/i.test(contentType || '')) return null;
+	const m = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+	return m ? m[1] || m[2] : null;
+}
+
+function parseHeaders(buf) {
+	const headers = {};
+	for (const line of buf.toString('utf8').split('\r\n')) {
+		const i = line.indexOf(':');
+		if (i > 0) headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+	}
+	const disp = headers['content-disposition'] || '';
+	const params = {};
+	for (const m of disp.matchAll(/;\s*([^=;\s]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/g)) {
+		params[m[1].toLowerCase()] = m[2] !== undefined ? m[2].replace(/\\(.)/g, '$1') : m[3].trim();
+	}
+	let filename = params.filename;
+	if (params['filename*']) {
+		const m = /^[\w-]+'[^']*'(.*)$/.exec(params['filename*']);
+		try {
+			filename = decodeURIComponent(m ? m[1] : params['filename*']);
+		} catch {
+			/* keep plain filename */
+		}
+	}
+	return {
+		isFormData: /^form-data\b/i.test(disp),
+		name: params.name,
+		filename,
+		contentType: headers['content-type'] || null,
+	};
+}
+
+class Part {
+	constructor(info) {
+		Object.assign(this, info);
+		this.size = 0;
+		this.hash = crypto.createHash('sha256');
+		this.chunks = [];
+		this.kept = 0;
+		this.markers = new Set();
+		this.edge = Buffer.alloc(0); // tail of the previous chunk, for markers spanning chunks
+	}
+
+	write(data) {
+		this.size += data.length;
+		this.hash.update(data);
+		const limit = this.filename === undefined ? FIELD_LIMIT : HEAD_LIMIT;
+		if (this.kept < limit) {
+			const take = data.subarray(0, limit - this.kept);
+			this.chunks.push(Buffer.from(take));
+			this.kept += take.length;
+		}
+		const seam = Buffer.concat([this.edge, data.subarray(0, MARKER_OVERLAP)]);
+		for (const m of MARKERS) if (data.includes(m) || seam.includes(m)) this.markers.add(m);
+		this.edge = Buffer.from(data.subarray(Math.max(0, data.length - MARKER_OVERLAP)));
+	}
+
+	finish() {
+		this.head = Buffer.concat(this.chunks);
+		this.sha256 = this.hash.digest('hex');
+		delete this.chunks;
+		delete this.hash;
+		delete this.edge;
+	}
+
+	/** The public record stored in the request log. */
+	summary() {
+		const isFile = this.filename !== undefined;
+		const textish = !isFile || TEXTISH_TYPE.test(this.contentType || '') || TEXTISH_EXT.test(this.filename || '');
+		return {
+			name: this.name ?? null,
+			filename: this.filename ?? null,
+			contentType: this.contentType,
+			size: this.size,
+			sha256: this.sha256,
+			...(textish ? { text: this.head.toString('utf8') } : {}),
+		};
+	}
+}
+
+/**
+ * Reads a multipart body from an async-iterable stream. Never throws for malformed input:
+ * returns {parts, error?} so the caller can answer like the service (and still log what arrived).
+ */
+async function readMultipart(stream, boundary) {
+	const delim = Buffer.from(`\r\n--${boundary}`);
+	const keep = delim.length - 1;
+	const parts = [];
+	let buf = Buffer.from('\r\n'); // lets the very first boundary match `delim`
+	let state = 'preamble';
+	let part = null;
+	let error = null;
+
+	const step = () => {
+		for (;;) {
+			if (state === 'preamble' || state === 'body') {
+				const idx = buf.indexOf(delim);
+				if (idx === -1) {
+					const safe = buf.length - keep;
+					if (safe > 0) {
+						if (part) part.write(buf.subarray(0, safe));
+						buf = Buffer.from(buf.subarray(safe));
+					}
+					return;
+				}
+				if (part) {
+					part.write(buf.subarray(0, idx));
+					part.finish();
+					part = null;
+				}
+				buf = buf.subarray(idx + delim.length);
+				state = 'delimiter';
+			} else if (state === 'delimiter') {
+				if (buf.length < 2) return;
+				const two = buf.toString('latin1', 0, 2);
+				if (two === '--') return void (state = 'done');
+				if (two !== '\r\n') return void (error = 'malformed boundary line');
+				buf = buf.subarray(2);
+				state = 'headers';
+			} else if (state === 'headers') {
+				const idx = buf.indexOf(CRLF2);
+				if (idx === -1) {
+					if (buf.length > HEADER_LIMIT) error = 'part headers too large';
+					return;
+				}
+				const info = parseHeaders(buf.subarray(0, idx));
+				if (!info.isFormData) return void (error = 'part without Content-Disposition: form-data');
+				part = new Part(info);
+				parts.push(part);
+				buf = buf.subarray(idx + 4);
+				state = 'body';
+			} else {
+				return; // done: ignore the epilogue
+			}
+		}
+	};
+
+	for await (const chunk of stream) {
+		if (error || state === 'done') continue; // drain the rest of the request
+		buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+		step();
+	}
+	if (!error && state !== 'done') error = 'unexpected end of multipart body';
+	if (part && !part.sha256) part.finish();
+	return { parts, error };
+}
+
+module.exports = { readMultipart, boundaryOf, HEAD_LIMIT, MARKERS };

@@ -1,0 +1,88 @@
+'use strict';
+// Outgoing webhook deliveries (api-facts 3): JSON POSTs, optional HMAC signature, recorded for tests.
+const http = require('http');
+const https = require('https');
+const crypto = require('crypto');
+
+const DELIVERY_TIMEOUT_MS = 10000;
+
+function post(url, headers, raw) {
+	return new Promise((resolve) => {
+		let u;
+		try {
+			u = new URL(url);
+		} catch {
+			return resolve({ status: null, error: 'Invalid URL' });
+		}
+		const lib = u.protocol === 'https:' ? https : http;
+		const req = lib.request(u, { method: 'POST', headers, agent: false, timeout: DELIVERY_TIMEOUT_MS }, (res) => {
+			res.resume();
+			res.on('end', () => resolve({ status: res.statusCode, error: null }));
+			res.on('error', (e) => resolve({ status: res.statusCode, error: e.message }));
+		});
+		req.on('timeout', () => req.destroy(new Error('Webhook delivery timed out')));
+		req.on('error', (e) => resolve({ status: null, error: e.message }));
+		req.end(raw);
+	});
+}
+
+class Webhooks {
+	constructor(state) {
+		this.state = state;
+		this.deliveries = [];
+		this.pending = new Set();
+	}
+
+	reset() {
+		this.deliveries.length = 0;
+	}
+
+	/** Sends `payload` (an envelope object) to `url` with the configured extra headers. */
+	send(url, payload, extraHeaders = {}, meta = {}) {
+		const raw = JSON.stringify(payload);
+		const headers = { ...extraHeaders, 'Content-Type': 'application/json', 'User-Agent': 'WebDataService-Webhooks/2 (fake)' };
+		const secret = this.state.options.webhookSigningSecret;
+		if (secret) headers['X-Firecrawl-Signature'] = `sha256=${crypto.createHmac('sha256', secret).update(raw).digest('hex')}`;
+		return this.transmit({ url, headers, raw, meta, attempt: 1 });
+	}
+
+	/** Re-sends a recorded delivery with the identical body and headers (same webhookId), like a service retry. */
+	redeliver(webhookId) {
+		const original = this.deliveries.find((d) => d.webhookId === webhookId);
+		if (!original) return null;
+		const attempts = this.deliveries.filter((d) => d.webhookId === webhookId).length;
+		return this.transmit({ url: original.url, headers: original.headers, raw: original.rawBody, meta: original.meta, attempt: attempts + 1 });
+	}
+
+	async transmit({ url, headers, raw, meta, attempt }) {
+		const body = JSON.parse(raw);
+		const record = {
+			webhookId: body.webhookId,
+			type: body.type,
+			url,
+			headers: { ...headers, 'Content-Length': String(Buffer.byteLength(raw)) },
+			body,
+			rawBody: raw,
+			attempt,
+			meta,
+			responseStatus: null,
+			error: null,
+			at: Date.now(),
+		};
+		this.deliveries.push(record);
+		const promise = post(url, record.headers, raw).then(({ status, error }) => {
+			record.responseStatus = status;
+			record.error = error;
+			return record;
+		});
+		this.pending.add(promise);
+		promise.finally(() => this.pending.delete(promise));
+		return promise;
+	}
+
+	async idle() {
+		while (this.pending.size) await Promise.all([...this.pending]);
+	}
+}
+
+module.exports = { Webhooks };
