@@ -8,12 +8,14 @@ import type {
 
 import { resourceProperties } from './helpers/description';
 import { asNodeError, errorItem, isCancellation } from './helpers/items';
-import { runPool } from './helpers/pool';
-import type { Resource } from './helpers/types';
+import { runPool, Throttle } from './helpers/pool';
+import type { Resource, RunContext } from './helpers/types';
 import { searchAgentRuns } from './methods/listSearch';
 import { agent } from './resources/agent';
+import { parse } from './resources/parse';
+import { defaultDeps } from './transport';
 
-const resources: Record<string, Resource> = { agent };
+const resources: Record<string, Resource> = { parse, agent };
 
 export class WebData implements INodeType {
 	description: INodeTypeDescription = {
@@ -35,8 +37,13 @@ export class WebData implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				default: 'agent',
+				default: 'parse',
 				options: [
+					{
+						name: 'Parse',
+						value: 'parse',
+						description: 'Turn your own files (PDF, Word, Excel, PowerPoint, EPUB, CSV, HTML) into Markdown and JSON',
+					},
 					{
 						name: 'Agent',
 						value: 'agent',
@@ -64,15 +71,27 @@ export class WebData implements INodeType {
 			);
 		}
 		const concurrency = operation.concurrency ? operation.concurrency.call(this) : 1;
+		const throttle = concurrency > 1 ? new Throttle(concurrency) : undefined;
+		const run: RunContext = {
+			transportDeps: throttle
+				? {
+						...defaultDeps,
+						onRetry: ({ status, delayMs }) => {
+							if (status === 429) throttle.rateLimited(delayMs);
+						},
+					}
+				: defaultDeps,
+		};
 		const results = await runPool(items.length, concurrency, async (i) => {
 			try {
-				const out = await operation.execute.call(this, i);
+				const out = await operation.execute.call(this, i, run);
+				throttle?.succeeded();
 				return out.map((item) => ({ ...item, pairedItem: { item: i } }));
 			} catch (error) {
 				if (this.continueOnFail() && !isCancellation(error)) return [errorItem(error, i)];
 				throw asNodeError(this.getNode(), error, i);
 			}
-		});
+		}, throttle);
 		return [results.flat()];
 	}
 }

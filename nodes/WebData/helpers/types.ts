@@ -1,11 +1,19 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import type { TransportDeps } from '../transport';
+
+/** What the router shares with every item of one execution. */
+export interface RunContext {
+	/** Transport dependencies for this execution (a pool's throttle listens to its retries). */
+	transportDeps: TransportDeps;
+}
+
 /** One operation of one resource: its parameters (plain data) and its handler. */
 export interface Operation {
 	/** Parameters shown for this operation; displayOptions are added by the resource. */
 	properties: INodeProperties[];
 	/** Runs the operation for one input item; the router adds pairedItem. */
-	execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]>;
+	execute(this: IExecuteFunctions, itemIndex: number, run?: RunContext): Promise<INodeExecutionData[]>;
 	/** How many items may run at once (default 1). Read once per execution from item 0. */
 	concurrency?(this: IExecuteFunctions): number;
 }

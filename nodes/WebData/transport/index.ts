@@ -19,9 +19,9 @@ export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFuncti
 /** The stream type n8n's binary helpers return (importing 'stream' is not allowed on n8n Cloud). */
 export type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
 
-/** A streamed request body, opened anew for every attempt. */
+/** A prepared request body (a stream, or a buffer when the file is in memory anyway), opened anew for every attempt. */
 export interface UploadBody {
-	stream: BinaryStream;
+	body: BinaryStream | Buffer;
 	headers: Record<string, string>;
 }
 
@@ -122,7 +122,7 @@ export async function apiRequest<T = IDataObject>(
 		};
 		if (request.openUpload) {
 			const upload = await request.openUpload();
-			options.body = upload.stream as unknown as IDataObject;
+			options.body = upload.body as unknown as IDataObject;
 			options.headers = upload.headers;
 		} else if (request.body !== undefined) {
 			options.body = request.body;

@@ -1,0 +1,21 @@
+import type { Resource } from '../../helpers/types';
+import { parseFile } from './parseFile';
+
+export const parse: Resource = {
+	operationProperty: {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		default: 'parseFile',
+		options: [
+			{
+				name: 'Parse File',
+				value: 'parseFile',
+				action: 'Parse a file',
+				description: 'Turn a PDF, Word, Excel, PowerPoint, EPUB, CSV or HTML file into Markdown, JSON and more',
+			},
+		],
+	},
+	operations: { parseFile },
+};
