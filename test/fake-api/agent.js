@@ -217,9 +217,15 @@ class Agents {
 		return { status: 200, body: { success: true, id: job.id } };
 	}
 
+	/** Counts every authenticated status poll of a known job, including ones answered by an injected fault. */
+	notePoll(method, path) {
+		const m = method === 'GET' && /^\/v2\/agent\/([^/]+)$/.exec(path);
+		const job = m && this.jobs.get(m[1]);
+		if (job) job.polls++;
+	}
+
 	status(ctx, jobId) {
 		const job = this.lookup(jobId);
-		job.polls++;
 		return { status: 200, body: this.statusBody(job) };
 	}
 
@@ -252,7 +258,7 @@ class Agents {
 	list(ctx) {
 		const raw = ctx.query.before;
 		const before = raw === undefined ? Infinity : Number(raw);
-		if (!Number.isFinite(before) || !Number.isInteger(before) || before < 0)
+		if (raw !== undefined && !(/^\d+$/.test(raw) && Number.isSafeInteger(before)))
 			throw badRequest('Bad Request', [{ code: 'invalid_query', path: ['before'], message: 'before must be a unix timestamp in milliseconds' }]);
 		const jobs = [...this.jobs.values()].filter((j) => j.createdAt < before).sort((a, b) => b.createdAt - a.createdAt);
 		const page = jobs.slice(0, PAGE_SIZE);

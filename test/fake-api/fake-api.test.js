@@ -233,7 +233,7 @@ describe('fake API', () => {
 			const cases = [
 				[{ options: '{"formats":' }, /valid JSON/],
 				[{ options: '[1]' }, /JSON object/],
-				[{ options: {}, optionsContentType: undefined }, /application\/json/],
+				[{ options: {}, optionsContentType: null }, /application\/json/],
 				[{ extraParts: [{ name: 'note', data: 'x' }] }, /Unexpected field 'note'/],
 			];
 			for (const [opts, message] of cases) {
@@ -260,13 +260,29 @@ describe('fake API', () => {
 			expect(typeof w.json.data.warning).toBe('string');
 		});
 
+		test('multipart reader is independent of chunk boundaries', async () => {
+			const { readMultipart } = require('./multipart');
+			const tricky = Buffer.concat([crypto.randomBytes(3000), Buffer.from('\r\n--bn\r\n--b\r\n'), crypto.randomBytes(500)]);
+			const mp = multipart([{ name: 'file', filename: 'a.pdf', data: tricky }, { name: 'options', contentType: 'application/json', data: '{}' }], 'bnd');
+			const body = Buffer.concat([Buffer.from('preamble\r\n'), mp.body, Buffer.from('epilogue')]);
+			for (const size of [1, 2, 7, 13, 64, 1000, body.length]) {
+				const chunks = [];
+				for (let i = 0; i < body.length; i += size) chunks.push(body.subarray(i, i + size));
+				const { parts, error } = await readMultipart(chunks, 'bnd');
+				expect(error).toBeNull();
+				expect(parts.map((p) => [p.name, p.size])).toEqual([['file', tricky.length], ['options', 2]]);
+				expect(parts[0].sha256).toBe(crypto.createHash('sha256').update(tricky).digest('hex'));
+			}
+			const cut = await readMultipart([mp.body.subarray(0, 200)], 'bnd');
+			expect(cut.error).toMatch(/unexpected end/);
+		});
+
 		test('streams a 60 MB upload without buffering it; 50 MB exactly is accepted', async () => {
 			async function upload(totalBytes) {
 				const boundary = 'bigBoundary123';
 				const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`);
 				const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-				const block = Buffer.alloc(64 * 1024, 'x');
-				block.write('%PDF-1.4\n');
+				const block = new Uint8Array(Buffer.alloc(64 * 1024, '%PDF-1.4 fake content\n'));
 				const hash = crypto.createHash('sha256');
 				let sent = 0;
 				let phase = 0;
@@ -274,11 +290,10 @@ describe('fake API', () => {
 					pull(controller) {
 						if (phase === 0) return void (controller.enqueue(new Uint8Array(head)), (phase = 1));
 						if (sent < totalBytes) {
-							const chunk = Buffer.from(block.subarray(0, Math.min(block.length, totalBytes - sent)));
-							chunk.writeUInt32BE(sent >>> 0, chunk.length >= 20 ? 16 : 0); // make chunks differ
+							const chunk = block.subarray(0, Math.min(block.length, totalBytes - sent)); // never mutated, so reusable
 							hash.update(chunk);
 							sent += chunk.length;
-							return void controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
+							return void controller.enqueue(chunk);
 						}
 						controller.enqueue(new Uint8Array(tail));
 						controller.close();
@@ -342,6 +357,10 @@ describe('fake API', () => {
 			expect(done).toMatchObject({ status: 'completed', creditsUsed: 25, data: { company: expect.any(String), employees: 42 } });
 			expect(typeof done.expiresAt).toBe('string');
 			expect(api.agentPolls(id)).toBeGreaterThanOrEqual(3);
+			api.fault({ path: `/v2/agent/${id}`, statuses: [503] });
+			const before = api.agentPolls(id);
+			expect((await poll(id)).status).toBe(503);
+			expect(api.agentPolls(id)).toBe(before + 1); // faulted polls count too
 			const internal = await (await fetch(`${api.url}/__fake/agent/${id}`)).json();
 			expect(internal.polls).toBe(api.agentPolls(id));
 

@@ -187,7 +187,7 @@ class Monitors {
 				return { id, type: 'scrape', urls: t.urls, scrapeOptions: { ...so, formats: hasMarkdown ? formats : ['markdown', ...formats] } };
 			}
 			if (t.type === 'crawl') return { id, ...t, crawlOptions: t.crawlOptions ?? {} };
-			return { id, searchWindow: '24h', maxResults: 10, ...t };
+			return { id, ...t, searchWindow: t.searchWindow ?? '24h', maxResults: t.maxResults ?? 10 };
 		});
 	}
 
@@ -451,8 +451,7 @@ class Monitors {
 	}
 
 	/** Builds the webhook envelopes (api-facts 3) for a finished check, each with a fresh webhookId. */
-	envelopes(m, check) {
-		const wh = m.webhook;
+	envelopes(m, check, wh) {
 		const out = [];
 		if (wh.events.includes('monitor.page'))
 			for (const p of check.pages.filter((x) => x.status !== 'removed')) {
@@ -493,10 +492,10 @@ class Monitors {
 	}
 
 	/** Delivers the check's events in order (sequentially) and records notificationStatus. */
-	async deliverCheck(m, check, { url } = {}) {
+	async deliverCheck(m, check, wh = m.webhook) {
 		const results = [];
-		for (const env of this.envelopes(m, check)) {
-			results.push(await this.state.webhooks.send(url ?? m.webhook.url, env, m.webhook.headers, { monitorId: m.id, checkId: check.id }));
+		for (const env of this.envelopes(m, check, wh)) {
+			results.push(await this.state.webhooks.send(wh.url, env, wh.headers, { monitorId: m.id, checkId: check.id }));
 		}
 		const last = results[results.length - 1];
 		const ok = results.every((r) => r.responseStatus >= 200 && r.responseStatus < 300);

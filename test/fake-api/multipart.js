@@ -99,67 +99,75 @@ class Part {
 /**
  * Reads a multipart body from an async-iterable stream. Never throws for malformed input:
  * returns {parts, error?} so the caller can answer like the service (and still log what arrived).
+ * Body bytes are never copied: the delimiter is searched in each incoming chunk, and only a carry
+ * of < delimiter-length bytes is kept between chunks.
  */
 async function readMultipart(stream, boundary) {
 	const delim = Buffer.from(`\r\n--${boundary}`);
 	const keep = delim.length - 1;
+	const EMPTY = Buffer.alloc(0);
 	const parts = [];
-	let buf = Buffer.from('\r\n'); // lets the very first boundary match `delim`
+	let carry = Buffer.from('\r\n'); // lets the very first boundary match `delim`
+	let buf = EMPTY; // accumulates the small delimiter-line and header sections
 	let state = 'preamble';
 	let part = null;
 	let error = null;
+	const emit = (data) => part && data.length && part.write(data);
 
-	const step = () => {
-		for (;;) {
+	const feed = (chunk) => {
+		while (chunk.length && !error && state !== 'done') {
 			if (state === 'preamble' || state === 'body') {
-				const idx = buf.indexOf(delim);
-				if (idx === -1) {
-					const safe = buf.length - keep;
-					if (safe > 0) {
-						if (part) part.write(buf.subarray(0, safe));
-						buf = Buffer.from(buf.subarray(safe));
+				if (carry.length && chunk.length < delim.length) [chunk, carry] = [Buffer.concat([carry, chunk]), EMPTY];
+				let after = -1; // index in `chunk` just past a found delimiter
+				if (carry.length) {
+					const i = Buffer.concat([carry, chunk.subarray(0, keep)]).indexOf(delim);
+					emit(i === -1 ? carry : carry.subarray(0, i));
+					if (i !== -1) after = i + delim.length - carry.length;
+					carry = EMPTY;
+				}
+				if (after === -1) {
+					const j = chunk.indexOf(delim);
+					if (j === -1) {
+						const safe = Math.max(0, chunk.length - keep);
+						emit(chunk.subarray(0, safe));
+						carry = Buffer.from(chunk.subarray(safe));
+						return;
 					}
-					return;
+					emit(chunk.subarray(0, j));
+					after = j + delim.length;
 				}
-				if (part) {
-					part.write(buf.subarray(0, idx));
-					part.finish();
-					part = null;
-				}
-				buf = buf.subarray(idx + delim.length);
+				if (part) part.finish();
+				part = null;
+				chunk = chunk.subarray(after);
 				state = 'delimiter';
-			} else if (state === 'delimiter') {
+				continue;
+			}
+			buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+			chunk = EMPTY;
+			if (state === 'delimiter') {
 				if (buf.length < 2) return;
 				const two = buf.toString('latin1', 0, 2);
-				if (two === '--') return void (state = 'done');
-				if (two !== '\r\n') return void (error = 'malformed boundary line');
-				buf = buf.subarray(2);
-				state = 'headers';
-			} else if (state === 'headers') {
+				if (two === '--') state = 'done';
+				else if (two !== '\r\n') error = 'malformed boundary line';
+				else [chunk, state] = [buf.subarray(2), 'headers'];
+			} else {
 				const idx = buf.indexOf(CRLF2);
 				if (idx === -1) {
 					if (buf.length > HEADER_LIMIT) error = 'part headers too large';
 					return;
 				}
 				const info = parseHeaders(buf.subarray(0, idx));
-				if (!info.isFormData) return void (error = 'part without Content-Disposition: form-data');
-				part = new Part(info);
-				parts.push(part);
-				buf = buf.subarray(idx + 4);
-				state = 'body';
-			} else {
-				return; // done: ignore the epilogue
+				if (!info.isFormData) error = 'part without Content-Disposition: form-data';
+				else [part, chunk, state] = [new Part(info), buf.subarray(idx + 4), 'body'];
+				if (part) parts.push(part);
 			}
+			buf = EMPTY;
 		}
 	};
 
-	for await (const chunk of stream) {
-		if (error || state === 'done') continue; // drain the rest of the request
-		buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
-		step();
-	}
+	for await (const chunk of stream) if (!error && state !== 'done') feed(chunk); // else drain the rest
 	if (!error && state !== 'done') error = 'unexpected end of multipart body';
-	if (part && !part.sha256) part.finish();
+	if (part) part.finish();
 	return { parts, error };
 }
 

@@ -141,6 +141,7 @@ async function startFakeApi(options = {}) {
 		const isApi = ctx.path === '/v2' || ctx.path.startsWith('/v2/');
 		const auth = /^Bearer (.+)$/i.exec(req.headers.authorization || '');
 		if (isApi && !(auth && auth[1] === state.options.apiKey)) result = { status: 401, body: UNAUTHORIZED };
+		if (!result) state.agents.notePoll(req.method, ctx.path);
 		const fault = result ? null : state.faults.match(req.method, ctx.path);
 		if (fault) {
 			record.fault = fault.ruleId;
@@ -276,19 +277,13 @@ function controlApi(state) {
 			if (!m.webhook && !opts.url) throw fail(409, 'Monitor has no webhook');
 			const check = opts.checkId ? m.checks.find((x) => x.id === opts.checkId) : m.checks.find((x) => x.finishedAt);
 			if (!check || !check.finishedAt) throw fail(409, 'No finished check to deliver');
-			const wh = m.webhook ?? { url: opts.url, headers: {}, metadata: {}, events: ['monitor.page', 'monitor.check.completed'] };
-			const saved = m.webhook;
-			m.webhook = wh;
-			try {
-				return (await state.monitors.deliverCheck(m, check, { url: opts.url })).map(publicDelivery);
-			} finally {
-				m.webhook = saved;
-			}
+			const wh = { events: ['monitor.page', 'monitor.check.completed'], headers: {}, metadata: {}, ...m.webhook, ...(opts.url ? { url: opts.url } : {}) };
+			return state.monitors.deliverCheck(m, check, wh);
 		},
 		async redeliver(webhookId) {
 			const p = state.webhooks.redeliver(webhookId);
 			if (!p) throw fail(404, 'Delivery not found');
-			return publicDelivery(await p);
+			return p;
 		},
 		/** Resolves when no monitor check is queued/running and no webhook delivery is in flight. */
 		async settled(timeoutMs = 30000) {
@@ -316,14 +311,12 @@ function controlApi(state) {
 		['POST', /^\/__fake\/monitor\/([^/]+)\/plan$/, (ctx, id) => c.setMonitorPlan(id, ctx.json())],
 		['POST', /^\/__fake\/monitor\/([^/]+)\/tick$/, (ctx, id) => c.tickMonitor(id)],
 		['POST', /^\/__fake\/monitor\/([^/]+)\/deliver$/, (ctx, id) => c.deliverMonitor(id, ctx.json())],
-		['GET', /^\/__fake\/deliveries$/, () => state.webhooks.deliveries.map(publicDelivery)],
+		['GET', /^\/__fake\/deliveries$/, () => state.webhooks.deliveries],
 		['POST', /^\/__fake\/redeliver\/([^/]+)$/, (ctx, id) => c.redeliver(id)],
 		['POST', /^\/__fake\/settled$/, (ctx) => c.settled(ctx.json().timeoutMs).then(() => ({ success: true }))],
 	];
 	return c;
 }
-
-const publicDelivery = ({ meta, ...d }) => ({ ...d, ...meta });
 
 async function handleControl(control, ctx) {
 	let result;

@@ -51,7 +51,8 @@ class Webhooks {
 		const original = this.deliveries.find((d) => d.webhookId === webhookId);
 		if (!original) return null;
 		const attempts = this.deliveries.filter((d) => d.webhookId === webhookId).length;
-		return this.transmit({ url: original.url, headers: original.headers, raw: original.rawBody, meta: original.meta, attempt: attempts + 1 });
+		const { monitorId, checkId } = original;
+		return this.transmit({ url: original.url, headers: original.headers, raw: original.rawBody, meta: { monitorId, checkId }, attempt: attempts + 1 });
 	}
 
 	async transmit({ url, headers, raw, meta, attempt }) {
@@ -64,7 +65,7 @@ class Webhooks {
 			body,
 			rawBody: raw,
 			attempt,
-			meta,
+			...meta,
 			responseStatus: null,
 			error: null,
 			at: Date.now(),
