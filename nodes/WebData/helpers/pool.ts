@@ -16,7 +16,7 @@ export async function runPool<T>(
 	const width = Math.max(1, Math.min(Math.floor(limit) || 1, count));
 	const worker = async (slot: number) => {
 		while (next < count) {
-			if (throttle) await throttle.admit(slot);
+			if (throttle) await throttle.admit(slot, () => next < count);
 			if (next >= count) return;
 			const index = next++;
 			results[index] = await task(index);
@@ -43,9 +43,12 @@ export class Throttle {
 		this.allowed = Math.max(1, width);
 	}
 
-	/** Workers above the allowed width, and all workers during a hold, wait here before a new task. */
-	async admit(slot: number): Promise<void> {
-		for (;;) {
+	/**
+	 * Workers above the allowed width, and all workers during a hold, wait here before a new task.
+	 * A worker leaves as soon as no work is left for it.
+	 */
+	async admit(slot: number, workLeft: () => boolean): Promise<void> {
+		while (workLeft()) {
 			const hold = this.resumeAt - this.now();
 			if (hold > 0) {
 				await this.wait(Math.min(hold, 1000));

@@ -1,6 +1,6 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { apiRequest } from '../transport';
+import { fetchAgentPage, type AgentPage } from '../resources/agent/getMany';
 
 /** Recent agent runs, newest first, 20 per page (GET /v2/agent?before=…). */
 export async function searchAgentRuns(
@@ -8,14 +8,12 @@ export async function searchAgentRuns(
 	_filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const body = await apiRequest<IDataObject>(this, {
-		method: 'GET',
-		path: paginationToken ?? '/agent',
-	});
-	const agents = Array.isArray(body.agents) ? (body.agents as IDataObject[]) : [];
+	let cursor: AgentPage['next'];
+	if (paginationToken) cursor = /^\d+$/.test(paginationToken) ? { before: paginationToken } : { link: paginationToken };
+	const page = await fetchAgentPage(this, cursor);
 	return {
-		results: agents.map((run) => {
-			const options = (run.options ?? {}) as IDataObject;
+		results: page.agents.map((run) => {
+			const options = (run.options ?? {}) as { prompt?: unknown };
 			const prompt = typeof options.prompt === 'string' ? options.prompt : '';
 			const label = prompt.length > 60 ? `${prompt.slice(0, 57)}…` : prompt;
 			return {
@@ -23,6 +21,6 @@ export async function searchAgentRuns(
 				value: String(run.id),
 			};
 		}),
-		paginationToken: typeof body.next === 'string' ? body.next : undefined,
+		paginationToken: page.next ? ('before' in page.next ? page.next.before : page.next.link) : undefined,
 	};
 }

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { requireUuid } from '../../helpers/validation';
-import type { Operation } from '../../helpers/types';
-import { apiRequest } from '../../transport';
+import type { Operation, RunContext } from '../../helpers/types';
+import { apiRequest, defaultDeps, type TransportDeps } from '../../transport';
 import { AGENT_HINTS, jobIdField } from './shared';
 
 /** The job as one flat item: id first, then what the service returned (without `success`). */
@@ -16,21 +16,31 @@ export async function getAgentJob(
 	ctx: IExecuteFunctions,
 	jobId: string,
 	itemIndex: number,
+	deps: TransportDeps = defaultDeps,
 ): Promise<IDataObject> {
-	const body = await apiRequest<IDataObject>(ctx, {
-		method: 'GET',
-		path: `/agent/${jobId}`,
-		itemIndex,
-		hints: AGENT_HINTS,
-	});
+	const body = await apiRequest<IDataObject>(
+		ctx,
+		{
+			method: 'GET',
+			path: `/agent/${jobId}`,
+			itemIndex,
+			hints: AGENT_HINTS,
+		},
+		deps,
+	);
 	return jobItem(jobId, body);
+}
+
+/** The Job ID parameter (resource locator), checked to be a UUID before anything is sent. */
+export function readJobId(ctx: IExecuteFunctions, i: number): string {
+	const raw = ctx.getNodeParameter('jobId', i, '', { extractValue: true });
+	return requireUuid(ctx.getNode(), 'Job ID', raw, i);
 }
 
 export const get: Operation = {
 	properties: [jobIdField],
-	async execute(this: IExecuteFunctions, i: number): Promise<INodeExecutionData[]> {
-		const raw = this.getNodeParameter('jobId', i, '', { extractValue: true });
-		const jobId = requireUuid(this.getNode(), 'Job ID', raw, i);
-		return [{ json: await getAgentJob(this, jobId, i) }];
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const jobId = readJobId(this, i);
+		return [{ json: await getAgentJob(this, jobId, i, run?.transportDeps) }];
 	},
 };

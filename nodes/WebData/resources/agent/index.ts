@@ -1,5 +1,11 @@
 import type { Resource } from '../../helpers/types';
+import { cancel } from './cancel';
 import { get } from './get';
+import { getMany } from './getMany';
+import { getSnapshot } from './getSnapshot';
+import { getTrace } from './getTrace';
+import { runAndWait } from './runAndWait';
+import { start } from './start';
 
 export const agent: Resource = {
 	operationProperty: {
@@ -10,12 +16,48 @@ export const agent: Resource = {
 		default: 'get',
 		options: [
 			{
+				name: 'Cancel',
+				value: 'cancel',
+				action: 'Cancel an agent run',
+				description: 'Stop a run that is still going',
+			},
+			{
 				name: 'Get',
 				value: 'get',
 				action: 'Get an agent run',
 				description: 'Get the status and, when finished, the result of an agent run',
 			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				action: 'Get many agent runs',
+				description: 'List the recent runs of your team, newest first',
+			},
+			{
+				name: 'Get Snapshot',
+				value: 'getSnapshot',
+				action: 'Get a snapshot of an agent run',
+				description: 'Get the content of an artifact named in an "artifact.updated" trace event',
+			},
+			{
+				name: 'Get Trace',
+				value: 'getTrace',
+				action: 'Get the trace of an agent run',
+				description: 'Get the steps of a run: searches, tool calls, artifacts, errors',
+			},
+			{
+				name: 'Run and Wait',
+				value: 'runAndWait',
+				action: 'Run an agent and wait for the result',
+				description: 'Start a run and wait until it finishes, then output its result',
+			},
+			{
+				name: 'Start',
+				value: 'start',
+				action: 'Start an agent run',
+				description: 'Start a run and output its job ID at once; get the result later with Get',
+			},
 		],
 	},
-	operations: { get },
+	operations: { cancel, get, getMany, getSnapshot, getTrace, runAndWait, start },
 };

@@ -25,7 +25,7 @@ export const jobIdField: INodeProperties = {
 					type: 'regex',
 					properties: {
 						regex: '^\\s*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\s*$',
-						errorMessage: 'A job ID is a UUID such as 0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a',
+						errorMessage: 'The Job ID must be a UUID such as 0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a',
 					},
 				},
 			],
@@ -33,13 +33,27 @@ export const jobIdField: INodeProperties = {
 	],
 };
 
-/** Hints for agent status calls (spec 7.2). */
+/** Hints for agent calls (spec 7.2), keyed by status or by a part of the service's error text. */
 export const AGENT_HINTS: Record<string, string> = {
 	'404':
 		'No agent run has this ID for your team. Runs are kept for 24 hours after they finish; check the Job ID.',
 	'text:Invalid job ID format': 'The Job ID must be a UUID. Copy it from the output of the Start operation.',
+	'text:Invalid snapshot ID':
+		'The Snapshot ID is not in the form the service expects. Copy the "artifact.snapshotId" of an "artifact.updated" event from Agent → Get Trace.',
+	'text:Trace is only available':
+		'This run was made before the service recorded traces (only runs of the current agent generation, Spark 2, have one). Its result is still available with Agent → Get.',
+	'text:Snapshots are only available':
+		'This run was made before the service recorded snapshots (only runs of the current agent generation, Spark 2, have them). Its result is still available with Agent → Get.',
+	'text:Snapshot not found':
+		'This run has no snapshot with this ID (yet). Take the "artifact.snapshotId" of an "artifact.updated" event from this run\'s trace (Agent → Get Trace).',
 	'text:zero data retention':
 		'Your team has zero data retention switched on, and the agent cannot run for such teams. Ask the service operator.',
 	'text:Failed to passthrough agent request':
 		'The agent service rejected the job when it was submitted, even after retries. Try again later.',
+	'text:Invalid JSON schema':
+		'The Output JSON Schema is not valid JSON Schema. Fix the part named in the message, or use "From JSON Example".',
+	'text:Agent already finished':
+		'The run had already finished (completed or failed), so there was nothing to cancel. Turn on "Ignore if Already Finished" to treat this as done.',
+	'text:Agent is already cancelled':
+		'The run is already being cancelled. Turn on "Ignore if Already Finished" to treat this as done.',
 };

@@ -69,7 +69,10 @@ export const parseFile: Operation = {
 									? await this.helpers.getBinaryStream(binary.id)
 									: Buffer.from(binary.data, 'base64'),
 						},
-						fields: [{ part: 'options', text: JSON.stringify(options), contentType: 'application/json' }],
+						// The options part is optional: with nothing set the service applies its defaults.
+						fields: Object.keys(options).length
+							? [{ part: 'options', text: JSON.stringify(options), contentType: 'application/json' }]
+							: [],
 					}),
 			},
 			run?.transportDeps ?? defaultDeps,

@@ -1,0 +1,205 @@
+import { sleep } from 'n8n-workflow';
+
+import { defaultDeps, type TransportDeps } from '../transport';
+
+/**
+ * THE polling helper of the package: waits for a long-running job (agent runs now, crawl and
+ * monitor-check waits later) by reading its status until a terminal one, or until Max Wait.
+ *
+ * Schedule (defaults in DEFAULT_POLL_SCHEDULE):
+ * - the first status request goes out `firstPollMs` (1 s) after the job started;
+ * - after that the interval is a share (`ageRatio`, 25 %) of the job's age, kept between
+ *   `minIntervalMs` (2 s) and `maxIntervalMs` (45 s). The interval therefore grows by ×1.25 per
+ *   poll once past the minimum, and a finished job is noticed at most ~25 % of its run time late
+ *   (at most 45 s). A 5 s job takes ~4 requests, a 60 s job ~14 and a 600 s job ~28 (a fixed 2 s
+ *   poll: 3, 30 and 300). Because the interval depends on the job's age, not on the number of
+ *   polls, a wait that begins on an old job (`startedAt`) polls at once and then at a fitting pace.
+ * - The last status is read at the Max Wait deadline, so a timeout reports a fresh status.
+ *
+ * Errors and retries: each status read is ONE transport request with the transport's own retry
+ * budget of spec 7.3 (retry only 408/429/5xx, `Retry-After` on 429, else 2^n s backoff with jitter,
+ * at most 5 attempts). The poller never retries a read itself, so attempts are never multiplied
+ * (at most 5 per read, not 5 × 5); a transient error is retried without ending the wait. The
+ * poller hands the transport its own clock and sleep, so those retry waits count against Max Wait
+ * and stop at once on cancel: a retry wait that would pass the deadline ends the wait as a timeout
+ * (with the last status read). After a 429 the next regular poll also waits at least as long as
+ * `Retry-After` asked. A read that still fails after its attempts (or a non-retryable error, e.g.
+ * a 404) ends the wait with that error.
+ *
+ * Cancellation: every wait is `sleep(ms, signal)` from n8n-workflow with the execution's cancel
+ * signal, so stopping the execution ends the wait at once (the transport aborts a request in
+ * flight the same way); the poller then throws an AbortError, which the router never turns into
+ * an error item.
+ */
+
+export interface PollSchedule {
+	/** Time from the start of the job to the first status request, in ms. */
+	firstPollMs: number;
+	/** After the first poll, the interval is this share of the job's age... */
+	ageRatio: number;
+	/** ...but at least this many ms... */
+	minIntervalMs: number;
+	/** ...and at most this many ms. */
+	maxIntervalMs: number;
+}
+
+export const DEFAULT_POLL_SCHEDULE: Readonly<PollSchedule> = Object.freeze({
+	firstPollMs: 1_000,
+	ageRatio: 0.25,
+	minIntervalMs: 2_000,
+	maxIntervalMs: 45_000,
+});
+
+/** Default Max Wait: 240 s, so start + wait + output stay inside n8n Cloud's 300 s execution limit. */
+export const DEFAULT_MAX_WAIT_MS = 240_000;
+
+/** Time source and sleep of the poller; tests pass a fake clock. */
+export interface PollClock {
+	now(): number;
+	/** Resolves after `ms`, or rejects at once when `signal` aborts. */
+	sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const realClock: PollClock = {
+	now: () => Date.now(),
+	sleep: async (ms, signal) => await sleep(ms, signal),
+};
+
+/**
+ * The wait before the next status request: `firstPollMs` after the start for the first one (at
+ * once when the job is older), then `ageRatio` × age, clamped to [minIntervalMs, maxIntervalMs].
+ */
+export function pollDelay(ageMs: number, pollsDone: number, schedule: PollSchedule = DEFAULT_POLL_SCHEDULE): number {
+	const age = Math.max(0, ageMs);
+	if (pollsDone === 0) return Math.max(0, schedule.firstPollMs - age);
+	const proportional = age * schedule.ageRatio;
+	return Math.round(Math.min(Math.max(proportional, schedule.minIntervalMs), schedule.maxIntervalMs));
+}
+
+export interface WaitOptions<S> {
+	/**
+	 * Reads the status once. Pass `deps` to `apiRequest`: they carry the poller's clock and its
+	 * deadline into the transport's retry waits.
+	 */
+	read(deps: TransportDeps): Promise<S>;
+	/** Whether the status is final (the wait ends and returns it). */
+	isTerminal(status: S): boolean;
+	/** How long to wait at most, from the call, in ms. 0 reads the status once. */
+	maxWaitMs: number;
+	/** When the job started (epoch ms on the clock); default: now. Sets the pace of the schedule. */
+	startedAt?: number;
+	/** The execution's cancel signal (`this.getExecutionCancelSignal()`). */
+	signal?: AbortSignal;
+	schedule?: Partial<PollSchedule>;
+	clock?: PollClock;
+	/** Base transport dependencies (jitter source, attempt budget, retry observers). */
+	transportDeps?: TransportDeps;
+	/** Called after every successful read (for observers such as the benchmark). */
+	onPoll?(info: { poll: number; elapsedMs: number; status: S }): void;
+}
+
+export interface WaitResult<S> {
+	/** 'terminal': `isTerminal(status)` held. 'timeout': Max Wait passed first. */
+	outcome: 'terminal' | 'timeout';
+	/** The last status read; undefined only when Max Wait passed before any read succeeded. */
+	status: S | undefined;
+	/** Status reads started. */
+	polls: number;
+	/** HTTP requests sent for them (polls plus transport retries). */
+	requests: number;
+	/** Time from the call to the end of the wait, in ms. */
+	waitedMs: number;
+}
+
+/** The error of a stopped execution; `name` AbortError, so the router never makes it an item. */
+export function cancelledError(): Error {
+	const error = new Error('The execution was cancelled');
+	error.name = 'AbortError';
+	return error;
+}
+
+function throwIfCancelled(signal: AbortSignal | undefined): void {
+	if (signal?.aborted) throw cancelledError();
+}
+
+class DeadlineReached extends Error {}
+
+/** Polls `read` on the schedule until `isTerminal`, Max Wait, an error, or cancellation. */
+export async function waitFor<S>(options: WaitOptions<S>): Promise<WaitResult<S>> {
+	const clock = options.clock ?? realClock;
+	const schedule: PollSchedule = { ...DEFAULT_POLL_SCHEDULE, ...options.schedule };
+	const { signal } = options;
+	const began = clock.now();
+	const startedAt = options.startedAt ?? began;
+	const deadline = began + Math.max(0, options.maxWaitMs);
+	const base = options.transportDeps ?? defaultDeps;
+
+	let polls = 0;
+	let requests = 0;
+	let last: S | undefined;
+	let deadlineHit = false;
+	let slowDownMs = 0;
+
+	const deps: TransportDeps = {
+		...base,
+		now: () => clock.now(),
+		// The transport's retry waits: on the poller's clock, bounded by the deadline, cancellable.
+		sleep: async (ms, requestSignal) => {
+			if (clock.now() + ms > deadline) {
+				deadlineHit = true;
+				throw new DeadlineReached('The retry wait would pass Max Wait');
+			}
+			await clock.sleep(ms, requestSignal ?? signal);
+			requests++; // the transport sends the next attempt right after this wait
+		},
+		onRetry: (info) => {
+			if (info.status === 429) slowDownMs = Math.max(slowDownMs, info.delayMs);
+			base.onRetry?.(info);
+		},
+	};
+
+	const result = (outcome: WaitResult<S>['outcome']): WaitResult<S> => ({
+		outcome,
+		status: last,
+		polls,
+		requests,
+		waitedMs: clock.now() - began,
+	});
+
+	for (;;) {
+		throwIfCancelled(signal);
+		const now = clock.now();
+		const remaining = deadline - now;
+		if (polls > 0 && remaining <= 0) return result('timeout');
+		let delay = pollDelay(now - startedAt, polls, schedule);
+		if (slowDownMs > 0) {
+			delay = Math.max(delay, slowDownMs);
+			slowDownMs = 0;
+		}
+		delay = Math.min(delay, Math.max(0, remaining));
+		if (delay > 0) {
+			await clock.sleep(delay, signal).catch(() => {
+				// the clock rejects only when the signal aborts
+			});
+			throwIfCancelled(signal);
+		}
+
+		polls++;
+		requests++;
+		// Read errors are the transport's NodeApiErrors; they end the wait as they are.
+		const read = await options.read(deps).then(
+			(status) => ({ ok: true as const, status }),
+			(error: unknown) => ({ ok: false as const, error }),
+		);
+		if (!read.ok) {
+			if (signal?.aborted) throw cancelledError();
+			if (deadlineHit) return result('timeout');
+			throw read.error;
+		}
+		const status = read.status;
+		last = status;
+		options.onPoll?.({ poll: polls, elapsedMs: clock.now() - began, status });
+		if (options.isTerminal(status)) return result('terminal');
+		if (clock.now() >= deadline) return result('timeout');
+	}
+}

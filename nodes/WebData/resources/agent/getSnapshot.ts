@@ -1,0 +1,75 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { Operation, RunContext } from '../../helpers/types';
+import { invalid } from '../../helpers/validation';
+import { apiRequest, defaultDeps } from '../../transport';
+import { readJobId } from './get';
+import { AGENT_HINTS, jobIdField } from './shared';
+
+/**
+ * The client check of a snapshot id (spec 7.2: malformed → 400 "Invalid snapshot ID"). The spec
+ * does not give the format; ids seen are UUIDs. The node accepts any single path-safe token of
+ * 1–128 letters, digits, "-" and "_" (so UUIDs, ULIDs and similar ids pass) and rejects what can
+ * never be an id and would change the request path: empty values, spaces, "/", "?", "#", ".",
+ * or a whole object pasted by mistake ("[object Object]", JSON). The service judges the rest.
+ */
+export const SNAPSHOT_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+export function requireSnapshotId(ctx: IExecuteFunctions, value: unknown, i: number): string {
+	const text = typeof value === 'string' ? value.trim() : value;
+	if (typeof text !== 'string' || !SNAPSHOT_ID.test(text)) {
+		throw invalid(
+			ctx.getNode(),
+			'Snapshot ID',
+			value,
+			'it must be one ID of letters, digits, "-" and "_" (such as a UUID): the "artifact.snapshotId" of an "artifact.updated" event from Agent → Get Trace',
+			i,
+		);
+	}
+	return text;
+}
+
+/** Agent → Get Snapshot: GET /v2/agent/{jobId}/snapshots/{snapshotId}. */
+export const getSnapshot: Operation = {
+	properties: [
+		jobIdField,
+		{
+			displayName: 'Snapshot ID',
+			name: 'snapshotId',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'e.g. 7d0f9c56-2b1e-4c3a-9e8f-5a6b7c8d9e0f',
+			hint: 'From an "artifact.updated" event of Get Trace, e.g. {{ $json.artifact.snapshotId }}',
+			description: 'Which snapshot of the run to get',
+		},
+	],
+
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const jobId = readJobId(this, i);
+		const snapshotId = requireSnapshotId(this, this.getNodeParameter('snapshotId', i, ''), i);
+		const body = await apiRequest<IDataObject>(
+			this,
+			{
+				method: 'GET',
+				path: `/agent/${jobId}/snapshots/${snapshotId}`,
+				itemIndex: i,
+				hints: AGENT_HINTS,
+			},
+			run?.transportDeps ?? defaultDeps,
+		);
+		const { success: _success, ...rest } = body;
+		void _success;
+		const json: IDataObject = { id: jobId, snapshotId, ...rest };
+		// The snapshot is a string holding JSON or text; JSON is also given parsed, as "content".
+		if (typeof json.snapshot === 'string') {
+			try {
+				const parsed: unknown = JSON.parse(json.snapshot);
+				if (parsed !== null && typeof parsed === 'object') json.content = parsed as IDataObject;
+			} catch {
+				// plain text: "snapshot" holds it as it is
+			}
+		}
+		return [{ json }];
+	},
+};

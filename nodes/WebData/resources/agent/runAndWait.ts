@@ -1,0 +1,198 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { errorItem } from '../../helpers/items';
+import { DEFAULT_MAX_WAIT_MS, waitFor } from '../../helpers/poller';
+import type { Operation, RunContext } from '../../helpers/types';
+import { invalid } from '../../helpers/validation';
+import { defaultDeps } from '../../transport';
+import { cancelAgentRun } from './cancel';
+import { getAgentJob } from './get';
+import { classifyRun, isUnsuccessful, runFacts, unsuccessfulRunError } from './outcome';
+import { startFields, startOptionFields } from './startFields';
+import { buildStartBody, readStartParameters, startAgentRun } from './startRequest';
+
+export const MAX_WAIT_LIMIT_S = 86_400;
+
+const properties: INodeProperties[] = [
+	...startFields,
+	{
+		displayName: 'Max Wait (Seconds)',
+		name: 'maxWait',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_WAIT_LIMIT_S, numberPrecision: 0 },
+		default: 240,
+		hint: 'n8n Cloud stops an execution after 300 s, so keep it below that there',
+		description:
+			'How long to wait for the run to finish, in seconds. The status is checked 1 s after the start, then at a growing interval (a quarter of the time the run has taken, 2 to 45 s).',
+	},
+	{
+		displayName: 'On Timeout',
+		name: 'onTimeout',
+		type: 'options',
+		default: 'returnStatus',
+		description: 'What to do when the run has not finished within Max Wait',
+		options: [
+			{
+				name: 'Cancel the Run and Fail',
+				value: 'cancelAndFail',
+				description: 'Cancel the run (so it uses no more credits), then stop with an error',
+			},
+			{
+				name: 'Fail',
+				value: 'fail',
+				description: 'Stop with an error; the run goes on and can be read later with Get',
+			},
+			{
+				name: 'Return Last Status',
+				value: 'returnStatus',
+				description: 'Output the last status read (status "processing") as the item; read the result later with Get',
+			},
+		],
+	},
+	{
+		displayName: 'On Unsuccessful Run',
+		name: 'onUnsuccessful',
+		type: 'options',
+		default: 'error',
+		description: 'What to do when the run ends without a result: stopped at its credit limit, cancelled, or failed',
+		options: [
+			{
+				name: 'Stop With Error',
+				value: 'error',
+				description: 'A node error that says how the run ended and includes any partial result',
+			},
+			{
+				name: 'Output Item',
+				value: 'outputItem',
+				description: 'Output the run as it is (status "failed", stopReason, partial, error) and go on',
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			...startOptionFields,
+			{
+				displayName: 'Concurrency',
+				name: 'concurrency',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 20, numberPrecision: 0 },
+				default: 3,
+				description:
+					'How many input items may run (and be waited for) at once. Max Wait applies to each run.',
+			},
+		],
+	},
+];
+
+function readMaxWaitMs(ctx: IExecuteFunctions, i: number): number {
+	const raw = ctx.getNodeParameter('maxWait', i, DEFAULT_MAX_WAIT_MS / 1000);
+	const seconds = Number(raw);
+	if (typeof raw === 'boolean' || !Number.isFinite(seconds) || seconds < 1 || seconds > MAX_WAIT_LIMIT_S) {
+		throw invalid(ctx.getNode(), 'Max Wait (Seconds)', raw, `it must be a number of seconds from 1 to ${MAX_WAIT_LIMIT_S}`, i);
+	}
+	return Math.round(seconds * 1000);
+}
+
+function readChoice(ctx: IExecuteFunctions, name: string, field: string, allowed: string[], fallback: string, i: number): string {
+	const value = ctx.getNodeParameter(name, i, fallback);
+	if (typeof value !== 'string' || !allowed.includes(value)) {
+		throw invalid(ctx.getNode(), field, value, `choose one of ${allowed.join(', ')}`, i);
+	}
+	return value;
+}
+
+/** An error, or under Continue On Fail an error item that also carries the run's facts. */
+function failItem(ctx: IExecuteFunctions, error: NodeOperationError, job: IDataObject, i: number): INodeExecutionData[] {
+	if (!ctx.continueOnFail()) throw error;
+	const item = errorItem(error, i);
+	return [{ json: { ...item.json, ...runFacts(job) } }];
+}
+
+/** Agent → Run and Wait: Start, then poll the run with the one poller until a terminal state. */
+export const runAndWait: Operation = {
+	properties,
+
+	concurrency(this: IExecuteFunctions): number {
+		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+		const value = Number(options.concurrency ?? 3);
+		return Number.isInteger(value) && value >= 1 ? Math.min(value, 20) : 3;
+	},
+
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const node = this.getNode();
+		// Everything is checked before the run is started.
+		const body = buildStartBody(node, readStartParameters(this, i), i);
+		const maxWaitMs = readMaxWaitMs(this, i);
+		const onTimeout = readChoice(this, 'onTimeout', 'On Timeout', ['returnStatus', 'cancelAndFail', 'fail'], 'returnStatus', i);
+		const onUnsuccessful = readChoice(this, 'onUnsuccessful', 'On Unsuccessful Run', ['error', 'outputItem'], 'error', i);
+		const deps = run?.transportDeps ?? defaultDeps;
+
+		const startedAt = Date.now();
+		const started = await startAgentRun(this, body, i, run);
+		const jobId = started.id as string;
+
+		const wait = await waitFor<IDataObject>({
+			read: async (pollDeps) => await getAgentJob(this, jobId, i, pollDeps),
+			isTerminal: (job) => classifyRun(job) !== 'running',
+			maxWaitMs,
+			startedAt,
+			signal: this.getExecutionCancelSignal(),
+			transportDeps: deps,
+		});
+
+		let job = wait.status ?? { id: jobId };
+		if (wait.outcome === 'timeout') {
+			const seconds = Math.round(maxWaitMs / 1000);
+			const last = typeof job.status === 'string' ? `status "${job.status}"` : 'no status could be read';
+			if (onTimeout === 'returnStatus') {
+				if (wait.status !== undefined) return [{ json: job }];
+				const error = new NodeOperationError(node, `The agent run did not report a status within Max Wait (${seconds} s)`, {
+					itemIndex: i,
+					description: `Its status could not be read before the deadline (the service asked to wait or kept failing). The run may still be going: read it later with Agent → Get (Job ID ${jobId}).`,
+				});
+				return failItem(this, error, job, i);
+			}
+			if (onTimeout === 'cancelAndFail') {
+				const cancelled = await cancelAgentRun(this, jobId, i, true, deps);
+				if (cancelled.cancelled === false) {
+					// It finished between the last poll and the cancel: use its final state.
+					job = await getAgentJob(this, jobId, i, deps);
+					const outcome = classifyRun(job);
+					if (outcome !== 'running') return finish(this, job, outcome, onUnsuccessful, body, i);
+				}
+				const error = new NodeOperationError(node, `The agent run did not finish within Max Wait (${seconds} s) and was cancelled`, {
+					itemIndex: i,
+					description: `Last ${last}. Cancelling is cooperative: steps in flight finish and may still use credits. Raise Max Wait (on n8n Cloud an execution may last 300 s), or use Start and read the result later with Get. (Job ID ${jobId})`,
+				});
+				error.context.jobId = jobId;
+				return failItem(this, error, job, i);
+			}
+			const error = new NodeOperationError(node, `The agent run did not finish within Max Wait (${seconds} s)`, {
+				itemIndex: i,
+				description: `Last ${last}. The run goes on: read its result later with Agent → Get (Job ID ${jobId}), raise Max Wait (on n8n Cloud an execution may last 300 s), or set On Timeout to "Return Last Status".`,
+			});
+			error.context.jobId = jobId;
+			return failItem(this, error, job, i);
+		}
+		return finish(this, job, classifyRun(job), onUnsuccessful, body, i);
+	},
+};
+
+function finish(
+	ctx: IExecuteFunctions,
+	job: IDataObject,
+	outcome: ReturnType<typeof classifyRun>,
+	onUnsuccessful: string,
+	body: IDataObject,
+	i: number,
+): INodeExecutionData[] {
+	if (!isUnsuccessful(outcome) || onUnsuccessful === 'outputItem') return [{ json: job }];
+	const maxCredits = typeof body.maxCredits === 'number' ? body.maxCredits : undefined;
+	return failItem(ctx, unsuccessfulRunError(ctx.getNode(), job, outcome, i, maxCredits), job, i);
+}

@@ -1,0 +1,26 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { Operation, RunContext } from '../../helpers/types';
+import { startFields, startOptionFields } from './startFields';
+import { buildStartBody, readStartParameters, startAgentRun } from './startRequest';
+
+const properties: INodeProperties[] = [
+	...startFields,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: startOptionFields,
+	},
+];
+
+/** Agent → Start: POST /v2/agent, returns the job id at once (poll it later with Get). */
+export const start: Operation = {
+	properties,
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const body = buildStartBody(this.getNode(), readStartParameters(this, i), i);
+		return [{ json: await startAgentRun(this, body, i, run) }];
+	},
+};

@@ -1,0 +1,208 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+
+import { invalid } from '../../helpers/validation';
+import type { RunContext } from '../../helpers/types';
+import { apiRequest, defaultDeps } from '../../transport';
+import { jobItem } from './get';
+import { AGENT_HINTS } from './shared';
+
+export const MAX_PROMPT_LENGTH = 10_000;
+export const MAX_AUDIT_USERNAME = 1024;
+export const MODELS = ['spark-1-pro', 'spark-1-mini', 'spark-2'];
+const JSON_SCHEMA_TYPES = ['object', 'array', 'string', 'number', 'integer', 'boolean', 'null'];
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The start parameters as the node holds them. */
+export interface StartParameters {
+	prompt: unknown;
+	urls: unknown;
+	strictConstrainToURLs: unknown;
+	outputShape: unknown;
+	jsonSchema?: unknown;
+	jsonExample?: unknown;
+	options: IDataObject;
+}
+
+export function readStartParameters(ctx: IExecuteFunctions, i: number): StartParameters {
+	const outputShape = ctx.getNodeParameter('outputShape', i, 'free');
+	return {
+		prompt: ctx.getNodeParameter('prompt', i, ''),
+		urls: ctx.getNodeParameter('urls', i, ''),
+		strictConstrainToURLs: ctx.getNodeParameter('strictConstrainToURLs', i, false),
+		outputShape,
+		jsonSchema: outputShape === 'schema' ? ctx.getNodeParameter('jsonSchema', i, '') : undefined,
+		jsonExample: outputShape === 'example' ? ctx.getNodeParameter('jsonExample', i, '') : undefined,
+		options: ctx.getNodeParameter('options', i, {}) as IDataObject,
+	};
+}
+
+function parseJsonField(node: INode, field: string, value: unknown, i: number): unknown {
+	if (typeof value !== 'string') return value;
+	if (value.trim() === '') throw invalid(node, field, value, 'it is empty; enter a JSON object', i);
+	try {
+		return JSON.parse(value);
+	} catch (error) {
+		throw invalid(node, field, value, `it is not valid JSON (${(error as Error).message})`, i);
+	}
+}
+
+/**
+ * Problems of a JSON Schema that the service rejects (api-facts 4: compiled with Ajv; invalid →
+ * 400 "Invalid JSON schema"): not an object, unknown `type`, `properties` not an object of
+ * schemas, `items` not a schema, `required` not a list of strings. Returns the first, with its path.
+ */
+export function jsonSchemaProblem(schema: unknown, where = '#'): string | undefined {
+	if (!isPlainObject(schema)) return `${where} must be a JSON object`;
+	const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
+	for (const t of types) {
+		if (typeof t !== 'string' || !JSON_SCHEMA_TYPES.includes(t)) {
+			return `${where}/type ${JSON.stringify(t)} is not a JSON Schema type (${JSON_SCHEMA_TYPES.join(', ')})`;
+		}
+	}
+	if (schema.properties !== undefined) {
+		if (!isPlainObject(schema.properties)) return `${where}/properties must be an object of schemas`;
+		for (const [key, sub] of Object.entries(schema.properties)) {
+			const problem = jsonSchemaProblem(sub, `${where}/properties/${key}`);
+			if (problem) return problem;
+		}
+	}
+	if (schema.items !== undefined) {
+		const list = Array.isArray(schema.items) ? schema.items : [schema.items];
+		for (const [n, sub] of list.entries()) {
+			const problem = jsonSchemaProblem(sub, Array.isArray(schema.items) ? `${where}/items/${n}` : `${where}/items`);
+			if (problem) return problem;
+		}
+	}
+	if (
+		schema.required !== undefined &&
+		!(Array.isArray(schema.required) && schema.required.every((r) => typeof r === 'string'))
+	) {
+		return `${where}/required must be a list of field names`;
+	}
+	return undefined;
+}
+
+/**
+ * A JSON Schema generated from an example value: objects list their keys as properties (all
+ * required), lists are described by their first entry, numbers become "number", null allows any value.
+ */
+export function schemaFromExample(value: unknown): IDataObject {
+	if (value === null || value === undefined) return {};
+	if (Array.isArray(value)) return value.length > 0 ? { type: 'array', items: schemaFromExample(value[0]) } : { type: 'array' };
+	if (typeof value === 'object') {
+		const properties: IDataObject = {};
+		for (const [key, sub] of Object.entries(value as IDataObject)) properties[key] = schemaFromExample(sub);
+		return { type: 'object', properties, required: Object.keys(properties) };
+	}
+	if (typeof value === 'number') return { type: 'number' };
+	if (typeof value === 'boolean') return { type: 'boolean' };
+	return { type: 'string' };
+}
+
+/** URLs from a string (commas, new lines or spaces between them) or from a list given by an expression. */
+export function urlList(value: unknown): string[] {
+	if (value === undefined || value === null) return [];
+	const parts = Array.isArray(value) ? value.map((v) => String(v ?? '')) : String(value).split(/[\s,]+/);
+	return parts.map((u) => u.trim()).filter((u) => u !== '');
+}
+
+function isHttpUrl(text: string): boolean {
+	try {
+		const url = new URL(text);
+		return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * The body of POST /v2/agent from the node's parameters; every rule of spec 2.11/8 and api-facts 4
+ * is checked first, with an error that names the field. Only what the user set is sent.
+ */
+export function buildStartBody(node: INode, params: StartParameters, i: number): IDataObject {
+	const body: IDataObject = {};
+
+	const prompt = typeof params.prompt === 'string' ? params.prompt : params.prompt === undefined || params.prompt === null ? '' : String(params.prompt);
+	if (prompt.trim() === '') throw invalid(node, 'Prompt', prompt, 'it is required; say what the agent should find out', i);
+	if (prompt.length > MAX_PROMPT_LENGTH) {
+		throw invalid(node, 'Prompt', prompt, `it has ${prompt.length} characters; at most ${MAX_PROMPT_LENGTH} are allowed. Shorten it.`, i);
+	}
+	body.prompt = prompt;
+
+	const urls = urlList(params.urls);
+	const bad = urls.find((u) => !isHttpUrl(u));
+	if (bad !== undefined) {
+		throw invalid(node, 'URLs', bad, 'each URL must be absolute and start with http:// or https:// (separate several with commas)', i);
+	}
+	if (urls.length) body.urls = urls;
+
+	if (params.strictConstrainToURLs === true) {
+		if (!urls.length) {
+			throw invalid(node, 'Strict to URLs', true, 'it needs at least one URL in "URLs"; add the pages or switch it off', i);
+		}
+		body.strictConstrainToURLs = true;
+	}
+
+	if (params.outputShape === 'schema') {
+		const schema = parseJsonField(node, 'Output JSON Schema', params.jsonSchema, i);
+		const problem = jsonSchemaProblem(schema);
+		if (problem) throw invalid(node, 'Output JSON Schema', schema, `it is not a valid JSON Schema: ${problem}`, i);
+		body.schema = schema as IDataObject;
+	} else if (params.outputShape === 'example') {
+		const example = parseJsonField(node, 'Output JSON Example', params.jsonExample, i);
+		if (!isPlainObject(example)) {
+			throw invalid(node, 'Output JSON Example', example, 'it must be a JSON object such as {"name": "Acme", "price": 20}', i);
+		}
+		body.schema = schemaFromExample(example);
+	} else if (params.outputShape !== 'free' && params.outputShape !== undefined) {
+		throw invalid(node, 'Output Shape', params.outputShape, 'choose Free Form, JSON Schema or From a JSON Example', i);
+	}
+
+	const o = params.options ?? {};
+	if (o.maxCredits !== undefined && o.maxCredits !== null && o.maxCredits !== '') {
+		const max = Number(o.maxCredits);
+		if (typeof o.maxCredits === 'boolean' || !Number.isFinite(max) || max <= 0) {
+			throw invalid(node, 'Max Credits', o.maxCredits, 'it must be a number above 0 (the service default is 2500)', i);
+		}
+		body.maxCredits = max;
+	}
+	if (o.model !== undefined && o.model !== '') {
+		if (typeof o.model !== 'string' || !MODELS.includes(o.model)) {
+			throw invalid(node, 'Model', o.model, `it must be one of ${MODELS.join(', ')}`, i);
+		}
+		body.model = o.model;
+	}
+	if (o.auditUsername !== undefined && o.auditUsername !== '') {
+		const username = String(o.auditUsername);
+		if (username.length > MAX_AUDIT_USERNAME) {
+			throw invalid(node, 'Audit Username', username, `it has ${username.length} characters; at most ${MAX_AUDIT_USERNAME} are allowed`, i);
+		}
+		body.auditMetadata = { username };
+	}
+	return body;
+}
+
+/** POST /v2/agent; returns the job item ({id, …} of the answer, without `success`). */
+export async function startAgentRun(
+	ctx: IExecuteFunctions,
+	body: IDataObject,
+	i: number,
+	run?: RunContext,
+): Promise<IDataObject> {
+	const answer = await apiRequest<IDataObject>(
+		ctx,
+		{ method: 'POST', path: '/agent', body, itemIndex: i, hints: AGENT_HINTS },
+		run?.transportDeps ?? defaultDeps,
+	);
+	if (typeof answer.id !== 'string' || answer.id === '') {
+		throw new NodeOperationError(ctx.getNode(), 'The service accepted the run but returned no job ID', {
+			itemIndex: i,
+			description: 'The run may or may not have started. Check the recent runs (Agent → Get Many) before starting it again.',
+		});
+	}
+	return jobItem(answer.id, answer);
+}

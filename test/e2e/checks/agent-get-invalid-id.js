@@ -1,0 +1,21 @@
+'use strict';
+// Agent → Get with the fixed job id "not-a-uuid" ("By ID" mode). n8n itself refuses to start the
+// workflow: the mode's regex validation makes it a parameter issue ("WorkflowHasIssuesError"), so
+// the node never runs and nothing is sent. (n8n's CLI loses such early executions; the harness then
+// reads the execution from n8n's database.)
+const assert = require('node:assert/strict');
+const { errorText } = require('../lib/output');
+
+module.exports = async function check(ctx) {
+	const { exitCode, fake, output } = ctx;
+	assert.notEqual(exitCode, 0, 'n8n execute should fail');
+	assert.ok(output, 'the failed execution is found');
+	assert.equal(output.status, 'error', 'the execution has status "error"');
+	const error = output.data?.resultData?.error;
+	assert.ok(error, 'the execution carries an error');
+	assert.match(String(error.message), /Get agent run/, 'the error names the node');
+	assert.match(String(error.message), /job ID/i, 'the error names the "Job ID" field');
+	assert.match(errorText(ctx), /job ID/i);
+	const log = await fake.log();
+	assert.equal(log.length, 0, `no request reaches the API (got ${log.map((r) => `${r.method} ${r.path}`).join(', ')})`);
+};
