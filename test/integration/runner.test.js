@@ -161,7 +161,7 @@ describe('workflow runner with Agent → Get', () => {
 
 		expect(result.status).toBe('error');
 		expect(result.error.name).toBe('WorkflowHasIssuesError');
-		expect(result.error.message).toMatch(/'Web Data' node has issues[\s\S]*job ID is a UUID/);
+		expect(result.error.message).toMatch(/'Web Data' node has issues[\s\S]*The Job ID must be a UUID/);
 		expect(result.runData).toEqual({});
 		expect(requests).toHaveLength(0);
 	});

@@ -124,6 +124,9 @@ export async function apiRequest<T = IDataObject>(
 			const upload = await request.openUpload();
 			options.body = upload.body as unknown as IDataObject;
 			options.headers = upload.headers;
+			// A redirect-following client keeps a copy of every byte sent, to replay it after a
+			// redirect: a 50 MB upload would sit in memory. The API does not redirect uploads.
+			options.disableFollowRedirect = true;
 		} else if (request.body !== undefined) {
 			options.body = request.body;
 			options.headers = { 'Content-Type': 'application/json' };

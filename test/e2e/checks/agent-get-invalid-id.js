@@ -14,8 +14,8 @@ module.exports = async function check(ctx) {
 	const error = output.data?.resultData?.error;
 	assert.ok(error, 'the execution carries an error');
 	assert.match(String(error.message), /Get agent run/, 'the error names the node');
-	assert.match(String(error.message), /job ID/i, 'the error names the "Job ID" field');
-	assert.match(errorText(ctx), /job ID/i);
+	assert.match(String(error.message), /The Job ID must be a UUID/, 'the error names the "Job ID" field');
+	assert.match(errorText(ctx), /Job ID/);
 	const log = await fake.log();
 	assert.equal(log.length, 0, `no request reaches the API (got ${log.map((r) => `${r.method} ${r.path}`).join(', ')})`);
 };
