@@ -7,6 +7,8 @@
  *
  * - `n8n-nodes-base.manualTrigger` ("When clicking 'Execute workflow'"): emits one empty item,
  *   through the same trigger/emit path as the real node, so workflows exported from n8n run as is.
+ * - `n8n-nodes-base.set`, `.convertToFile` (toBinary), `.wait` (time interval), `.stickyNote`:
+ *   look-alikes of what the examples use, so examples/*.json also run here (demo, integration).
  * - `test.items` ("Test Items"): outputs the items given in its `items` parameter, a JSON array of
  *   `{ json, binary?: { <property>: { path, fileName?, mimeType? } } }`. Each binary file is read
  *   from disk as a stream and stored with `this.helpers.prepareBinaryData(stream, …)`, so in
@@ -108,9 +110,109 @@ class TestItems {
 	}
 }
 
+/**
+ * Look-alikes of the few n8n base nodes the examples use, so `npm run demo` and the integration
+ * tests can run examples/*.json without the full n8n. Each supports only what the examples use;
+ * anything else fails loudly. The real nodes run in the e2e suite.
+ */
+function baseNode(name, displayName, inputs, outputs, execute, properties = []) {
+	return {
+		description: {
+			displayName,
+			name,
+			group: ['transform'],
+			version: [1, 1.1, 2, 3, 3.1, 3.2, 3.3, 3.4, 3.5],
+			description: `Stand-in for n8n's ${displayName} node`,
+			defaults: { name: displayName },
+			inputs,
+			outputs,
+			// n8n keeps only declared parameters, so each stand-in declares what the examples set.
+			properties,
+		},
+		execute,
+	};
+}
+
+const main = [NodeConnectionTypes.Main];
+
+/** Edit Fields (Set) with manual assignments: adds the assigned fields to each item. */
+const SetStandIn = baseNode('set', 'Edit Fields (Set)', main, main, async function () {
+	const out = [];
+	for (const [i, item] of this.getInputData().entries()) {
+		const assignments = this.getNodeParameter('assignments.assignments', i, []);
+		const json = { ...item.json };
+		for (const a of assignments) {
+			json[a.name] = a.type === 'number' ? Number(a.value) : a.type === 'boolean' ? a.value === true || a.value === 'true' : a.value;
+		}
+		out.push({ json, binary: item.binary, pairedItem: { item: i } });
+	}
+	return [out];
+}, [
+	{ displayName: 'Fields to Set', name: 'assignments', type: 'assignmentCollection', default: {} },
+	{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [] },
+]);
+
+/** Convert to File, operation "Move Base64 String to File" (toBinary). */
+const ConvertToFileStandIn = baseNode('convertToFile', 'Convert to File', main, main, async function () {
+	const out = [];
+	for (const [i, item] of this.getInputData().entries()) {
+		const operation = this.getNodeParameter('operation', i);
+		if (operation !== 'toBinary') throw new NodeOperationError(this.getNode(), `stand-in supports only toBinary, not ${operation}`);
+		const source = this.getNodeParameter('sourceProperty', i);
+		const target = this.getNodeParameter('binaryPropertyName', i, 'data');
+		const options = this.getNodeParameter('options', i, {});
+		const bytes = Buffer.from(String(item.json[source]), 'base64');
+		const binary = await this.helpers.prepareBinaryData(bytes, options.fileName || 'file', options.mimeType || undefined);
+		out.push({ json: {}, binary: { [target]: binary }, pairedItem: { item: i } });
+	}
+	return [out];
+}, [
+	{ displayName: 'Operation', name: 'operation', type: 'options', default: 'toBinary', options: [{ name: 'Move Base64 String to File', value: 'toBinary' }] },
+	{ displayName: 'Base64 Input Field', name: 'sourceProperty', type: 'string', default: '' },
+	{ displayName: 'Put Output File in Field', name: 'binaryPropertyName', type: 'string', default: 'data' },
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		default: {},
+		options: [
+			{ displayName: 'File Name', name: 'fileName', type: 'string', default: '' },
+			{ displayName: 'MIME Type', name: 'mimeType', type: 'string', default: '' },
+		],
+	},
+]);
+
+/** Wait, "After Time Interval" (resume: timeInterval): waits in place, then passes items on. */
+const WaitStandIn = baseNode('wait', 'Wait', main, main, async function () {
+	const amount = Number(this.getNodeParameter('amount', 0, 1));
+	const unit = this.getNodeParameter('unit', 0, 'seconds');
+	const ms = amount * ({ seconds: 1000, minutes: 60000, hours: 3600000, days: 86400000 }[unit] ?? 1000);
+	await new Promise((resolve) => setTimeout(resolve, ms));
+	return [this.getInputData().map((item, i) => ({ ...item, pairedItem: { item: i } }))];
+}, [
+	{ displayName: 'Resume', name: 'resume', type: 'options', default: 'timeInterval', options: [{ name: 'After Time Interval', value: 'timeInterval' }] },
+	{ displayName: 'Wait Amount', name: 'amount', type: 'number', default: 1 },
+	{
+		displayName: 'Wait Unit',
+		name: 'unit',
+		type: 'options',
+		default: 'seconds',
+		options: ['seconds', 'minutes', 'hours', 'days'].map((v) => ({ name: v, value: v })),
+	},
+]);
+
+/** Sticky Note: no inputs, no outputs, never runs. */
+const StickyNoteStandIn = baseNode('stickyNote', 'Sticky Note', [], [], async function () {
+	return [];
+});
+
 /** Stand-ins by the node type name that workflows use (`node.type`). */
 const testNodeTypes = {
 	'n8n-nodes-base.manualTrigger': new ManualTrigger(),
+	'n8n-nodes-base.set': SetStandIn,
+	'n8n-nodes-base.convertToFile': ConvertToFileStandIn,
+	'n8n-nodes-base.wait': WaitStandIn,
+	'n8n-nodes-base.stickyNote': StickyNoteStandIn,
 	'test.items': new TestItems(),
 };
 
