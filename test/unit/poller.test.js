@@ -1,0 +1,340 @@
+'use strict';
+/**
+ * Unit tests of the one polling helper (nodes/WebData/helpers/poller.ts), on a fake clock: the
+ * schedule, Max Wait, Retry-After, transient errors retried through the transport without
+ * multiplying attempts, cancel-signal stop, and each terminal state of an agent run.
+ * Build first: `npm run build`.
+ */
+const { sleep } = require('n8n-workflow');
+
+const poller = require('../../dist/nodes/WebData/helpers/poller');
+const { classifyRun, isUnsuccessful } = require('../../dist/nodes/WebData/resources/agent/outcome');
+const { apiRequest } = require('../../dist/nodes/WebData/transport');
+const { record } = require('../helpers/canary');
+const { fakeContext } = require('../helpers/fake-context');
+
+const { waitFor, pollDelay, DEFAULT_POLL_SCHEDULE, DEFAULT_MAX_WAIT_MS } = poller;
+
+/** A clock that jumps forward on every sleep and records the sleeps. */
+function fakeClock(start = 1_000_000) {
+	let t = start;
+	const sleeps = [];
+	return {
+		sleeps,
+		elapsed: () => t - start,
+		now: () => t,
+		sleep: async (ms, signal) => {
+			if (signal && signal.aborted) throw new Error('aborted');
+			sleeps.push(ms);
+			t += ms;
+		},
+		advance: (ms) => {
+			t += ms;
+		},
+	};
+}
+
+/** A job that is `processing` until `durationMs` after `clock` started, then `final`. */
+function fakeJob(clock, durationMs, final = { status: 'completed', data: { ok: true } }) {
+	const start = clock.now();
+	const reads = [];
+	return {
+		reads,
+		read: async () => {
+			reads.push(clock.now() - start);
+			return clock.now() - start >= durationMs ? { id: 'job', ...final } : { id: 'job', status: 'processing' };
+		},
+	};
+}
+
+const isTerminal = (job) => classifyRun(job) !== 'running';
+const deps = () => ({ random: () => 0.5, maxAttempts: 5, sleep: async () => {}, now: Date.now });
+
+describe('schedule', () => {
+	test('defaults: first poll 1 s after the start, then a quarter of the age, between 2 s and 45 s', () => {
+		expect(DEFAULT_POLL_SCHEDULE).toEqual({ firstPollMs: 1000, ageRatio: 0.25, minIntervalMs: 2000, maxIntervalMs: 45000 });
+		expect(DEFAULT_MAX_WAIT_MS).toBe(240000);
+		expect(DEFAULT_MAX_WAIT_MS).toBeLessThan(300000); // n8n Cloud's execution limit
+		expect(pollDelay(0, 0)).toBe(1000);
+		expect(pollDelay(400, 0)).toBe(600); // the first poll is 1 s after the job started
+		expect(pollDelay(90_000, 0)).toBe(0); // an old job is read at once
+		expect(pollDelay(1000, 1)).toBe(2000); // minimum
+		expect(pollDelay(20_000, 3)).toBe(5000); // 25 % of the age
+		expect(pollDelay(400_000, 9)).toBe(45000); // cap
+	});
+
+	test('the reads of a long job: growing intervals, capped, and ≤ 30 reads for a 600 s job', async () => {
+		const clock = fakeClock();
+		const job = fakeJob(clock, 600_000);
+		const result = await waitFor({ read: job.read, isTerminal, maxWaitMs: 3_600_000, clock, transportDeps: deps() });
+
+		expect(result.outcome).toBe('terminal');
+		expect(job.reads.slice(0, 7)).toEqual([1000, 3000, 5000, 7000, 9000, 11250, 14063]);
+		const gaps = job.reads.slice(1).map((t, n) => t - job.reads[n]);
+		for (let n = 1; n < gaps.length; n++) expect(gaps[n]).toBeGreaterThanOrEqual(gaps[n - 1]);
+		expect(Math.max(...gaps)).toBe(45000);
+		expect(result.polls).toBe(job.reads.length);
+		expect(result.requests).toBe(result.polls);
+		expect(result.polls).toBeLessThanOrEqual(30);
+		const late = job.reads[job.reads.length - 1] - 600_000;
+		expect(late).toBeGreaterThanOrEqual(0);
+		expect(late).toBeLessThanOrEqual(60_000); // within 10 % of 600 s
+		expect(result.status).toMatchObject({ status: 'completed' });
+	});
+
+	test('a short job is noticed soon: a 4 s job is read at 1, 3 and 5 s', async () => {
+		const clock = fakeClock();
+		const job = fakeJob(clock, 4000);
+		const result = await waitFor({ read: job.read, isTerminal, maxWaitMs: 60_000, clock, transportDeps: deps() });
+		expect(job.reads).toEqual([1000, 3000, 5000]);
+		expect(result).toMatchObject({ outcome: 'terminal', polls: 3, requests: 3, waitedMs: 5000 });
+	});
+
+	test('startedAt sets the pace: a wait on a job that started 100 s ago reads at once, then at a quarter of its age', async () => {
+		const clock = fakeClock();
+		const job = fakeJob(clock, 60_000);
+		await waitFor({ read: job.read, isTerminal, maxWaitMs: 240_000, clock, startedAt: clock.now() - 100_000, transportDeps: deps() });
+		expect(job.reads).toEqual([0, 25_000, 56_250, 95_313]);
+	});
+
+	test('a custom schedule is honoured', async () => {
+		const clock = fakeClock();
+		const job = fakeJob(clock, 10_000);
+		await waitFor({
+			read: job.read,
+			isTerminal,
+			maxWaitMs: 60_000,
+			clock,
+			schedule: { firstPollMs: 2000, ageRatio: 0, minIntervalMs: 2000, maxIntervalMs: 2000 },
+			transportDeps: deps(),
+		});
+		expect(job.reads).toEqual([2000, 4000, 6000, 8000, 10000]);
+	});
+});
+
+describe('Max Wait', () => {
+	test('the last read is at the deadline and the result is a timeout with the last status', async () => {
+		const clock = fakeClock();
+		const job = fakeJob(clock, 600_000);
+		const result = await waitFor({ read: job.read, isTerminal, maxWaitMs: 10_000, clock, transportDeps: deps() });
+		expect(job.reads).toEqual([1000, 3000, 5000, 7000, 9000, 10000]);
+		expect(result).toMatchObject({ outcome: 'timeout', polls: 6, waitedMs: 10_000, status: { status: 'processing' } });
+	});
+
+	test('a job that finishes exactly at the deadline is terminal, not a timeout', async () => {
+		const clock = fakeClock();
+		const job = fakeJob(clock, 10_000);
+		const result = await waitFor({ read: job.read, isTerminal, maxWaitMs: 10_000, clock, transportDeps: deps() });
+		expect(result.outcome).toBe('terminal');
+	});
+
+	test('Max Wait 0 reads the status once, at once', async () => {
+		const clock = fakeClock();
+		const job = fakeJob(clock, 5000);
+		const result = await waitFor({ read: job.read, isTerminal, maxWaitMs: 0, clock, transportDeps: deps() });
+		expect(job.reads).toEqual([0]);
+		expect(result.outcome).toBe('timeout');
+	});
+});
+
+/** A status read through the real transport, answered from a script (see test/helpers/fake-context). */
+function scriptedRead(responses, signal) {
+	const { ctx, calls } = fakeContext({ responses, signal });
+	return {
+		calls,
+		read: async (pollDeps) => {
+			const body = await apiRequest(ctx, { method: 'GET', path: '/agent/0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a' }, pollDeps);
+			const { success, ...job } = body;
+			return job;
+		},
+	};
+}
+
+const processing = { status: 200, body: { success: true, status: 'processing' } };
+const completed = { status: 200, body: { success: true, status: 'completed', data: { answer: 42 } } };
+
+describe('errors and retries', () => {
+	test('429 with Retry-After: the transport waits what it says, and the next poll is not sooner', async () => {
+		const clock = fakeClock();
+		const rateLimited = { status: 429, body: { success: false, error: 'Rate limit exceeded' }, headers: { 'retry-after': '7' } };
+		const { read, calls } = scriptedRead([processing, rateLimited, processing, processing, completed]);
+		const result = await waitFor({ read, isTerminal, maxWaitMs: 120_000, clock, transportDeps: deps() });
+
+		expect(result).toMatchObject({ outcome: 'terminal', polls: 4, requests: 5, status: { status: 'completed' } });
+		expect(calls).toHaveLength(5);
+		// 1 s first poll, 2 s, then the 7 s Retry-After inside the transport, then ≥ 7 s to the next poll
+		expect(clock.sleeps).toEqual([1000, 2000, 7000, 7000, 4250]);
+	});
+
+	test('transient 503s are retried with 7.3 backoff without ending the wait', async () => {
+		const clock = fakeClock();
+		const unavailable = { status: 503, body: { success: false, error: 'Service Unavailable' } };
+		const { read, calls } = scriptedRead([processing, unavailable, unavailable, completed]);
+		const result = await waitFor({ read, isTerminal, maxWaitMs: 120_000, clock, transportDeps: deps() });
+
+		expect(result).toMatchObject({ outcome: 'terminal', polls: 2, requests: 4 });
+		expect(calls).toHaveLength(4);
+		expect(clock.sleeps).toEqual([1000, 2000, 2500, 4500]); // 2^1 s + 0.5 s jitter, 2^2 s + 0.5 s
+	});
+
+	test('attempts are not multiplied: a read that keeps failing ends the wait after exactly 5 requests', async () => {
+		const clock = fakeClock();
+		const failing = { status: 500, body: { success: false, error: 'Internal Server Error' } };
+		const { read, calls } = scriptedRead([failing]);
+		const error = await waitFor({ read, isTerminal, maxWaitMs: 600_000, clock, transportDeps: deps() }).catch((e) => e);
+		record(error);
+
+		expect(error.name).toBe('NodeApiError');
+		expect(error.context).toMatchObject({ httpStatus: 500, retryable: true, attempts: 5 });
+		expect(calls).toHaveLength(5);
+		expect(clock.sleeps).toEqual([1000, 2500, 4500, 8500, 16500]);
+	});
+
+	test('a non-retryable error (404) ends the wait at once', async () => {
+		const clock = fakeClock();
+		const { read, calls } = scriptedRead([{ status: 404, body: { success: false, error: 'Agent job not found' } }]);
+		const error = await waitFor({ read, isTerminal, maxWaitMs: 60_000, clock, transportDeps: deps() }).catch((e) => e);
+		record(error);
+		expect(error.message).toBe('Agent job not found');
+		expect(calls).toHaveLength(1);
+	});
+
+	test('a Retry-After that would pass Max Wait ends the wait as a timeout with the last status, on time', async () => {
+		const clock = fakeClock();
+		const rateLimited = { status: 429, body: { success: false, error: 'Rate limit exceeded' }, headers: { 'retry-after': '60' } };
+		const { read, calls } = scriptedRead([processing, rateLimited]);
+		const result = await waitFor({ read, isTerminal, maxWaitMs: 10_000, clock, transportDeps: deps() });
+
+		expect(result).toMatchObject({ outcome: 'timeout', polls: 2, requests: 2, status: { status: 'processing' } });
+		expect(calls).toHaveLength(2);
+		expect(clock.elapsed()).toBeLessThanOrEqual(10_000);
+	});
+
+	test('the base transport deps keep their observers (a pool throttle hears the 429)', async () => {
+		const clock = fakeClock();
+		const heard = [];
+		const rateLimited = { status: 429, body: { success: false, error: 'Rate limit exceeded' }, headers: { 'retry-after': '3' } };
+		const { read } = scriptedRead([rateLimited, completed]);
+		await waitFor({ read, isTerminal, maxWaitMs: 60_000, clock, transportDeps: { ...deps(), onRetry: (info) => heard.push(info) } });
+		expect(heard).toEqual([{ attempt: 1, status: 429, delayMs: 3000 }]);
+	});
+});
+
+describe('cancellation', () => {
+	test('an aborted signal stops a long wait within 1 s (real clock, real sleep)', async () => {
+		const controller = new AbortController();
+		let reads = 0;
+		const started = Date.now();
+		const waiting = waitFor({
+			read: async () => {
+				reads++;
+				return { status: 'processing' };
+			},
+			isTerminal,
+			maxWaitMs: 600_000,
+			signal: controller.signal,
+			schedule: { firstPollMs: 0, minIntervalMs: 30_000 },
+			transportDeps: deps(),
+		});
+		await sleep(150);
+		const abortedAt = Date.now();
+		controller.abort();
+		const error = await waiting.catch((e) => e);
+		expect(error.name).toBe('AbortError');
+		expect(Date.now() - abortedAt).toBeLessThan(1000);
+		expect(Date.now() - started).toBeLessThan(1500);
+		expect(reads).toBe(1);
+	});
+
+	test('an abort during a transport retry wait stops at once too, without another attempt', async () => {
+		const controller = new AbortController();
+		const unavailable = { status: 503, body: { success: false, error: 'Service Unavailable' } };
+		const { read, calls } = scriptedRead([unavailable], controller.signal);
+		const waiting = waitFor({
+			read,
+			isTerminal,
+			maxWaitMs: 600_000,
+			signal: controller.signal,
+			schedule: { firstPollMs: 0 },
+			transportDeps: { ...deps(), sleep: async (ms, signal) => await sleep(ms, signal) },
+		});
+		await sleep(150); // the first attempt failed; the transport waits 2.5 s before the next
+		const abortedAt = Date.now();
+		controller.abort();
+		const error = await waiting.catch((e) => e);
+		expect(error.name).toBe('AbortError');
+		expect(Date.now() - abortedAt).toBeLessThan(1000);
+		expect(calls).toHaveLength(1);
+	});
+
+	test('a signal already aborted sends nothing', async () => {
+		const controller = new AbortController();
+		controller.abort();
+		let reads = 0;
+		const error = await waitFor({
+			read: async () => {
+				reads++;
+				return { status: 'processing' };
+			},
+			isTerminal,
+			maxWaitMs: 10_000,
+			signal: controller.signal,
+			clock: fakeClock(),
+		}).catch((e) => e);
+		expect(error.name).toBe('AbortError');
+		expect(reads).toBe(0);
+	});
+});
+
+describe('terminal states of an agent run', () => {
+	const cases = [
+		[{ status: 'processing' }, 'running'],
+		[{ status: 'queued' }, 'running'],
+		[{ status: 'completed', data: { a: 1 }, creditsUsed: 12 }, 'completed'],
+		[{ status: 'failed', stopReason: 'credit_limit_reached', creditsUsed: 0, partial: { n: 1 }, error: 'Agent reached max credits' }, 'credit_limit_reached'],
+		[{ status: 'failed', error: 'Agent run was cancelled.' }, 'cancelled'],
+		[{ status: 'cancelled' }, 'cancelled'],
+		[{ status: 'failed', error: 'The agent refused the task.' }, 'failed'],
+		[{ status: 'failed' }, 'failed'],
+		[{ status: 'awaiting_approval', pendingApproval: { id: 'x' } }, 'other'],
+		[{ data: {} }, 'other'],
+	];
+
+	test.each(cases.map(([job, outcome]) => [JSON.stringify(job), outcome, job]))('%s → %s', (_label, outcome, job) => {
+		expect(classifyRun(job)).toBe(outcome);
+	});
+
+	test('unsuccessful outcomes are exactly credit limit, cancelled and failed', () => {
+		expect(['running', 'completed', 'credit_limit_reached', 'cancelled', 'failed', 'other'].filter(isUnsuccessful)).toEqual([
+			'credit_limit_reached',
+			'cancelled',
+			'failed',
+		]);
+	});
+
+	test.each(cases.filter(([, o]) => o !== 'running').map(([job, outcome]) => [outcome, job]))(
+		'the wait ends on %s and returns the status untouched',
+		async (_outcome, final) => {
+			const clock = fakeClock();
+			const job = fakeJob(clock, 6000, final);
+			const result = await waitFor({ read: job.read, isTerminal, maxWaitMs: 60_000, clock, transportDeps: deps() });
+			expect(result.outcome).toBe('terminal');
+			expect(result.status).toEqual({ id: 'job', ...final });
+			expect(job.reads).toEqual([1000, 3000, 5000, 7000]);
+		},
+	);
+
+	test('in-progress statuses keep the wait going', async () => {
+		const clock = fakeClock();
+		let n = 0;
+		const statuses = ['processing', 'queued', 'pending', 'running', 'completed'];
+		const result = await waitFor({
+			read: async () => ({ status: statuses[n++] }),
+			isTerminal,
+			maxWaitMs: 60_000,
+			clock,
+			transportDeps: deps(),
+		});
+		expect(result).toMatchObject({ outcome: 'terminal', polls: 5, status: { status: 'completed' } });
+	});
+});
