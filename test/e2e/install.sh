@@ -35,9 +35,17 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$(host_hash)" ]; then
   # Install scripts stay off: one dependency's script downloads from outside the registry.
   (cd "$host_dir" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error)
   # sqlite3 is the one native module n8n needs here; build it from source against Node 24.
-  (cd "$host_dir" && npm rebuild sqlite3 --loglevel=error)
+  # --ignore-scripts=false: when this runs under `npm run`, npm passes the project's
+  # ignore-scripts=true down in the environment, and the rebuild would silently do nothing.
+  (cd "$host_dir" && npm rebuild sqlite3 --ignore-scripts=false --loglevel=error)
   # First install on a machine without a committed lockfile: keep the one npm wrote.
   [ -f "$root/test/e2e/host/package-lock.json" ] || cp "$host_dir/package-lock.json" "$root/test/e2e/host/package-lock.json"
   host_hash >"$stamp"
+fi
+# A stamp alone is not proof: the native sqlite3 module must load under Node 24.
+if ! (cd "$host_dir" && "$node_dir/bin/node" -e 'require("sqlite3")' 2>/dev/null); then
+  echo "[e2e install] sqlite3 does not load; rebuilding it"
+  (cd "$host_dir" && PATH="$node_dir/bin:$PATH" npm_config_nodedir="$node_dir" npm rebuild sqlite3 --ignore-scripts=false --loglevel=error)
+  (cd "$host_dir" && "$node_dir/bin/node" -e 'require("sqlite3")') || { echo "[e2e install] sqlite3 still does not load under Node 24" >&2; exit 1; }
 fi
 echo "[e2e install] ready: node $("$node_dir/bin/node" --version), n8n $(cd "$host_dir" && "$node_dir/bin/node" -e 'console.log(require("n8n/package.json").version)')"
