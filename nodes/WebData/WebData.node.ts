@@ -11,11 +11,13 @@ import { asNodeError, errorItem, isCancellation } from './helpers/items';
 import { runPool, Throttle } from './helpers/pool';
 import type { Resource, RunContext } from './helpers/types';
 import { searchAgentRuns } from './methods/listSearch';
+import { searchMonitorChecks, searchMonitors } from './methods/monitorSearch';
 import { agent } from './resources/agent';
+import { monitor } from './resources/monitor';
 import { parse } from './resources/parse';
 import { defaultDeps } from './transport';
 
-const resources: Record<string, Resource> = { parse, agent };
+const resources: Record<string, Resource> = { parse, monitor, agent };
 
 export class WebData implements INodeType {
 	description: INodeTypeDescription = {
@@ -45,6 +47,11 @@ export class WebData implements INodeType {
 						description: 'Turn your own files (PDF, Word, Excel, PowerPoint, EPUB, CSV, HTML) into Markdown and JSON',
 					},
 					{
+						name: 'Monitor',
+						value: 'monitor',
+						description: 'Watch pages, sites and web searches on a schedule and read what changed',
+					},
+					{
 						name: 'Agent',
 						value: 'agent',
 						description: 'Hand open-ended web research to an autonomous agent',
@@ -56,7 +63,7 @@ export class WebData implements INodeType {
 	};
 
 	methods = {
-		listSearch: { searchAgentRuns },
+		listSearch: { searchAgentRuns, searchMonitors, searchMonitorChecks },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -325,6 +325,15 @@ class Monitors {
 	}
 
 	startCheck(m, trigger) {
+		const check = this.newCheck(m, trigger);
+		const duration = this.state.scaled(m.plan.checkDurationMs ?? 1500);
+		this.later(duration * 0.2, () => Object.assign(check, { status: 'running', startedAt: iso(), updatedAt: iso() }));
+		this.later(duration, () => this.finishCheck(m, check));
+		return check;
+	}
+
+	/** A queued check, recorded on the monitor (no timers). */
+	newCheck(m, trigger) {
 		const now = iso();
 		const estimate = this.pagesPerCheck(m);
 		const check = {
@@ -349,10 +358,63 @@ class Monitors {
 		};
 		m.checks.unshift(check);
 		m.currentCheckId = check.id;
-		const duration = this.state.scaled(m.plan.checkDurationMs ?? 1500);
-		this.later(duration * 0.2, () => Object.assign(check, { status: 'running', startedAt: iso(), updatedAt: iso() }));
-		this.later(duration, () => this.finishCheck(m, check));
 		return check;
+	}
+
+	/**
+	 * Test seeding, for suites that cannot send authenticated requests before a workflow runs (the
+	 * e2e checks' before()): a monitor made from `fields` (name, goal, judgeEnabled, schedule,
+	 * targets, webhook, notification, retentionDays; sensible defaults, no validation), with an
+	 * optional fixed `id`, `status`, `plan`, and `baseline: true` for a first check that has already finished (every page
+	 * `new`), so the next check reports changes. Returns the control view of the monitor.
+	 */
+	seed(props = {}) {
+		const { baseline, plan, status, id, ...fields } = props;
+		if (id !== undefined && !isUuid(id)) throw badRequest('The seed id must be a UUID');
+		if (id !== undefined && this.monitors.has(id)) throw fail(409, 'A monitor with this id exists');
+		const m = {
+			id: id ?? uuidv7(),
+			status: 'active',
+			goal: null,
+			judgeEnabled: false,
+			retentionDays: 30,
+			webhook: null,
+			notification: {},
+			lastRunAt: null,
+			currentCheckId: null,
+			lastCheckSummary: null,
+			createdAt: iso(),
+			checks: [],
+			knownUrls: new Set(),
+			plan: {},
+		};
+		this.applyFields(m, {
+			name: 'Seeded monitor',
+			schedule: { text: 'daily' },
+			targets: [{ type: 'scrape', urls: ['https://example.com/'] }],
+			...fields,
+		});
+		Object.assign(m.plan, plan);
+		this.monitors.set(m.id, m);
+		if (baseline) {
+			const check = this.newCheck(m, 'scheduled');
+			check.startedAt = iso();
+			this.finishCheck(m, check);
+		}
+		if (status !== undefined) m.status = status;
+		return { ...this.serialize(m), plan: m.plan, checks: m.checks, knownUrls: [...m.knownUrls] };
+	}
+
+	/**
+	 * POST /__fake-seed/monitor (no auth): `seed(body)`. The control API proper lives in server.js
+	 * under /__fake/; this route sits beside it and, like control calls, is removed from the log.
+	 */
+	seedRoute(ctx) {
+		const record = this.state.log.findLast((r) => r.path === ctx.path && r.status === null);
+		if (record) this.state.log.splice(this.state.log.indexOf(record), 1);
+		const body = ctx.json();
+		if (!isPlainObject(body)) throw badRequest('The seed route takes a JSON object');
+		return { status: 200, body: this.seed(body) };
 	}
 
 	/** Page statuses: plan.pages override; else first check all `new`, later the first URL `changed`, rest `same`. */
@@ -552,6 +614,7 @@ class Monitors {
 	routes() {
 		const M = '([^/]+)';
 		return [
+			['POST', /^\/__fake-seed\/monitor$/, (ctx) => this.seedRoute(ctx)],
 			['POST', /^\/v2\/monitor$/, (ctx) => this.create(ctx)],
 			['GET', /^\/v2\/monitor$/, (ctx) => this.list(ctx)],
 			['GET', new RegExp(`^/v2/monitor/${M}$`), (ctx, id) => this.get(ctx, id)],

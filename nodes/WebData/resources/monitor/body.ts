@@ -1,0 +1,277 @@
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import { invalid } from '../../helpers/validation';
+import { buildSchedule, type ScheduleInput } from './schedule';
+import { checkTargets, hasSearchTarget, isHttpUrl, splitList, type TargetLabeler } from './targets';
+
+/**
+ * The building blocks of a monitor request body (POST /v2/monitor, PATCH /v2/monitor/{id}): each
+ * checks every rule of spec 2.9, 4.2, 6.1, 8 and api-facts 2 before anything is sent, and fails with
+ * an error that names the field, the value and the rule. The Web Data Trigger reuses `buildWebhook`.
+ */
+
+export const MAX_NAME_LENGTH = 256;
+export const MAX_GOAL_LENGTH = 2000;
+export const MIN_RETENTION_DAYS = 1;
+export const MAX_RETENTION_DAYS = 365;
+export const MAX_EMAIL_RECIPIENTS = 25;
+export const WEBHOOK_EVENTS = ['monitor.page', 'monitor.check.completed'];
+export const MONITOR_STATUSES = ['active', 'paused'];
+/** The service signs deliveries with this header; a monitor may not set it (api-facts 2). */
+export const SIGNATURE_HEADER = 'X-Firecrawl-Signature';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Field names in messages (as the node's form shows them). */
+export const FIELD = {
+	name: 'Name',
+	goal: 'Goal',
+	judgeEnabled: 'Judge Changes Against Goal',
+	retentionDays: 'Retention Days',
+	webhookUrl: 'Webhook URL',
+	webhookEvents: 'Webhook Events',
+	webhookHeaders: 'Webhook Headers',
+	webhookMetadata: 'Webhook Metadata',
+	emailRecipients: 'E-Mail Recipients',
+	emailEnabled: 'E-Mail Notification → Enabled',
+	emailIncludeDiffs: 'E-Mail Notification → Include Diffs',
+	status: 'Status',
+};
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function text(value: unknown): string {
+	if (value === undefined || value === null) return '';
+	return typeof value === 'string' ? value : String(value);
+}
+
+/** A monitor name: required, not blank, at most 256 characters. */
+export function checkName(node: INode, value: unknown, itemIndex?: number, field = FIELD.name): string {
+	const name = text(value).trim();
+	if (name === '') throw invalid(node, field, value ?? '', 'it is required; give the monitor a name', itemIndex);
+	if (name.length > MAX_NAME_LENGTH) {
+		throw invalid(node, field, name, `it has ${name.length} characters; at most ${MAX_NAME_LENGTH} are allowed`, itemIndex);
+	}
+	return name;
+}
+
+/** A monitor goal: at most 2000 characters; '' when blank. */
+export function checkGoal(node: INode, value: unknown, itemIndex?: number, field = FIELD.goal): string {
+	const goal = text(value).trim();
+	if (goal.length > MAX_GOAL_LENGTH) {
+		throw invalid(node, field, goal, `it has ${goal.length} characters; at most ${MAX_GOAL_LENGTH} are allowed. Shorten it.`, itemIndex);
+	}
+	return goal;
+}
+
+/** Retention of snapshots and diffs, in days: a whole number from 1 to 365. */
+export function checkRetentionDays(node: INode, value: unknown, itemIndex?: number, field = FIELD.retentionDays): number {
+	const days = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+	if (typeof days !== 'number' || !Number.isInteger(days) || days < MIN_RETENTION_DAYS || days > MAX_RETENTION_DAYS) {
+		throw invalid(node, field, value, `it must be a whole number of days from ${MIN_RETENTION_DAYS} to ${MAX_RETENTION_DAYS}`, itemIndex);
+	}
+	return days;
+}
+
+function checkBoolean(node: INode, field: string, value: unknown, itemIndex?: number): boolean {
+	if (typeof value !== 'boolean') throw invalid(node, field, value, 'it must be true or false', itemIndex);
+	return value;
+}
+
+/** Name/value pairs given as an object, or as a list of {name, value} / {key, value} entries. */
+function pairs(value: unknown): Array<[string, unknown]> {
+	if (value === undefined || value === null || value === '') return [];
+	if (Array.isArray(value)) {
+		return value.map((entry: IDataObject) => [text(entry?.name ?? entry?.key).trim(), entry?.value]);
+	}
+	if (isPlainObject(value)) return Object.entries(value).map(([k, v]) => [k.trim(), v]);
+	return [['', value]];
+}
+
+/** A webhook as a person gives it (the trigger passes plain objects for headers and metadata). */
+export interface WebhookInput {
+	url: unknown;
+	/** Event kinds; undefined sends none (the service then sends both kinds). */
+	events?: unknown;
+	/** Header names and values: an object, or a list of {name, value}. */
+	headers?: unknown;
+	/** Extra fields for every delivery: an object, or a list of {key, value}. Values are sent as strings. */
+	metadata?: unknown;
+}
+
+/** Metadata values are sent as strings (api-facts 0: the service accepts strings only). */
+export function metadataValue(value: unknown): string {
+	if (typeof value === 'string') return value;
+	if (value === undefined || value === null) return '';
+	if (typeof value === 'object') return JSON.stringify(value);
+	return String(value);
+}
+
+/**
+ * The `webhook` object of a monitor (spec 6.1; api-facts 2): an absolute http(s) URL, events from
+ * monitor.page / monitor.check.completed, headers (text values; never X-Firecrawl-Signature), and
+ * metadata with every value turned into a string.
+ */
+export function buildWebhook(node: INode, input: WebhookInput, itemIndex?: number): IDataObject {
+	const url = text(input.url).trim();
+	if (!isHttpUrl(url)) {
+		throw invalid(node, FIELD.webhookUrl, url, 'it must be an absolute URL that starts with http:// or https://', itemIndex);
+	}
+	const webhook: IDataObject = { url };
+
+	if (input.events !== undefined && input.events !== null) {
+		const events = typeof input.events === 'string' ? splitList(input.events) : input.events;
+		if (!Array.isArray(events) || events.length === 0) {
+			throw invalid(node, FIELD.webhookEvents, input.events, `choose at least one of ${WEBHOOK_EVENTS.join(', ')}`, itemIndex);
+		}
+		const unknown = events.find((e) => !WEBHOOK_EVENTS.includes(e as string));
+		if (unknown !== undefined) {
+			throw invalid(node, FIELD.webhookEvents, unknown, `monitor webhooks send only ${WEBHOOK_EVENTS.join(' and ')}`, itemIndex);
+		}
+		webhook.events = WEBHOOK_EVENTS.filter((e) => events.includes(e));
+	}
+
+	const headerPairs = pairs(input.headers);
+	if (headerPairs.length) {
+		const headers: IDataObject = {};
+		const seen = new Set<string>();
+		for (const [name, value] of headerPairs) {
+			if (!HEADER_NAME.test(name)) {
+				throw invalid(node, FIELD.webhookHeaders, name, 'each header needs a name made of letters, digits and - (e.g. "Authorization")', itemIndex);
+			}
+			if (name.toLowerCase() === SIGNATURE_HEADER.toLowerCase()) {
+				throw invalid(node, FIELD.webhookHeaders, name, `the service sets ${SIGNATURE_HEADER} itself to sign deliveries; use another header name`, itemIndex);
+			}
+			if (seen.has(name.toLowerCase())) throw invalid(node, FIELD.webhookHeaders, name, 'each header name may appear only once', itemIndex);
+			seen.add(name.toLowerCase());
+			if (value !== null && typeof value === 'object') {
+				throw invalid(node, FIELD.webhookHeaders, value, `the value of header "${name}" must be text`, itemIndex);
+			}
+			headers[name] = metadataValue(value);
+		}
+		webhook.headers = headers;
+	}
+
+	const metadataPairs = pairs(input.metadata);
+	if (metadataPairs.length) {
+		const metadata: IDataObject = {};
+		for (const [key, value] of metadataPairs) {
+			if (key === '') throw invalid(node, FIELD.webhookMetadata, value, 'each metadata entry needs a key', itemIndex);
+			if (key in metadata) throw invalid(node, FIELD.webhookMetadata, key, 'each metadata key may appear only once', itemIndex);
+			metadata[key] = metadataValue(value);
+		}
+		webhook.metadata = metadata;
+	}
+	return webhook;
+}
+
+/** E-mail notification as a person gives it. */
+export interface EmailInput {
+	enabled?: unknown;
+	includeDiffs?: unknown;
+	/** Addresses: a list, or a text separated by commas, semicolons or new lines. Empty: the team's members. */
+	recipients?: unknown;
+}
+
+/** The `notification` object (spec 2.9): `email` with enabled, includeDiffs and up to 25 valid recipients. */
+export function buildNotification(node: INode, email: EmailInput, itemIndex?: number): IDataObject {
+	const out: IDataObject = {};
+	if (email.enabled !== undefined) out.enabled = checkBoolean(node, FIELD.emailEnabled, email.enabled, itemIndex);
+	if (email.includeDiffs !== undefined) out.includeDiffs = checkBoolean(node, FIELD.emailIncludeDiffs, email.includeDiffs, itemIndex);
+	const recipients = splitList(email.recipients, /[\s,;]+/);
+	if (recipients.length) {
+		const bad = recipients.find((r) => !EMAIL.test(r));
+		if (bad !== undefined) throw invalid(node, FIELD.emailRecipients, bad, 'each recipient must be an e-mail address such as ana@example.com', itemIndex);
+		const unique = recipients.filter((r, n) => recipients.findIndex((o) => o.toLowerCase() === r.toLowerCase()) === n);
+		if (unique.length > MAX_EMAIL_RECIPIENTS) {
+			throw invalid(node, FIELD.emailRecipients, `${unique.length} addresses`, `at most ${MAX_EMAIL_RECIPIENTS} recipients are allowed`, itemIndex);
+		}
+		out.recipients = unique;
+	}
+	return { email: out };
+}
+
+/** Everything a monitor body may hold, as the node read it. `undefined` means "not given". */
+export interface MonitorInput {
+	name?: unknown;
+	goal?: unknown;
+	judgeEnabled?: unknown;
+	schedule?: ScheduleInput;
+	scheduleLabels?: Parameters<typeof buildSchedule>[3];
+	/** The target list with how to name its fields in messages. */
+	targets?: { list: unknown; label: TargetLabeler; field: string };
+	retentionDays?: unknown;
+	webhook?: WebhookInput;
+	email?: EmailInput;
+	/** Update only: 'active' or 'paused'. */
+	status?: unknown;
+}
+
+/**
+ * The JSON body of POST /v2/monitor (`mode` 'create': name, schedule and targets required) or of
+ * PATCH /v2/monitor/{id} (`mode` 'update': only what is given, at least one field). Blank goals are
+ * left out on create and sent as null (cleared) on update.
+ */
+export function buildMonitorBody(node: INode, input: MonitorInput, mode: 'create' | 'update', itemIndex?: number): IDataObject {
+	const body: IDataObject = {};
+	const create = mode === 'create';
+
+	if (create || input.name !== undefined) body.name = checkName(node, input.name, itemIndex);
+
+	let goal: string | undefined;
+	if (input.goal !== undefined) {
+		goal = checkGoal(node, input.goal, itemIndex);
+		if (goal !== '') body.goal = goal;
+		else if (!create) body.goal = null;
+	}
+
+	if (input.judgeEnabled !== undefined) {
+		const judge = checkBoolean(node, FIELD.judgeEnabled, input.judgeEnabled, itemIndex);
+		if (judge && goal === '') {
+			throw invalid(node, FIELD.judgeEnabled, true, 'judging compares changes with the goal, so it needs a non-empty Goal; write a goal or switch judging off', itemIndex);
+		}
+		body.judgeEnabled = judge;
+	}
+
+	if (create || input.schedule !== undefined) {
+		body.schedule = buildSchedule(node, input.schedule ?? {}, itemIndex, input.scheduleLabels);
+	}
+
+	if (create || input.targets !== undefined) {
+		const t = input.targets ?? { list: [], label: () => 'Targets', field: 'Targets' };
+		body.targets = checkTargets(node, t.list, t.label, t.field, itemIndex);
+		// Spec 2.9: a search target needs a non-empty goal unless judging is off. On update the rule
+		// is checked here when the goal is part of the update; otherwise the service checks it against
+		// the goal it has.
+		if (hasSearchTarget(body.targets) && (create || goal !== undefined) && !goal && body.judgeEnabled !== false) {
+			const n = (body.targets as IDataObject[]).findIndex((x) => x.type === 'search');
+			throw invalid(
+				node,
+				FIELD.goal,
+				goal ?? '',
+				`a search target (${t.label(n, 'search', '')}) needs a goal to judge new results against; write a goal, or switch "${FIELD.judgeEnabled}" off`,
+				itemIndex,
+			);
+		}
+	}
+
+	if (input.retentionDays !== undefined) body.retentionDays = checkRetentionDays(node, input.retentionDays, itemIndex);
+	if (input.webhook !== undefined) body.webhook = buildWebhook(node, input.webhook, itemIndex);
+	if (input.email !== undefined) body.notification = buildNotification(node, input.email, itemIndex);
+
+	if (input.status !== undefined) {
+		if (create) throw invalid(node, FIELD.status, input.status, 'a new monitor always starts active; pause it with Update', itemIndex);
+		if (typeof input.status !== 'string' || !MONITOR_STATUSES.includes(input.status)) {
+			throw invalid(node, FIELD.status, input.status, `it must be ${MONITOR_STATUSES.join(' or ')}`, itemIndex);
+		}
+		body.status = input.status;
+	}
+
+	if (!create && Object.keys(body).length === 0) {
+		throw invalid(node, 'Update Fields', {}, 'add at least one field to change (the service refuses an empty update)', itemIndex);
+	}
+	return body;
+}

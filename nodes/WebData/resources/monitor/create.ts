@@ -1,0 +1,69 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { Operation, RunContext } from '../../helpers/types';
+import { buildMonitorBody } from './body';
+import { createMonitor } from './api';
+import {
+	cronField,
+	emailField,
+	goalField,
+	judgeField,
+	nameField,
+	retentionField,
+	scheduleTextField,
+	targetsField,
+	targetsJsonField,
+	timezoneField,
+	webhookField,
+} from './fields';
+import { readCreateInput } from './form';
+
+const properties: INodeProperties[] = [
+	{ ...nameField, required: true },
+	goalField,
+	judgeField,
+	{
+		displayName: 'Schedule Type',
+		name: 'scheduleMode',
+		type: 'options',
+		default: 'text',
+		description: 'How to say when checks run',
+		options: [
+			{ name: 'Text', value: 'text', description: 'Words such as "every 30 minutes" or "daily at 9am"' },
+			{ name: 'Cron Expression', value: 'cron', description: 'A five-field cron expression such as "0 9 * * 1-5"' },
+		],
+	},
+	{ ...scheduleTextField, required: true, displayOptions: { show: { scheduleMode: ['text'] } } },
+	{ ...cronField, required: true, displayOptions: { show: { scheduleMode: ['cron'] } } },
+	timezoneField,
+	{
+		displayName: 'Define Targets',
+		name: 'targetsSource',
+		type: 'options',
+		default: 'fields',
+		description: 'How to give the pages, crawls and searches to watch',
+		options: [
+			{ name: 'Using the Form', value: 'fields', description: 'Add scrape, crawl and search targets below' },
+			{ name: 'Using JSON', value: 'json', description: 'Give the target list as the API takes it' },
+		],
+	},
+	{ ...targetsField, displayOptions: { show: { targetsSource: ['fields'] } } },
+	{ ...targetsJsonField, displayOptions: { show: { targetsSource: ['json'] } } },
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [emailField, retentionField, webhookField],
+	},
+];
+
+/** Monitor → Create: POST /v2/monitor with every rule checked first; outputs the monitor record. */
+export const create: Operation = {
+	properties,
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const body = buildMonitorBody(this.getNode(), readCreateInput(this, i), 'create', i);
+		return [{ json: await createMonitor(this, body, i, run?.transportDeps) }];
+	},
+};

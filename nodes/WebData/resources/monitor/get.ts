@@ -1,0 +1,14 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { Operation, RunContext } from '../../helpers/types';
+import { getMonitor, readMonitorId } from './api';
+import { monitorIdField } from './fields';
+
+/** Monitor → Get: GET /v2/monitor/{id}. */
+export const get: Operation = {
+	properties: [monitorIdField],
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const monitorId = readMonitorId(this, i);
+		return [{ json: await getMonitor(this, monitorId, i, run?.transportDeps) }];
+	},
+};

@@ -1,0 +1,16 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { Operation, RunContext } from '../../helpers/types';
+import { collectPages, listMonitors } from './api';
+import { limitField, returnAllField } from './fields';
+import { readLimit } from './limit';
+
+/** Monitor → Get Many: GET /v2/monitor with offset paging (up to 100 per request). */
+export const getMany: Operation = {
+	properties: [returnAllField, limitField],
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const limit = readLimit(this, i);
+		const monitors = await collectPages(async (page) => await listMonitors(this, page, i, run?.transportDeps), limit);
+		return monitors.map((json) => ({ json }));
+	},
+};

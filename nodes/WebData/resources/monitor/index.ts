@@ -1,0 +1,86 @@
+import type { Resource } from '../../helpers/types';
+import { create } from './create';
+import { deleteOperation } from './delete';
+import { get } from './get';
+import { getCheck } from './getCheck';
+import { getMany } from './getMany';
+import { getManyChecks } from './getManyChecks';
+import { runCheck } from './runCheck';
+import { update } from './update';
+
+export { buildMonitorBody, buildNotification, buildWebhook, checkGoal, checkName, checkRetentionDays } from './body';
+export type { EmailInput, MonitorInput, WebhookInput } from './body';
+export { buildSchedule, cronProblem, isTimeZone } from './schedule';
+export type { ScheduleInput } from './schedule';
+export { checkTargets } from './targets';
+export { MONITOR_HINTS } from './api';
+
+export const monitor: Resource = {
+	operationProperty: {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		default: 'create',
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				action: 'Create a monitor',
+				description: 'Watch pages, a site or web searches on a schedule and report changes',
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				action: 'Delete a monitor',
+				description: 'Stop and remove a monitor',
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				action: 'Get a monitor',
+				description: 'Get a monitor with its schedule, targets and last check summary',
+			},
+			{
+				name: 'Get Check',
+				value: 'getCheck',
+				action: 'Get a monitor check',
+				description: 'Get one check with its pages: status, diff and judgment of each page',
+			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				action: 'Get many monitors',
+				description: 'List the monitors of your team',
+			},
+			{
+				name: 'Get Many Checks',
+				value: 'getManyChecks',
+				action: 'Get many checks of a monitor',
+				description: 'List the checks of a monitor, newest first',
+			},
+			{
+				name: 'Run Check Now',
+				value: 'runCheck',
+				action: 'Run a monitor check now',
+				description: 'Start a check at once, and optionally wait for its pages',
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				action: 'Update a monitor',
+				description: 'Change some fields of a monitor, or pause and resume it',
+			},
+		],
+	},
+	operations: {
+		create,
+		delete: deleteOperation,
+		get,
+		getCheck,
+		getMany,
+		getManyChecks,
+		runCheck,
+		update,
+	},
+};
