@@ -1,37 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { uuidLocator } from '../../helpers/fields';
+
 /** The agent job id, picked from recent runs or pasted. */
-export const jobIdField: INodeProperties = {
+export const jobIdField: INodeProperties = uuidLocator({
 	displayName: 'Job ID',
 	name: 'jobId',
-	type: 'resourceLocator',
-	default: { mode: 'id', value: '' },
-	required: true,
+	idLabel: 'Job ID',
 	description: 'The agent run to use. Its ID is in the output of the Start operation.',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: 'searchAgentRuns', searchable: false },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a',
-			validation: [
-				{
-					type: 'regex',
-					properties: {
-						regex: '^\\s*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\s*$',
-						errorMessage: 'The Job ID must be a UUID such as 0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a',
-					},
-				},
-			],
-		},
-	],
-};
+	searchListMethod: 'searchAgentRuns',
+	defaultMode: 'id',
+});
 
 /** Hints for agent calls (spec 7.2), keyed by status or by a part of the service's error text. */
 export const AGENT_HINTS: Record<string, string> = {

@@ -1,75 +1,28 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { headersField, uuidLocator } from '../../helpers/fields';
+
 /** Parameters shared by the Monitor operations, as plain data. */
 
-const UUID_REGEX = '^\\s*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\s*$';
-
 /** The monitor, picked from the team's monitors or given by ID. */
-export const monitorIdField: INodeProperties = {
+export const monitorIdField: INodeProperties = uuidLocator({
 	displayName: 'Monitor',
 	name: 'monitorId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
+	idLabel: 'Monitor ID',
 	description: 'The monitor to use. Its ID is in the output of Create and Get Many.',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: 'searchMonitors', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a',
-			validation: [
-				{
-					type: 'regex',
-					properties: {
-						regex: UUID_REGEX,
-						errorMessage: 'The Monitor ID must be a UUID such as 0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a',
-					},
-				},
-			],
-		},
-	],
-};
+	searchListMethod: 'searchMonitors',
+	searchable: true,
+});
 
 /** A check of the chosen monitor, picked from its checks or given by ID. */
-export const checkIdField: INodeProperties = {
+export const checkIdField: INodeProperties = uuidLocator({
 	displayName: 'Check',
 	name: 'checkId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
+	idLabel: 'Check ID',
 	description: 'The check to read. Its ID is in the output of Run Check Now and Get Many Checks.',
-	typeOptions: { loadOptionsDependsOn: ['monitorId.value'] },
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: 'searchMonitorChecks', searchable: false },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 0190b7c4-7a10-7c1e-9a51-3f2b8e4d5c6b',
-			validation: [
-				{
-					type: 'regex',
-					properties: {
-						regex: UUID_REGEX,
-						errorMessage: 'The Check ID must be a UUID such as 0190b7c4-7a10-7c1e-9a51-3f2b8e4d5c6b',
-					},
-				},
-			],
-		},
-	],
-};
+	searchListMethod: 'searchMonitorChecks',
+	extra: { typeOptions: { loadOptionsDependsOn: ['monitorId.value'] } },
+});
 
 export const PAGE_STATUSES = ['same', 'new', 'changed', 'removed', 'error'];
 export const CHECK_STATUSES = ['queued', 'running', 'completed', 'failed', 'partial', 'skipped_overlap', 'skipped_no_credits'];
@@ -218,25 +171,7 @@ const scrapeOptionsField: INodeProperties = {
 			placeholder: 'e.g. nav, footer, .ads',
 			description: 'HTML tags or selectors to leave out, separated by commas (keeps noise out of the diffs)',
 		},
-		{
-			displayName: 'Headers',
-			name: 'headers',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			default: {},
-			placeholder: 'Add Header',
-			description: 'Headers sent with each page request (cookies, user agent …)',
-			options: [
-				{
-					displayName: 'Header',
-					name: 'header',
-					values: [
-						{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-						{ displayName: 'Value', name: 'value', type: 'string', default: '' },
-					],
-				},
-			],
-		},
+		headersField('Headers sent with each page request (cookies, user agent …)'),
 		{
 			displayName: 'Include Tags',
 			name: 'includeTags',
@@ -500,25 +435,7 @@ export const webhookField: INodeProperties = {
 						},
 					],
 				},
-				{
-					displayName: 'Headers',
-					name: 'headers',
-					type: 'fixedCollection',
-					typeOptions: { multipleValues: true },
-					default: {},
-					placeholder: 'Add Header',
-					description: 'Headers sent with every delivery',
-					options: [
-						{
-							displayName: 'Header',
-							name: 'header',
-							values: [
-								{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-								{ displayName: 'Value', name: 'value', type: 'string', default: '' },
-							],
-						},
-					],
-				},
+				headersField('Headers sent with every delivery'),
 				{
 					displayName: 'Metadata',
 					name: 'metadata',

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { headersField } from '../../helpers/fields';
+
 /** Parameters of Parse → Parse File, grouped the way a person thinks about a document. */
 export const parseFileProperties: INodeProperties[] = [
 	{
@@ -217,25 +219,7 @@ export const parseFileProperties: INodeProperties[] = [
 				placeholder: 'e.g. nav, footer, .ads',
 				description: 'HTML tags to leave out, separated by commas',
 			},
-			{
-				displayName: 'Headers',
-				name: 'headers',
-				type: 'fixedCollection',
-				typeOptions: { multipleValues: true },
-				default: {},
-				placeholder: 'Add Header',
-				description: 'Headers sent when the service needs extra network requests',
-				options: [
-					{
-						displayName: 'Header',
-						name: 'header',
-						values: [
-							{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-							{ displayName: 'Value', name: 'value', type: 'string', default: '' },
-						],
-					},
-				],
-			},
+			headersField('Headers sent when the service needs extra network requests'),
 			{
 				displayName: 'Include Tags',
 				name: 'includeTags',

@@ -1,0 +1,78 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** Field factories shared by several operations (and the trigger), as plain data. */
+
+const UUID_REGEX = '^\\s*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\s*$';
+const EXAMPLE_UUID = '0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a';
+
+/**
+ * A resource locator for a UUID: pick from a list (a listSearch method) or paste the ID. The
+ * By ID mode checks the UUID form in the editor; operations check it again before sending.
+ */
+export function uuidLocator(options: {
+	displayName: string;
+	name: string;
+	/** How the ID is called in messages, e.g. "Job ID". */
+	idLabel: string;
+	description: string;
+	searchListMethod: string;
+	searchable?: boolean;
+	defaultMode?: 'list' | 'id';
+	extra?: Partial<INodeProperties>;
+}): INodeProperties {
+	return {
+		displayName: options.displayName,
+		name: options.name,
+		type: 'resourceLocator',
+		default: { mode: options.defaultMode ?? 'list', value: '' },
+		required: true,
+		description: options.description,
+		...options.extra,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: options.searchListMethod, searchable: options.searchable ?? false },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: `e.g. ${EXAMPLE_UUID}`,
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: UUID_REGEX,
+							errorMessage: `The ${options.idLabel} must be a UUID such as ${EXAMPLE_UUID}`,
+						},
+					},
+				],
+			},
+		],
+	};
+}
+
+/** Name/value rows for HTTP headers, read back with `headerRows`. */
+export function headersField(description: string): INodeProperties {
+	return {
+		displayName: 'Headers',
+		name: 'headers',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		default: {},
+		placeholder: 'Add Header',
+		description,
+		options: [
+			{
+				displayName: 'Header',
+				name: 'header',
+				values: [
+					{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+				],
+			},
+		],
+	};
+}
