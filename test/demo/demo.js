@@ -53,10 +53,17 @@ async function main() {
 
 	const files = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.json')).sort();
 	let failed = 0;
+	let skipped = 0;
 	for (const file of files) {
 		let text = fs.readFileSync(path.join(EXAMPLES, file), 'utf8');
 		const base = path.basename(file, '.json');
 		console.log(`\n▶ examples/${file}`);
+		if (text.includes('"n8n-nodes-webdata.webDataTrigger"')) {
+			// A webhook trigger only runs inside n8n: activate it there (npm run test:e2e does).
+			console.log('  a Web Data Trigger workflow: import it into n8n and activate it (npm run test:e2e proves it in the real n8n)');
+			skipped++;
+			continue;
+		}
 		if (api) {
 			// Seed the fake the way the e2e check of this example does (a job to look up, …).
 			api.reset();
@@ -88,7 +95,7 @@ async function main() {
 		if (api) console.log(`  API calls: ${api.log.map((r) => `${r.method} ${r.path} → ${r.status}`).join(', ')}`);
 	}
 	if (api) await api.close();
-	console.log(`\n${files.length - failed} of ${files.length} example workflows ran successfully.`);
+	console.log(`\n${files.length - failed - skipped} of ${files.length - skipped} example workflows ran successfully${skipped ? ` (${skipped} trigger workflow(s) skipped)` : ''}.`);
 	process.exit(failed ? 1 : 0);
 }
 

@@ -21,6 +21,12 @@
  *      `output` is the IRun JSON printed by n8n (from the first line that is exactly "{"). n8n's
  *      CLI loses executions that end very early ("No active execution found", e.g. parameter
  *      issues); then it is read from n8n's sqlite DB instead (outputSource "database").
+ *      Workflows with a Web Data Trigger node cannot run with `n8n execute`: they are left out of
+ *      this step (and out of the batch import) and go to step 5b.
+ *   5b. trigger phase (./lib/trigger-phase.js): `n8n start` on free ports with the same user folder,
+ *      owner + API key, a signing fake API; per trigger workflow, activation / deliveries / forged
+ *      deliveries / retries / restart / deactivation proofs, one "ok" line each, then its check
+ *      module (which exports `trigger = {connection: 'create' | 'attach'}`).
  *   6. the canary key must not appear in anything n8n printed or returned
  *   7. "ok - name" / "not ok - name: reason" per test ("# …" lines are diagnostics), and as the
  *      last line "N passed, N failed"; exit 1 when anything failed.
@@ -42,6 +48,7 @@ const path = require('node:path');
 const proc = require('./lib/proc');
 const { startFake, fakeClient } = require('./lib/fake');
 const { freePort, n8nEnv, n8n, parseExecutionOutput, writeJson } = require('./lib/n8n');
+const { runTriggerPhase, isTriggerWorkflow } = require('./lib/trigger-phase');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CACHE = path.join(ROOT, '.cache');
@@ -244,7 +251,8 @@ function loadItem(item, index) {
 	item.text = fs.readFileSync(item.file, 'utf8');
 	item.placeholders = placeholdersOf(item.text);
 	item.id = `e2e${String(index).padStart(3, '0')}${crypto.randomBytes(5).toString('hex')}`; // 16 chars
-	item.batch = [...item.placeholders].every((k) => Object.prototype.hasOwnProperty.call(item.staticVars, k));
+	item.trigger = isTriggerWorkflow(item.text); // run by the trigger phase, not by n8n execute
+	item.batch = !item.trigger && [...item.placeholders].every((k) => Object.prototype.hasOwnProperty.call(item.staticVars, k));
 	if (item.batch) item.wf = prepare(item, item.staticVars);
 }
 
@@ -442,7 +450,7 @@ async function main() {
 		return finish(1);
 	}
 
-	for (const item of workflows) {
+	for (const item of workflows.filter((w) => !w.trigger)) {
 		try {
 			await runWorkflow(ctx, fake, apiKey, item);
 			record(item.name, true);
@@ -453,6 +461,13 @@ async function main() {
 					: e.message;
 			record(item.name, false, reason, e.details);
 		}
+	}
+
+	const triggerItems = workflows.filter((w) => w.trigger);
+	try {
+		await runTriggerPhase({ root: ROOT, tmp, ctx, items: triggerItems, apiKey, record, captured, timings, substitute, oneLine });
+	} catch (e) {
+		record('trigger phase', false, e.message, e.stack);
 	}
 
 	if (executedTypes.ranOk > 0) record(`n8n runs ${NODE_TYPE} nodes`, true);

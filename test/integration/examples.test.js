@@ -9,6 +9,9 @@ const { CANARY_KEY, record } = require('../helpers/canary');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const examples = fs.readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.json')).sort();
+// A webhook trigger example cannot run here (nothing calls its webhook): it is proven in the real
+// n8n by the e2e trigger phase, and in-process by test/integration/trigger.test.js.
+const isTrigger = (file) => fs.readFileSync(path.join(ROOT, 'examples', file), 'utf8').includes('"n8n-nodes-webdata.webDataTrigger"');
 
 let api;
 beforeAll(async () => {
@@ -23,7 +26,7 @@ test('there are examples, each with a check', () => {
 	}
 });
 
-test.each(examples)('%s', async (file) => {
+test.each(examples.filter((file) => !isTrigger(file)))('%s', async (file) => {
 	api.reset();
 	const check = require(path.join(ROOT, 'test', 'e2e', 'checks', file.replace(/\.json$/, '.js')));
 	const fake = fakeClient(api.url);

@@ -5,12 +5,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 const proc = require('./proc');
 
-/** Starts the fake; resolves {url, child, logFile} once it printed FAKE_API_URL=… */
-function startFake({ root, apiKey, logFile, timeoutMs = 15000 }) {
+/** Starts the fake; resolves {url, child, logFile} once it printed FAKE_API_URL=… (`args`: more CLI flags, e.g. --signing-secret). */
+function startFake({ root, apiKey, logFile, timeoutMs = 15000, args = [] }) {
 	const server = path.join(root, 'test', 'fake-api', 'server.js');
 	if (!fs.existsSync(server)) throw new Error(`the fake API is missing: ${server}`);
 	return new Promise((resolve, reject) => {
-		const child = proc.start(process.execPath, [server, '--port', '0', '--key', apiKey], { cwd: root });
+		const child = proc.start(process.execPath, [server, '--port', '0', '--key', apiKey, ...args], { cwd: root });
 		const log = fs.createWriteStream(logFile, { flags: 'a' });
 		let buffered = '';
 		let done = false;

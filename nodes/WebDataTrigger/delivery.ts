@@ -1,0 +1,134 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { SIGNATURE_HEADER, TOKEN_HEADER, type HeaderBag } from './verify';
+
+/** The monitor events of spec 6.1 (api-facts 3). */
+export const MONITOR_EVENTS = ['monitor.page', 'monitor.check.completed'] as const;
+export type MonitorEvent = (typeof MONITOR_EVENTS)[number];
+
+export const PAGE_STATUSES = ['same', 'new', 'changed', 'error'] as const;
+
+/** The delivery envelope `{success, type, id, webhookId, data, error?, metadata?}` (api-facts 3). */
+export interface Envelope {
+	type: string;
+	id?: unknown;
+	webhookId?: unknown;
+	success?: unknown;
+	data: unknown[];
+	error?: unknown;
+	metadata?: unknown;
+}
+
+export type ParseResult = { ok: true; envelope: Envelope } | { ok: false; reason: string };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Reads the envelope from the exact bytes received (the signed material), or from the body n8n
+ * parsed when the raw bytes are not available. A body that is not a JSON object, or lacks a `type`
+ * string or `data`, is refused (the caller answers 400).
+ */
+export function parseDelivery(rawBody: Buffer | string | undefined, parsedBody: unknown): ParseResult {
+	let value: unknown;
+	if (rawBody !== undefined && rawBody.length > 0) {
+		const text = (typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8')).replace(/^\uFEFF/, '');
+		try {
+			value = JSON.parse(text);
+		} catch {
+			return { ok: false, reason: 'The body is not valid JSON' };
+		}
+	} else if (typeof parsedBody === 'string') {
+		try {
+			value = JSON.parse(parsedBody);
+		} catch {
+			return { ok: false, reason: 'The body is not valid JSON' };
+		}
+	} else {
+		value = parsedBody;
+	}
+	if (!isPlainObject(value) || Object.keys(value).length === 0) {
+		return { ok: false, reason: 'The body must be a JSON object with "type" and "data"' };
+	}
+	if (typeof value.type !== 'string' || value.type.trim() === '') {
+		return { ok: false, reason: 'The body has no event "type"' };
+	}
+	let data: unknown[];
+	if (Array.isArray(value.data)) data = value.data;
+	else if (isPlainObject(value.data)) data = [value.data];
+	else return { ok: false, reason: 'The body has no "data" list' };
+	return { ok: true, envelope: { ...value, type: value.type, data } };
+}
+
+export interface OutputOptions {
+	/** Events chosen on the node. */
+	events: string[];
+	/** Keep only `monitor.page` entries with one of these statuses (empty = all). */
+	statuses?: string[];
+	/** Keep only `monitor.page` entries whose `isMeaningful` is true. */
+	onlyMeaningful?: boolean;
+	/** Start the workflow for event types this node does not know. */
+	passUnknownEvents?: boolean;
+	/** Headers to add to each item (already redacted), when "Include Request Headers" is on. */
+	headers?: IDataObject;
+}
+
+export type Decision =
+	| { run: true; items: IDataObject[] }
+	| { run: false; reason: 'event not selected' | 'unknown event' | 'no entry left after the filters' };
+
+const isKnown = (type: string): type is MonitorEvent => (MONITOR_EVENTS as readonly string[]).includes(type);
+
+/**
+ * Decides what a verified delivery starts: one item per `data[]` entry, with the envelope fields
+ * beside the entry's own fields (`event`, `checkId`, `webhookId`, `success`, `error`, `metadata`).
+ * An envelope with an empty `data` list gives one item with the envelope fields only.
+ */
+export function itemsForDelivery(envelope: Envelope, options: OutputOptions): Decision {
+	const { type } = envelope;
+	if (isKnown(type)) {
+		if (!options.events.includes(type)) return { run: false, reason: 'event not selected' };
+	} else if (!options.passUnknownEvents) {
+		return { run: false, reason: 'unknown event' };
+	}
+
+	const entries: Array<Record<string, unknown>> = (envelope.data.length ? envelope.data : [{}]).map((entry) =>
+		isPlainObject(entry) ? entry : { value: entry as IDataObject[string] },
+	);
+	const kept = entries.filter((entry) => {
+		if (type !== 'monitor.page') return true;
+		if (options.statuses?.length && !options.statuses.includes(String(entry.status))) return false;
+		if (options.onlyMeaningful && entry.isMeaningful !== true) return false;
+		return true;
+	});
+	if (kept.length === 0) return { run: false, reason: 'no entry left after the filters' };
+
+	const items = kept.map((entry) => {
+		const { checkId: entryCheckId, error: entryError, ...rest } = entry;
+		const beside: IDataObject = {
+			event: type,
+			checkId: (envelope.id ?? entryCheckId ?? null) as IDataObject[string],
+			webhookId: (envelope.webhookId ?? null) as IDataObject[string],
+			success: (envelope.success ?? null) as IDataObject[string],
+			error: (envelope.error ?? entryError ?? null) as IDataObject[string],
+			metadata: (isPlainObject(envelope.metadata) ? envelope.metadata : {}) as IDataObject,
+		};
+		// Envelope fields first (and they win over an entry key of the same name).
+		const item: IDataObject = { ...beside, ...(rest as IDataObject), ...beside };
+		if (options.headers) item.headers = options.headers;
+		return item;
+	});
+	return { run: true, items };
+}
+
+/** Request headers for the output, with the secret token and the signature replaced. */
+export function redactedHeaders(headers: HeaderBag | undefined): IDataObject {
+	const secretNames = [TOKEN_HEADER.toLowerCase(), SIGNATURE_HEADER.toLowerCase(), 'authorization', 'cookie'];
+	const out: IDataObject = {};
+	for (const [key, value] of Object.entries(headers ?? {})) {
+		if (value === undefined) continue;
+		out[key] = secretNames.includes(key.toLowerCase()) ? '[redacted]' : (value as IDataObject[string]);
+	}
+	return out;
+}

@@ -1,0 +1,258 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { SIGNATURE_HEADER, TOKEN_HEADER } from './verify';
+
+/** The trigger's parameters, as plain data. */
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName: 'Monitor Connection',
+		name: 'connection',
+		type: 'options',
+		noDataExpression: true,
+		default: 'create',
+		options: [
+			{
+				name: 'Attach to an Existing Monitor',
+				value: 'attach',
+				description:
+					"On activation, point an existing monitor's webhook at this workflow; on deactivation, put back the webhook it had before",
+			},
+			{
+				name: 'Create a Monitor for This Workflow',
+				value: 'create',
+				description: 'On activation, create a monitor that reports to this workflow; on deactivation, delete it',
+			},
+			{
+				name: 'Manual',
+				value: 'manual',
+				description: 'Register nothing: copy the webhook URL above into a monitor yourself',
+			},
+		],
+	},
+	{
+		displayName:
+			'On activation this node creates a monitor that sends its events to this workflow, with a secret token only this activation knows, and deletes the monitor on deactivation. The service must be able to reach this n8n at its webhook URL (a public address, not localhost). A new monitor checks on its schedule, so the first event may take a while.',
+		name: 'createNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { connection: ['create'] } },
+	},
+	{
+		displayName:
+			"On activation this node points the monitor's webhook at this workflow, with a secret token only this activation knows, and puts back the previous webhook on deactivation. While active, the monitor's events come here instead of going to the previous address. The service must be able to reach this n8n at its webhook URL (a public address, not localhost).",
+		name: 'attachNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { connection: ['attach'] } },
+	},
+	{
+		displayName: `Paste the webhook URL above into the "url" of a monitor's webhook (the Production URL for an active workflow, the Test URL while listening). Nothing is registered for you. To verify deliveries, set a Secret Token below and add it to that webhook's headers as ${TOKEN_HEADER}, and/or put your team's webhook signing secret into the credential (then ${SIGNATURE_HEADER} is checked).`,
+		name: 'manualNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { connection: ['manual'] } },
+	},
+	{
+		displayName:
+			'Deliveries are unverified unless the credential holds a Webhook Signing Secret: without a Secret Token or a signing secret, anyone who knows this URL can start the workflow.',
+		name: 'unverifiedNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { connection: ['manual'], secretToken: [''] } },
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		default: ['monitor.page', 'monitor.check.completed'],
+		description: 'Which monitor events start the workflow',
+		options: [
+			{
+				name: 'Check Completed (monitor.check.completed)',
+				value: 'monitor.check.completed',
+				description: 'Once per check, with its summary (pages same, changed, new, removed, error)',
+			},
+			{
+				name: 'Page Checked (monitor.page)',
+				value: 'monitor.page',
+				description: 'Once per checked page, with its status, diff and judgment',
+			},
+		],
+	},
+	// ---- Create a Monitor for This Workflow ----
+	{
+		displayName: 'Monitor Name',
+		name: 'monitorName',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Competitor pricing',
+		description: 'Name of the monitor to create (at most 256 characters)',
+		displayOptions: { show: { connection: ['create'] } },
+	},
+	{
+		displayName: 'URLs',
+		name: 'urls',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. https://example.com/pricing, https://example.com/plans',
+		description: 'Pages to watch, separated by commas or new lines (each an absolute http or https URL)',
+		displayOptions: { show: { connection: ['create'] } },
+	},
+	{
+		displayName: 'Schedule Type',
+		name: 'scheduleType',
+		type: 'options',
+		default: 'text',
+		options: [
+			{ name: 'Cron Expression', value: 'cron' },
+			{ name: 'In Words', value: 'text' },
+		],
+		displayOptions: { show: { connection: ['create'] } },
+	},
+	{
+		displayName: 'Schedule',
+		name: 'scheduleText',
+		type: 'string',
+		default: 'every 30 minutes',
+		placeholder: 'e.g. hourly',
+		description:
+			'How often to check, in words: "every 30 minutes", "hourly", "every 2 hours", "daily at 9:00", "weekly". At least every 5 minutes.',
+		displayOptions: { show: { connection: ['create'], scheduleType: ['text'] } },
+	},
+	{
+		displayName: 'Cron Expression',
+		name: 'cron',
+		type: 'string',
+		default: '*/30 * * * *',
+		description: 'Five fields: minute hour day month weekday. At least 5 minutes apart.',
+		displayOptions: { show: { connection: ['create'], scheduleType: ['cron'] } },
+	},
+	{
+		displayName: 'Timezone',
+		name: 'timezone',
+		type: 'string',
+		default: 'UTC',
+		placeholder: 'e.g. Europe/Berlin',
+		description: 'IANA time zone of the schedule',
+		displayOptions: { show: { connection: ['create'] } },
+	},
+	{
+		displayName: 'Goal',
+		name: 'goal',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+		placeholder: 'e.g. Tell me when a price or a plan changes',
+		description:
+			'Optional. What counts as a meaningful change, in plain words (at most 2000 characters). With a goal, changed pages are judged and get "isMeaningful".',
+		displayOptions: { show: { connection: ['create'] } },
+	},
+	// ---- Attach to an Existing Monitor ----
+	{
+		displayName: 'Monitor',
+		name: 'monitor',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: 'The monitor whose events should start this workflow',
+		displayOptions: { show: { connection: ['attach'] } },
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: 'searchMonitors', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a',
+				validation: [
+					{
+						type: 'regex',
+						properties: {
+							regex: '^\\s*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\s*$',
+							errorMessage: 'The monitor ID must be a UUID such as 0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a',
+						},
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Run a Check Now When Listening',
+		name: 'runCheckWhenListening',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether "Listen for test event" should also ask the service to check the monitor right away (this uses credits), instead of waiting for its schedule',
+		displayOptions: { show: { connection: ['create', 'attach'] } },
+	},
+	{
+		displayName:
+			'"Listen for test event" registers the Test URL the same way (a temporary monitor, or the monitor\'s webhook pointed at the Test URL), and removes it again after the first event. The service must be able to reach this n8n, and a check can take a minute or more.',
+		name: 'testNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { connection: ['create', 'attach'] } },
+	},
+	// ---- Manual ----
+	{
+		displayName: 'Secret Token',
+		name: 'secretToken',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		description: `Optional. When set, a delivery must carry this exact value in the ${TOKEN_HEADER} header (add it to the headers of the monitor's webhook); others are refused with HTTP 401.`,
+		displayOptions: { show: { connection: ['manual'] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [
+			{
+				displayName: 'Include Request Headers',
+				name: 'includeHeaders',
+				type: 'boolean',
+				default: false,
+				description: `Whether to add the delivery's HTTP headers to each item (the ${TOKEN_HEADER} and ${SIGNATURE_HEADER} values are replaced with [redacted])`,
+			},
+			{
+				displayName: 'Only Meaningful Changes',
+				name: 'onlyMeaningful',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to keep only pages the service judged a meaningful change against the monitor\'s goal ("isMeaningful" is true). Needs a goal; new, same and error pages are dropped.',
+			},
+			{
+				displayName: 'Only Pages With These Statuses',
+				name: 'statuses',
+				type: 'multiOptions',
+				default: [],
+				description: 'Keep only monitor.page events whose page has one of these statuses (none chosen: all)',
+				options: [
+					{ name: 'Changed', value: 'changed' },
+					{ name: 'Error', value: 'error' },
+					{ name: 'New', value: 'new' },
+					{ name: 'Same', value: 'same' },
+				],
+			},
+			{
+				displayName: 'Pass Unknown Events',
+				name: 'passUnknownEvents',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether event types this node does not know yet should start the workflow too (otherwise they are answered and ignored)',
+			},
+		],
+	},
+];

@@ -1,0 +1,348 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
+
+import { requireUuid } from '../WebData/helpers/validation';
+import { apiRequest, normalizeBaseUrl } from '../WebData/transport';
+import { MONITOR_EVENTS } from './delivery';
+import { monitorCreateBody, type MonitorFields } from './monitorBody';
+import { headerValue, newSecretToken, safeEqual, SIGNATURE_HEADER, TOKEN_HEADER, type HeaderBag } from './verify';
+
+/**
+ * Registration of the trigger with the service (webhookMethods checkExists / create / delete).
+ *
+ * What one registration keeps in the workflow's static data (node scope):
+ *   connection       'create' | 'attach': the mode it was made in (delete() trusts this, not the
+ *                    parameters, which may have changed since)
+ *   monitorId        the created monitor, or the attached one
+ *   secretToken      random, new for every registration; sent by the service in TOKEN_HEADER
+ *   webhookUrl       the URL registered (production or test)
+ *   previousWebhook  attach only: the monitor's webhook before (null: it had none, or unknown)
+ * n8n keeps test registrations ("Listen for test event") in its own cache with a fresh, empty
+ * static data, so test and production registrations never overwrite each other.
+ */
+export interface Registration {
+	connection?: 'create' | 'attach';
+	monitorId?: string;
+	secretToken?: string;
+	webhookUrl?: string;
+	previousWebhook?: IDataObject | null;
+}
+
+export type Connection = 'create' | 'attach' | 'manual';
+
+const MONITOR_HINTS: Record<string, string> = {
+	'404': 'No monitor has this ID for your team (it may have been deleted). Pick the monitor from the list.',
+	'text:zero data retention':
+		'Your team has zero data retention switched on, and monitors are not available for such teams.',
+	'text:Monitor is paused': 'The monitor is paused. Resume it in the dashboard to run a check.',
+};
+
+const REGISTRATION_KEYS: Array<keyof Registration> = [
+	'connection',
+	'monitorId',
+	'secretToken',
+	'webhookUrl',
+	'previousWebhook',
+];
+
+export function registrationOf(ctx: Pick<IHookFunctions, 'getWorkflowStaticData'>): Registration & IDataObject {
+	return ctx.getWorkflowStaticData('node') as Registration & IDataObject;
+}
+
+function forget(reg: Registration & IDataObject): void {
+	for (const key of REGISTRATION_KEYS) delete reg[key];
+}
+
+/** The outcome of a call, so a caller can act on a 404 and pass every other (NodeApiError) failure on. */
+type Settled<T> = { ok: true; value: T } | { ok: false; error: Error };
+
+async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
+	try {
+		return { ok: true, value: await promise };
+	} catch (error) {
+		return { ok: false, error: error as Error };
+	}
+}
+
+function isNotFound(error: unknown): boolean {
+	const e = error as { httpCode?: unknown; context?: { httpStatus?: unknown } };
+	return e?.httpCode === '404' || e?.context?.httpStatus === 404;
+}
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+export function selectedEvents(ctx: IHookFunctions): string[] {
+	const events = ctx.getNodeParameter('events', []) as string[];
+	const known = events.filter((e) => (MONITOR_EVENTS as readonly string[]).includes(e));
+	if (known.length === 0) {
+		throw new NodeOperationError(ctx.getNode(), 'Choose at least one event', {
+			description: 'Pick "Page Checked", "Check Completed" or both under Events.',
+		});
+	}
+	return known;
+}
+
+function attachedMonitorId(ctx: IHookFunctions): string {
+	const raw = ctx.getNodeParameter('monitor', '', { extractValue: true });
+	return requireUuid(ctx.getNode(), 'Monitor', raw);
+}
+
+/** Whether this is a "Listen for test event" registration. */
+export function isTestRegistration(ctx: IHookFunctions): boolean {
+	return ctx.getActivationMode() === 'manual' || ctx.getMode() === 'manual';
+}
+
+const PRIVATE_HOST =
+	/^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|169\.254\.\d+\.\d+|0\.0\.0\.0|\[?::1\]?|\[?f[cd][0-9a-f]{2}:.*|host\.docker\.internal)$/i;
+
+export function isPrivateHost(hostname: string): boolean {
+	return PRIVATE_HOST.test(hostname);
+}
+
+/**
+ * The service does not deliver to private or loopback addresses (api-facts 3). When the service is
+ * a public one and n8n's webhook URL is private, nothing would ever arrive: say so at activation.
+ */
+async function assertReachable(ctx: IHookFunctions, webhookUrl: string): Promise<void> {
+	const credentials = await ctx.getCredentials('webDataApi');
+	const base = new URL(normalizeBaseUrl(credentials.baseUrl));
+	let target: URL;
+	try {
+		target = new URL(webhookUrl);
+	} catch {
+		throw new NodeOperationError(ctx.getNode(), `n8n gave this node an invalid webhook URL: ${webhookUrl}`);
+	}
+	if (isPrivateHost(target.hostname) && !isPrivateHost(base.hostname)) {
+		throw new NodeOperationError(ctx.getNode(), `The service at ${base.host} cannot reach ${target.origin}`, {
+			description:
+				'The webhook URL of this n8n is a local or private address, and the service does not deliver to such addresses. Run n8n at a public address (or behind a tunnel) and set WEBHOOK_URL to it, or use the Manual connection with a URL the service can reach.',
+			level: 'warning',
+		});
+	}
+}
+
+/** The last two path segments (`<webhookId>/<path>`) of a webhook URL: the same for its test and production forms. */
+function nodePathOf(url: unknown): string | undefined {
+	if (typeof url !== 'string') return undefined;
+	try {
+		return new URL(url).pathname.replace(/\/+$/, '').split('/').slice(-2).join('/');
+	} catch {
+		return undefined;
+	}
+}
+
+function sameEvents(registered: unknown, wanted: string[]): boolean {
+	const list = Array.isArray(registered) && registered.length > 0 ? registered.map(String) : [...MONITOR_EVENTS];
+	return list.length === wanted.length && wanted.every((e) => list.includes(e));
+}
+
+async function getMonitor(ctx: IHookFunctions, monitorId: string): Promise<IDataObject> {
+	const body = await apiRequest<IDataObject>(ctx, { method: 'GET', path: `/monitor/${monitorId}`, hints: MONITOR_HINTS });
+	return isPlainObject(body.data) ? body.data : {};
+}
+
+/** Only the keys a webhook may have, with string values where the API wants strings (api-facts 2). */
+function restorableWebhook(previous: IDataObject): IDataObject {
+	const webhook: IDataObject = { url: String(previous.url) };
+	const strings = (value: unknown, drop?: string): IDataObject | undefined => {
+		if (!isPlainObject(value)) return undefined;
+		const out: IDataObject = {};
+		for (const [k, v] of Object.entries(value)) {
+			if (v === undefined || v === null) continue;
+			if (drop && k.toLowerCase() === drop.toLowerCase()) continue;
+			out[k] = typeof v === 'string' ? v : JSON.stringify(v);
+		}
+		return Object.keys(out).length ? out : undefined;
+	};
+	const headers = strings(previous.headers, SIGNATURE_HEADER);
+	if (headers) webhook.headers = headers;
+	const metadata = strings(previous.metadata);
+	if (metadata) webhook.metadata = metadata;
+	if (Array.isArray(previous.events) && previous.events.length) webhook.events = previous.events.map(String);
+	return webhook;
+}
+
+function ourWebhook(url: string, secretToken: string, events: string[], metadata?: unknown): IDataObject {
+	const webhook: IDataObject = { url, headers: { [TOKEN_HEADER]: secretToken }, events };
+	if (isPlainObject(metadata) && Object.keys(metadata).length) {
+		webhook.metadata = restorableWebhook({ url, metadata }).metadata as IDataObject;
+	}
+	return webhook;
+}
+
+function monitorFields(ctx: IHookFunctions): MonitorFields {
+	return {
+		name: ctx.getNodeParameter('monitorName', '') as string,
+		urls: ctx.getNodeParameter('urls', '') as string | string[],
+		scheduleType: ctx.getNodeParameter('scheduleType', 'text') as 'text' | 'cron',
+		scheduleText: ctx.getNodeParameter('scheduleText', '') as string,
+		cron: ctx.getNodeParameter('cron', '') as string,
+		timezone: ctx.getNodeParameter('timezone', 'UTC') as string,
+		goal: ctx.getNodeParameter('goal', '') as string,
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** True when the registration in static data is intact at the service (same monitor, URL, token, events). */
+export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
+	const connection = ctx.getNodeParameter('connection', 'create') as Connection;
+	if (connection === 'manual') return true; // nothing to register
+	const reg = registrationOf(ctx);
+	// Same test as webhook(): a lost or blank secret means re-register.
+	if (!reg.secretToken || !reg.monitorId || reg.connection !== connection) return false;
+	if (connection === 'attach' && reg.monitorId !== attachedMonitorId(ctx)) return false;
+
+	const found = await settle(getMonitor(ctx, reg.monitorId));
+	if (!found.ok) {
+		if (!isNotFound(found.error)) throw found.error;
+		forget(reg); // the monitor is gone: nothing to clean up or restore
+		return false;
+	}
+	const monitor = found.value;
+	const webhook = isPlainObject(monitor.webhook) ? monitor.webhook : undefined;
+	if (!webhook || webhook.url !== ctx.getNodeWebhookUrl('default')) return false;
+	const token = headerValue(webhook.headers as HeaderBag | undefined, TOKEN_HEADER);
+	if (token !== undefined && !safeEqual(token, reg.secretToken)) return false;
+	return sameEvents(webhook.events, selectedEvents(ctx));
+}
+
+/** Registers this node's webhook URL with a new secret token (creates or attaches the monitor). */
+export async function create(ctx: IHookFunctions): Promise<boolean> {
+	const connection = ctx.getNodeParameter('connection', 'create') as Connection;
+	if (connection === 'manual') return true;
+	const url = ctx.getNodeWebhookUrl('default');
+	if (!url) throw new NodeOperationError(ctx.getNode(), 'n8n gave this node no webhook URL');
+	const events = selectedEvents(ctx);
+	const test = isTestRegistration(ctx);
+	await assertReachable(ctx, url);
+	const reg = registrationOf(ctx);
+	const secretToken = newSecretToken();
+	let monitorId: string;
+
+	if (connection === 'create') {
+		const body = monitorCreateBody(ctx.getNode(), monitorFields(ctx));
+		if (test) body.name = `[n8n test] ${String(body.name)}`.slice(0, 256);
+		body.webhook = ourWebhook(url, secretToken, events);
+		let reused: string | undefined;
+		if (reg.connection === 'create' && reg.monitorId) {
+			// Our monitor from an earlier registration (secret lost, webhook changed, or a delete that
+			// failed): bring it in line instead of leaving it behind and creating a second one.
+			const patched = await settle(
+				apiRequest(ctx, { method: 'PATCH', path: `/monitor/${reg.monitorId}`, body, hints: MONITOR_HINTS }),
+			);
+			if (patched.ok) reused = reg.monitorId;
+			else if (!isNotFound(patched.error)) throw patched.error;
+		}
+		if (reused) {
+			monitorId = reused;
+		} else {
+			const answer = await apiRequest<IDataObject>(ctx, { method: 'POST', path: '/monitor', body, hints: MONITOR_HINTS });
+			const data = isPlainObject(answer.data) ? answer.data : {};
+			if (typeof data.id !== 'string' || data.id === '') {
+				throw new NodeOperationError(ctx.getNode(), 'The service created the monitor but returned no monitor id', {
+					description: 'Check the monitors in the dashboard and delete a stray one if needed.',
+				});
+			}
+			monitorId = data.id;
+		}
+		forget(reg);
+		reg.previousWebhook = null;
+	} else {
+		monitorId = attachedMonitorId(ctx);
+		const monitor = await getMonitor(ctx, monitorId);
+		const current = isPlainObject(monitor.webhook) && typeof monitor.webhook.url === 'string' ? monitor.webhook : null;
+		const sameRegistration = reg.connection === 'attach' && reg.monitorId === monitorId && 'previousWebhook' in reg;
+		let previous: IDataObject | null;
+		if (current && current.url === url) {
+			// Already pointing here (a re-registration): what it had before is what we stored, if anything.
+			previous = sameRegistration ? (reg.previousWebhook ?? null) : null;
+		} else if (current && !test && nodePathOf(current.url) === nodePathOf(url)) {
+			// Pointing at this node's test URL (a test listen still going): not worth restoring.
+			previous = sameRegistration ? (reg.previousWebhook ?? null) : null;
+		} else {
+			previous = current ? restorableWebhook(current) : null;
+		}
+		await apiRequest(ctx, {
+			method: 'PATCH',
+			path: `/monitor/${monitorId}`,
+			body: { webhook: ourWebhook(url, secretToken, events, current?.metadata) },
+			hints: MONITOR_HINTS,
+		});
+		forget(reg);
+		reg.previousWebhook = previous;
+	}
+
+	reg.connection = connection;
+	reg.monitorId = monitorId;
+	reg.secretToken = secretToken;
+	reg.webhookUrl = url;
+
+	if (test && ctx.getNodeParameter('runCheckWhenListening', true)) {
+		try {
+			await apiRequest(ctx, { method: 'POST', path: `/monitor/${monitorId}/run`, body: {}, hints: MONITOR_HINTS });
+		} catch (error) {
+			// A check already running (409) delivers anyway; anything else only delays the test event.
+			ctx.logger.warn(
+				`Web Data Trigger "${ctx.getNode().name}" could not start a check now: ${(error as Error).message}. The monitor checks on its schedule.`,
+			);
+		}
+	}
+	return true;
+}
+
+/** Removes the registration: deletes the created monitor, or restores the attached monitor's webhook. */
+export async function remove(ctx: IHookFunctions): Promise<boolean> {
+	const reg = registrationOf(ctx);
+	if (!reg.monitorId || !reg.connection) {
+		forget(reg);
+		return true;
+	}
+	const done =
+		reg.connection === 'create'
+			? await settle(apiRequest(ctx, { method: 'DELETE', path: `/monitor/${reg.monitorId}` }))
+			: await settle(restoreWebhook(ctx, reg));
+	if (!done.ok && !isNotFound(done.error)) {
+		// Kept in static data: the next activation finds the monitor again and reuses or cleans it.
+		ctx.logger.warn(
+			`Web Data Trigger "${ctx.getNode().name}" could not unregister from monitor ${reg.monitorId}: ${done.error.message}`,
+			{ workflowId: ctx.getWorkflow().id },
+		);
+		return false;
+	}
+	forget(reg);
+	return true;
+}
+
+async function restoreWebhook(ctx: IHookFunctions, reg: Registration): Promise<void> {
+	const monitorId = reg.monitorId as string;
+	const found = await settle(getMonitor(ctx, monitorId));
+	if (!found.ok) {
+		if (isNotFound(found.error)) return; // deleted meanwhile: nothing to restore
+		throw found.error;
+	}
+	const monitor = found.value;
+	const current = isPlainObject(monitor.webhook) ? monitor.webhook : undefined;
+	if (current && reg.webhookUrl && current.url !== reg.webhookUrl) return; // someone else took it over since
+	const previous = reg.previousWebhook;
+	if (isPlainObject(previous) && typeof previous.url === 'string' && previous.url !== '') {
+		await apiRequest(ctx, {
+			method: 'PATCH',
+			path: `/monitor/${monitorId}`,
+			body: { webhook: restorableWebhook(previous) },
+			hints: MONITOR_HINTS,
+		});
+		return;
+	}
+	// The monitor had no webhook before. The API has no documented way to remove one; try null.
+	const cleared = await settle(apiRequest(ctx, { method: 'PATCH', path: `/monitor/${monitorId}`, body: { webhook: null } }));
+	if (!cleared.ok) {
+		const status = (cleared.error as { context?: { httpStatus?: unknown } }).context?.httpStatus;
+		if (typeof status !== 'number' || status < 400 || status >= 500) throw cleared.error;
+		ctx.logger.warn(
+			`Web Data Trigger "${ctx.getNode().name}": monitor ${monitorId} had no webhook before, and the service does not allow removing it, so it still points to ${reg.webhookUrl}. That URL answers 404 while the workflow is inactive; remove the webhook in the dashboard if you like.`,
+		);
+	}
+}

@@ -1,0 +1,583 @@
+'use strict';
+/*
+ * Trigger phase of the e2e suite: the Web Data Trigger inside the real `n8n start`.
+ *
+ * A webhook trigger cannot run with `n8n execute`, so run.js hands every workflow that contains a
+ * webDataTrigger node to this phase (after the execute phase, same n8n user folder):
+ *   1. a second fake API that signs its deliveries (--signing-secret) and runs checks quickly
+ *   2. `n8n start` on free ports; owner set-up (POST /rest/owner/setup), an API key (POST
+ *      /rest/api-keys), then only n8n's public API: two credentials on that fake (with and without
+ *      the signing secret), the workflows, activation, executions, deactivation
+ *   3. per trigger workflow, proofs by its connection mode ("ok"/"not ok" lines, each timed):
+ *        create: "Listen for test event" (POST /rest/workflows/:id/run, as the editor does) creates a
+ *                temporary monitor for the test URL, runs a check, and deletes it after the first
+ *                event; activation → the fake received POST /v2/monitor with n8n's production
+ *                webhook URL and the secret token header; a check run delivers monitor.page and
+ *                monitor.check.completed and n8n records one execution per delivery holding the
+ *                pages; forged deliveries (no token, wrong token, wrong signature) → 401 and no
+ *                execution; bad bodies → 400 (422 from n8n's own parser for malformed JSON) and no
+ *                execution; the same webhookId delivered twice → one execution; n8n restarted
+ *                (SIGTERM does not call delete) serves the webhook again with no second monitor;
+ *                deactivation deletes the monitor
+ *        attach: activation points the monitor's webhook at n8n (previous webhook kept); a check
+ *                run → executions filtered by the workflow's options; deactivation restores the
+ *                previous webhook
+ *      plus the workflow's own check module (test/e2e/checks/<name>.js, `module.exports.trigger =
+ *      {connection}`), called with {executions, deliveries, monitorId} after the check run.
+ * Everything n8n printed and returned is added to `captured` for the canary scan. n8n's output is in
+ * <tmp>/n8n-start.log; E2E_N8N_LOG_LEVEL=debug makes it verbose.
+ * Activation and deactivation through the public API are asynchronous in n8n 2.41 (its publication
+ * outbox applies them), so every proof waits for the effect it checks, with a time limit.
+ */
+const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const proc = require('./proc');
+const { startFake, fakeClient } = require('./fake');
+const { freePort } = require('./n8n');
+
+const TRIGGER_TYPE = 'n8n-nodes-webdata.webDataTrigger';
+const TOKEN_HEADER = 'X-WebData-Trigger-Token';
+const PREVIOUS_WEBHOOK = {
+	url: 'http://127.0.0.1:9/previous-receiver',
+	headers: { 'X-Previous-Token': 'keep-me' },
+	metadata: { owner: 'team-a' },
+	events: ['monitor.page', 'monitor.check.completed'],
+};
+const API_KEY_SCOPES = [
+	'workflow:create',
+	'workflow:read',
+	'workflow:update',
+	'workflow:delete',
+	'workflow:list',
+	'workflow:activate',
+	'workflow:deactivate',
+	'execution:read',
+	'execution:list',
+	'credential:create',
+];
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const sign = (secret, raw) => `sha256=${crypto.createHmac('sha256', secret).update(raw).digest('hex')}`;
+
+/** Whether a workflow file's text holds a Web Data Trigger node (such workflows come here). */
+function isTriggerWorkflow(text) {
+	return String(text).includes(`"${TRIGGER_TYPE}"`);
+}
+
+class Phase {
+	constructor(env) {
+		Object.assign(this, env); // root, tmp, ctx, apiKey, record, captured, timings, substitute, oneLine
+		this.signingSecret = `e2e-signing-${crypto.randomBytes(12).toString('hex')}`;
+		this.startLog = path.join(this.tmp, 'n8n-start.log');
+		this.n8nOutput = [];
+	}
+
+	// ---- n8n start ------------------------------------------------------------------------------
+	async startN8n() {
+		const t0 = Date.now();
+		const bin = path.join(this.ctx.hostDir, 'node_modules', 'n8n', 'bin', 'n8n');
+		const child = proc.start(path.join(this.ctx.nodeDir, 'bin', 'node'), [bin, 'start'], { env: this.env, cwd: this.tmp });
+		const log = fs.createWriteStream(this.startLog, { flags: 'a' });
+		log.write(`\n$ n8n start (port ${this.port})\n`);
+		const keep = (d) => {
+			log.write(d);
+			this.n8nOutput.push(d.toString('utf8'));
+		};
+		child.stdout.on('data', keep);
+		child.stderr.on('data', keep);
+		child.once('exit', (code, signal) => log.end(`[n8n start exited: code ${code}, signal ${signal}]\n`));
+		this.child = child;
+		const deadline = Date.now() + 90000;
+		for (;;) {
+			if (child.exitCode !== null || child.signalCode !== null) throw new Error(`n8n start exited early (code ${child.exitCode}); see ${this.startLog}`);
+			try {
+				const res = await fetch(`${this.base}/healthz/readiness`);
+				if (res.ok) break;
+			} catch {
+				/* not listening yet */
+			}
+			if (Date.now() > deadline) throw new Error('n8n start was not ready within 90 s');
+			await sleep(250);
+		}
+		return Date.now() - t0;
+	}
+
+	/** SIGTERM (n8n stops without calling the trigger's delete()), then waits for the process to end. */
+	async stopN8n() {
+		const child = this.child;
+		if (!child || child.exitCode !== null || child.signalCode !== null) return;
+		const ended = new Promise((r) => child.once('exit', r));
+		proc.killGroup(child, 'SIGTERM');
+		await Promise.race([ended, sleep(10000)]);
+		if (child.exitCode === null && child.signalCode === null) {
+			proc.killGroup(child, 'SIGKILL');
+			await ended;
+		}
+	}
+
+	async rest(method, route, body, headers = {}) {
+		const res = await fetch(`${this.base}${route}`, {
+			method,
+			headers: { 'content-type': 'application/json', ...headers },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await res.text();
+		let json;
+		try {
+			json = text ? JSON.parse(text) : undefined;
+		} catch {
+			json = text;
+		}
+		return { status: res.status, json, headers: res.headers };
+	}
+
+	/** n8n's public API with the API key; throws on a non-2xx answer. */
+	async api(method, route, body) {
+		const r = await this.rest(method, `/api/v1${route}`, body, { 'X-N8N-API-KEY': this.apiKeyN8n });
+		if (r.status < 200 || r.status >= 300) {
+			const e = new Error(`n8n public API ${method} ${route} answered ${r.status}: ${this.oneLine(JSON.stringify(r.json))}`);
+			e.status = r.status;
+			throw e;
+		}
+		return r.json;
+	}
+
+	async setup() {
+		const t0 = Date.now();
+		const fakeApi = await startFake({
+			root: this.root,
+			apiKey: this.apiKey,
+			logFile: path.join(this.tmp, 'fake-api-trigger.log'),
+			args: ['--signing-secret', this.signingSecret, '--time-scale', '5'],
+		});
+		this.fake = fakeClient(fakeApi.url);
+		this.port = await freePort();
+		const brokerPort = await freePort();
+		this.base = `http://127.0.0.1:${this.port}`;
+		this.env = {
+			...this.ctx.env,
+			N8N_PORT: String(this.port),
+			WEBHOOK_URL: `${this.base}/`,
+			N8N_WEBHOOK_URL: `${this.base}/`,
+			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+			...(process.env.E2E_N8N_LOG_LEVEL ? { N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL } : {}),
+		};
+		const startMs = await this.startN8n();
+
+		const owner = await this.rest('POST', '/rest/owner/setup', {
+			email: 'e2e-owner@example.com',
+			firstName: 'E2E',
+			lastName: 'Owner',
+			password: `E2e-${crypto.randomBytes(8).toString('hex')}-Pw1`,
+		});
+		const cookie = (owner.headers.get('set-cookie') || '').split(';')[0];
+		this.cookie = cookie;
+		if (owner.status !== 200 || !cookie.startsWith('n8n-auth=')) throw new Error(`owner setup answered ${owner.status}: ${this.oneLine(JSON.stringify(owner.json))}`);
+		const key = await this.rest('POST', '/rest/api-keys', { label: 'webdata-e2e', scopes: API_KEY_SCOPES, expiresAt: null }, { cookie });
+		this.apiKeyN8n = key.json?.data?.rawApiKey;
+		if (key.status !== 200 || !this.apiKeyN8n) throw new Error(`creating an API key answered ${key.status}: ${this.oneLine(JSON.stringify(key.json))}`);
+
+		const credential = async (name, webhookSecret) =>
+			(await this.api('POST', '/credentials', { name, type: 'webDataApi', data: { apiKey: this.apiKey, baseUrl: this.fake.url, webhookSecret } })).id;
+		this.credentials = {
+			signed: { id: await credential('Web Data (signed deliveries)', this.signingSecret), name: 'Web Data (signed deliveries)' },
+			tokenOnly: { id: await credential('Web Data (token only)', ''), name: 'Web Data (token only)' },
+		};
+		this.timings.push(['trigger phase set-up (fake, n8n start, owner, API key, credentials)', Date.now() - t0, `n8n start ready in ${secs(startMs)}`]);
+		return startMs;
+	}
+
+	// ---- helpers for the proofs -------------------------------------------------------------------
+	/** Executions of a workflow (oldest first), in a compact shape, once `count` of them have finished. */
+	async executions(workflowId, { count, mode, timeoutMs = 20000 } = {}) {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const list = await this.api('GET', `/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=true&limit=250`);
+			const all = (list.data || []).filter((e) => !mode || e.mode === mode).sort((a, b) => Number(a.id) - Number(b.id));
+			const done = all.filter((e) => e.finished || ['success', 'error', 'crashed', 'canceled'].includes(e.status));
+			if (count === undefined || (all.length >= count && done.length === all.length) || Date.now() > deadline) {
+				this.captured.push({ source: `executions of workflow ${workflowId} (public API)`, text: JSON.stringify(all) });
+				return all.map((e) => this.compact(e));
+			}
+			await sleep(200);
+		}
+	}
+
+	compact(e) {
+		const runData = e.data?.resultData?.runData ?? {};
+		const nodes = {};
+		for (const [name, runs] of Object.entries(runData)) {
+			const last = runs[runs.length - 1];
+			nodes[name] = (last?.data?.main?.[0] ?? []).map((i) => i.json);
+		}
+		const triggerName = Object.keys(runData).find((n) => runData[n][0]?.source?.length === 0 || !runData[n][0]?.source) ?? Object.keys(runData)[0];
+		return { id: e.id, status: e.status, mode: e.mode, trigger: nodes[triggerName] ?? [], nodes };
+	}
+
+	/**
+	 * Waits until `fn` returns a truthy value. Activation and deactivation through the public API are
+	 * asynchronous in n8n 2.41 (the publication outbox applies them), so proofs wait for their effect.
+	 */
+	async until(fn, what, timeoutMs = 30000) {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const value = await fn();
+			if (value) return value;
+			if (Date.now() > deadline) throw new Error(`timed out after ${secs(timeoutMs)} waiting for ${what}`);
+			await sleep(150);
+		}
+	}
+
+	async deliveries() {
+		return await this.fake.call('GET', '/__fake/deliveries');
+	}
+
+	async settled() {
+		await this.fake.call('POST', '/__fake/settled', { timeoutMs: 20000 });
+	}
+
+	async monitorsAtFake() {
+		const res = await fetch(`${this.fake.url}/v2/monitor?limit=100`, { headers: { authorization: `Bearer ${this.apiKey}` } });
+		return (await res.json()).data;
+	}
+
+	async postToN8n(url, raw, headers) {
+		const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: raw });
+		return { status: res.status, body: await res.text() };
+	}
+
+	/** Runs one proof as its own "ok"/"not ok" line; returns whether it passed. */
+	async step(name, fn) {
+		const t0 = Date.now();
+		try {
+			const note = await fn();
+			const ms = Date.now() - t0;
+			this.timings.push([`trigger: ${name}`, ms]);
+			this.record(`trigger: ${name} (${secs(ms)})${note ? ` — ${note}` : ''}`, true);
+			return true;
+		} catch (e) {
+			const reason = e.code === 'ERR_ASSERTION' ? e.message.split('\n')[0] : e.message;
+			this.record(`trigger: ${name}`, false, reason, [e.details, this.n8nTail()].filter(Boolean).join('\n'));
+			return false;
+		}
+	}
+
+	n8nTail(n = 15) {
+		return `n8n start log tail:\n${proc.tail(this.n8nOutput.join(''), n)}`;
+	}
+
+	/** Creates the workflow through the public API, with its credential references on `credential`. */
+	async createWorkflow(item, vars, credential) {
+		const wf = JSON.parse(this.substitute(item.text, vars));
+		for (const node of wf.nodes) {
+			if (node.type.startsWith('n8n-nodes-webdata.')) node.credentials = { webDataApi: { id: credential.id, name: credential.name } };
+		}
+		const created = await this.api('POST', '/workflows', {
+			name: `${wf.name || item.base} (e2e)`,
+			nodes: wf.nodes,
+			connections: wf.connections,
+			settings: wf.settings || { executionOrder: 'v1' },
+		});
+		const trigger = wf.nodes.find((n) => n.type === TRIGGER_TYPE);
+		return { id: created.id, wf, trigger, productionUrl: `${this.base}/webhook/${trigger.webhookId}/webhook` };
+	}
+
+	// ---- the proofs ---------------------------------------------------------------------------------
+	async runCreate(item) {
+		const label = item.name;
+		let w;
+		let monitorId;
+		let token;
+		let firstDeliveries = [];
+		await this.step(`${label}: "Listen for test event" registers the test URL the same way (a temporary monitor, a check at once) and removes it after the first event`, async () => {
+			await this.fake.reset();
+			w = await this.createWorkflow(item, {}, this.credentials.signed);
+			const testUrl = `${this.base}/webhook-test/${w.trigger.webhookId}/webhook`;
+			const run = await this.rest('POST', `/rest/workflows/${w.id}/run`, { triggerToStartFrom: { name: w.trigger.name } }, { cookie: this.cookie });
+			assert.equal(run.status, 200, `POST /rest/workflows/:id/run answered ${run.status}: ${this.oneLine(JSON.stringify(run.json))}`);
+			assert.equal(run.json?.data?.waitingForWebhook, true, 'n8n waits for the test event');
+			const deleted = await this.until(async () => {
+				const found = (await this.fake.log()).filter((r) => r.method === 'DELETE');
+				return found.length ? found : undefined;
+			}, 'the test monitor to be deleted after the first event');
+			const log = await this.fake.log();
+			const created = log.filter((r) => r.method === 'POST' && r.path === '/v2/monitor');
+			assert.equal(created.length, 1, 'one temporary monitor');
+			assert.equal(created[0].body.name, `[n8n test] ${w.trigger.parameters.monitorName}`);
+			assert.equal(created[0].body.webhook.url, testUrl, "n8n's test URL");
+			assert.match(created[0].body.webhook.headers[TOKEN_HEADER], /^[0-9a-f]{64}$/);
+			const testMonitorId = deleted[0].path.split('/').pop();
+			assert.ok(log.some((r) => r.method === 'POST' && r.path === `/v2/monitor/${testMonitorId}/run` && r.status === 200), 'a check was started at once');
+			await this.settled();
+			// n8n stops listening after the first event; deliveries that arrive while it is still
+			// closing the test webhook may start more manual executions (n8n's own behaviour), so
+			// only the first is asserted.
+			const executions = await this.executions(w.id, { count: 1 });
+			assert.ok(executions.length >= 1, 'the first event started a manual execution');
+			assert.ok(executions.every((e) => e.mode === 'manual'));
+			assert.equal(executions[0].trigger[0].event, 'monitor.page');
+			assert.equal(executions[0].trigger[0].monitorId, testMonitorId);
+			const answered = (await this.deliveries()).map((d) => d.responseStatus);
+			assert.equal(answered[0], 200, 'the first delivery was taken');
+			assert.equal((await this.monitorsAtFake()).length, 0, 'the temporary monitor is gone');
+			return `${testUrl.replace(this.base, '')}; deliveries answered ${answered.join(', ')}; ${executions.length} manual execution(s), first ${executions[0].trigger[0].url}; monitor deleted`;
+		});
+		const activated = await this.step(`${label}: activation creates the monitor with n8n's production webhook URL and the secret token header`, async () => {
+			await this.fake.reset();
+			if (!w) w = await this.createWorkflow(item, {}, this.credentials.signed);
+			const t0 = Date.now();
+			await this.api('POST', `/workflows/${w.id}/activate`);
+			const posts = await this.until(async () => {
+				const found = (await this.fake.log()).filter((r) => r.method === 'POST' && r.path === '/v2/monitor');
+				return found.length ? found : undefined;
+			}, 'the monitor creation');
+			await this.until(async () => (await this.postToN8n(w.productionUrl, '{}', {})).status !== 404, 'the production webhook to be served');
+			const activationMs = Date.now() - t0;
+			assert.equal(posts.length, 1, `one POST /v2/monitor (got ${posts.length})`);
+			assert.equal(posts[0].status, 200);
+			const { webhook } = posts[0].body;
+			assert.equal(webhook.url, w.productionUrl, "the webhook URL is n8n's production URL");
+			assert.match(webhook.url, new RegExp(`^http://127\\.0\\.0\\.1:${this.port}/webhook/`));
+			assert.deepEqual(Object.keys(webhook.headers), [TOKEN_HEADER]);
+			assert.match(webhook.headers[TOKEN_HEADER], /^[0-9a-f]{64}$/, 'a 64-hex secret token');
+			assert.deepEqual(webhook.events, w.trigger.parameters.events);
+			monitorId = (await this.monitorsAtFake())[0].id;
+			token = webhook.headers[TOKEN_HEADER];
+			return `monitor ${monitorId.slice(0, 8)}… registered ${secs(activationMs)} after the activate call, ${webhook.url}`;
+		});
+		if (!activated) return;
+
+		await this.step(`${label}: a check run delivers monitor.page and monitor.check.completed; n8n records executions whose items hold the pages`, async () => {
+			await this.fake.call('POST', `/__fake/monitor/${monitorId}/tick`);
+			await this.settled();
+			firstDeliveries = await this.deliveries();
+			assert.deepEqual(firstDeliveries.map((d) => d.type), ['monitor.page', 'monitor.page', 'monitor.check.completed']);
+			assert.deepEqual(firstDeliveries.map((d) => d.responseStatus), [200, 200, 200], 'n8n answered every delivery with 200');
+			assert.ok(firstDeliveries.every((d) => d.headers[TOKEN_HEADER] === token && /^sha256=/.test(d.headers['X-Firecrawl-Signature'])), 'deliveries carry the token and a signature');
+			const executions = await this.executions(w.id, { count: 3, mode: 'webhook' });
+			assert.equal(executions.length, 3, `one execution per delivery (got ${executions.length})`);
+			const byWebhookId = Object.fromEntries(executions.map((e) => [e.trigger[0]?.webhookId, e]));
+			for (const d of firstDeliveries) {
+				const e = byWebhookId[d.webhookId];
+				assert.ok(e, `an execution holds delivery ${d.webhookId} (${d.type})`);
+				assert.deepEqual(e.trigger.map((i) => i.event), d.body.data.map(() => d.type));
+				if (d.type === 'monitor.page') assert.equal(e.trigger[0].url, d.body.data[0].url, 'the item holds the page');
+			}
+			await item.check({ executions, deliveries: firstDeliveries, monitorId, fake: this.fake });
+			return `${executions.length} executions: ${executions.map((e) => e.trigger[0]?.url ?? e.trigger[0]?.event).join(', ')}`;
+		});
+
+		const real = firstDeliveries[0];
+		const fresh = () => JSON.stringify({ ...(real?.body ?? { type: 'monitor.page', data: [{}] }), webhookId: crypto.randomUUID() });
+		const countNow = async () => (await this.executions(w.id)).length;
+
+		await this.step(`${label}: forged deliveries (no token, wrong token, wrong signature, no signature) get 401 and start no execution`, async () => {
+			const before = await countNow();
+			const raw = fresh();
+			const attempts = [
+				['no token, no signature', {}],
+				['a wrong token, a valid signature', { [TOKEN_HEADER]: crypto.randomBytes(32).toString('hex'), 'X-Firecrawl-Signature': sign(this.signingSecret, raw) }],
+				['the right token, a wrong signature', { [TOKEN_HEADER]: token, 'X-Firecrawl-Signature': sign('guessed-secret', raw) }],
+				['the right token, no signature', { [TOKEN_HEADER]: token }],
+			];
+			const statuses = [];
+			for (const [name, headers] of attempts) {
+				const r = await this.postToN8n(w.productionUrl, raw, headers);
+				statuses.push(r.status);
+				assert.equal(r.status, 401, `${name}: HTTP ${r.status} (${r.body.slice(0, 100)})`);
+			}
+			await sleep(500);
+			assert.equal(await countNow(), before, 'no new execution');
+			return `${statuses.join(', ')}; executions still ${before}`;
+		});
+
+		await this.step(`${label}: bad bodies get 400 (no type, no data) or 422 (malformed JSON, n8n's parser) and start no execution`, async () => {
+			const before = await countNow();
+			const auth = (raw) => ({ [TOKEN_HEADER]: token, 'X-Firecrawl-Signature': sign(this.signingSecret, raw) });
+			const cases = [
+				['no type', JSON.stringify({ webhookId: crypto.randomUUID(), data: [] }), 400],
+				['no data', JSON.stringify({ type: 'monitor.page', webhookId: crypto.randomUUID() }), 400],
+				['malformed JSON', '{"type":"monitor.page","data":[', 422],
+			];
+			const seen = [];
+			for (const [name, raw, status] of cases) {
+				const r = await this.postToN8n(w.productionUrl, raw, auth(raw));
+				seen.push(`${name} ${r.status}`);
+				assert.equal(r.status, status, `${name}: HTTP ${r.status} (${r.body.slice(0, 120)})`);
+			}
+			await sleep(300);
+			assert.equal(await countNow(), before, 'no new execution');
+			return seen.join(', ');
+		});
+
+		await this.step(`${label}: the same webhookId delivered twice (a service retry) starts one execution`, async () => {
+			const before = await countNow();
+			const again = await this.fake.call('POST', `/__fake/redeliver/${real.webhookId}`);
+			assert.equal(again.attempt, 2);
+			assert.equal(again.rawBody, real.rawBody, 'identical bytes, same webhookId');
+			assert.equal(again.responseStatus, 200, 'the retry is answered 200');
+			const third = await this.fake.call('POST', `/__fake/redeliver/${real.webhookId}`);
+			assert.equal(third.responseStatus, 200);
+			await sleep(500);
+			const executions = await this.executions(w.id);
+			assert.equal(executions.length, before, 'no new execution');
+			assert.equal(executions.filter((e) => e.trigger[0]?.webhookId === real.webhookId).length, 1, `exactly one execution for webhookId ${real.webhookId}`);
+			return `3 deliveries of ${real.webhookId.slice(0, 8)}…, 1 execution`;
+		});
+
+		await this.step(`${label}: after an n8n restart (SIGTERM, no delete) the webhook is served again, no second monitor, deliveries still start executions`, async () => {
+			await this.stopN8n();
+			assert.ok((await this.monitorsAtFake()).some((m) => m.id === monitorId), 'the monitor survives the stop');
+			const logBefore = (await this.fake.log()).length;
+			const ms = await this.startN8n();
+			// n8n 2.41 keeps published webhooks in its database and serves them again after a restart
+			// (an older n8n calls checkExists() at start-up, which finds the monitor). Either way: no
+			// new monitor, and the stored secret token still admits the monitor's deliveries.
+			const t1 = Date.now();
+			const probe = await this.until(async () => {
+				const r = await this.postToN8n(w.productionUrl, '{}', {});
+				return r.status !== 404 ? r : undefined;
+			}, 'the production webhook to be served again', 60000);
+			assert.equal(probe.status, 401, 'an unauthenticated probe is refused');
+			const reactivatedMs = Date.now() - t1;
+			const log = (await this.fake.log()).slice(logBefore).map((r) => `${r.method} ${r.path} ${r.status}`);
+			assert.ok(log.every((l) => l === `GET /v2/monitor/${monitorId} 200`), `start-up at most checks that the monitor exists (got ${log.join('; ') || 'nothing'})`);
+			assert.equal((await this.monitorsAtFake()).length, 1, 'no second monitor');
+			const before = await countNow();
+			const deliveredBefore = (await this.deliveries()).length;
+			await this.fake.call('POST', `/__fake/monitor/${monitorId}/tick`);
+			await this.settled();
+			const second = (await this.deliveries()).slice(deliveredBefore);
+			assert.deepEqual(second.map((d) => d.responseStatus), [200, 200, 200]);
+			const executions = await this.executions(w.id, { count: before + 3 });
+			assert.equal(executions.length, before + 3);
+			const statuses = executions.slice(before).map((e) => e.trigger[0].status).sort();
+			assert.deepEqual(statuses, ['changed', 'completed', 'same'], 'the second check: the first page changed, the other the same');
+			return `ready again in ${secs(ms)}, webhook served ${secs(reactivatedMs)} later, calls to the service at start-up: ${log.length}; second check → ${statuses.join(', ')}`;
+		});
+
+		await this.step(`${label}: deactivation deletes the created monitor`, async () => {
+			const logBefore = (await this.fake.log()).length;
+			await this.api('POST', `/workflows/${w.id}/deactivate`);
+			const deletes = await this.until(async () => {
+				const found = (await this.fake.log()).slice(logBefore).filter((r) => r.method === 'DELETE');
+				return found.length ? found : undefined;
+			}, 'the monitor deletion');
+			await sleep(300);
+			assert.deepEqual(deletes.map((r) => [r.path, r.status]), [[`/v2/monitor/${monitorId}`, 200]]);
+			assert.equal((await this.monitorsAtFake()).length, 0, 'no monitor left');
+			const after = await this.until(async () => {
+				const r = await this.postToN8n(w.productionUrl, fresh(), { [TOKEN_HEADER]: token });
+				return r.status === 404 ? r : undefined;
+			}, 'the webhook to be gone from n8n (404)');
+			return `DELETE /v2/monitor/${monitorId.slice(0, 8)}… → 200; webhook URL now ${after.status}`;
+		});
+	}
+
+	async runAttach(item) {
+		const label = item.name;
+		let w;
+		let monitorId;
+		const activated = await this.step(`${label}: activation points the existing monitor's webhook at n8n (the previous webhook is kept)`, async () => {
+			await this.fake.reset();
+			const res = await fetch(`${this.fake.url}/v2/monitor`, {
+				method: 'POST',
+				headers: { authorization: `Bearer ${this.apiKey}`, 'content-type': 'application/json' },
+				body: JSON.stringify({
+					name: 'Existing monitor (e2e)',
+					schedule: { text: 'hourly' },
+					targets: [{ type: 'scrape', urls: ['https://news.example.com/a', 'https://news.example.com/b', 'https://news.example.com/c'] }],
+					webhook: PREVIOUS_WEBHOOK,
+				}),
+			});
+			monitorId = (await res.json()).data.id;
+			await this.fake.call('POST', `/__fake/monitor/${monitorId}/plan`, {
+				pages: [
+					{ url: 'https://news.example.com/a', status: 'changed' },
+					{ url: 'https://news.example.com/b', status: 'same' },
+					{ url: 'https://news.example.com/c', status: 'new' },
+				],
+			});
+			const logBefore = (await this.fake.log()).length;
+			w = await this.createWorkflow(item, { MONITOR_ID: monitorId }, this.credentials.tokenOnly);
+			await this.api('POST', `/workflows/${w.id}/activate`);
+			const patches = await this.until(async () => {
+				const found = (await this.fake.log()).slice(logBefore).filter((r) => r.method === 'PATCH');
+				return found.length ? found : undefined;
+			}, 'the webhook update');
+			await this.until(async () => (await this.postToN8n(w.productionUrl, '{}', {})).status !== 404, 'the production webhook to be served');
+			assert.equal(patches.length, 1, 'one PATCH of the monitor');
+			const { webhook } = patches[0].body;
+			assert.equal(webhook.url, w.productionUrl, "n8n's production URL");
+			assert.match(webhook.headers[TOKEN_HEADER], /^[0-9a-f]{64}$/);
+			assert.deepEqual(webhook.events, ['monitor.page']);
+			assert.deepEqual(webhook.metadata, PREVIOUS_WEBHOOK.metadata);
+			const now = await this.fake.call('GET', `/__fake/monitor/${monitorId}`);
+			assert.equal(now.webhook.url, w.productionUrl);
+			return `PATCH /v2/monitor/${monitorId.slice(0, 8)}… → ${webhook.url}`;
+		});
+		if (!activated) return;
+
+		await this.step(`${label}: a check run starts executions only for the registered event and the chosen statuses`, async () => {
+			await this.fake.call('POST', `/__fake/monitor/${monitorId}/tick`);
+			await this.settled();
+			const deliveries = await this.deliveries();
+			assert.ok(deliveries.every((d) => d.responseStatus === 200), `n8n answered 200 (got ${deliveries.map((d) => d.responseStatus).join(', ')})`);
+			const executions = await this.executions(w.id, { count: 1 });
+			await sleep(300);
+			const settledExecutions = await this.executions(w.id);
+			await item.check({ executions: settledExecutions, deliveries, monitorId, fake: this.fake });
+			return `${deliveries.length} deliveries → ${executions.length} execution (${settledExecutions.map((e) => `${e.trigger[0].status} ${e.trigger[0].url}`).join(', ')})`;
+		});
+
+		await this.step(`${label}: deactivation restores the monitor's previous webhook`, async () => {
+			await this.api('POST', `/workflows/${w.id}/deactivate`);
+			const now = await this.until(async () => {
+				const m = await this.fake.call('GET', `/__fake/monitor/${monitorId}`);
+				return m.webhook?.url === PREVIOUS_WEBHOOK.url ? m : undefined;
+			}, 'the previous webhook to be restored');
+			assert.deepEqual(now.webhook, PREVIOUS_WEBHOOK);
+			return `webhook back to ${now.webhook.url}`;
+		});
+	}
+}
+
+/**
+ * Runs the trigger phase. env: {root, tmp, ctx, items, apiKey, record, captured, timings, substitute,
+ * oneLine}; items: [{name, base, text, check, loadError?}]. Records its own "ok"/"not ok" lines.
+ */
+async function runTriggerPhase(env) {
+	const { items, record } = env;
+	if (items.length === 0) return;
+	const phase = new Phase(env);
+	const SETUP = 'trigger: set-up: fake API with a signing secret, `n8n start`, owner, API key, credentials';
+	try {
+		let startMs;
+		try {
+			startMs = await phase.setup();
+		} catch (e) {
+			record(SETUP, false, e.message, [e.stack, phase.n8nTail(30)].join('\n'));
+			return;
+		}
+		record(`${SETUP} (n8n ready in ${secs(startMs)})`, true);
+		for (const item of items) {
+			if (item.loadError) {
+				record(`trigger: ${item.name}`, false, item.loadError.message);
+				continue;
+			}
+			const connection = item.check.trigger?.connection;
+			if (connection === 'create') await phase.runCreate(item);
+			else if (connection === 'attach') await phase.runAttach(item);
+			else record(`trigger: ${item.name}`, false, `its check module must export trigger = {connection: 'create' | 'attach'} (got ${JSON.stringify(item.check.trigger)})`);
+		}
+	} finally {
+		await phase.stopN8n();
+		env.captured.push({ source: 'n8n start (stdout+stderr)', text: phase.n8nOutput.join('') });
+	}
+}
+
+module.exports = { runTriggerPhase, isTriggerWorkflow };

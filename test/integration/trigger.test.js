@@ -1,0 +1,826 @@
+'use strict';
+/**
+ * Web Data Trigger in n8n-core's own contexts: HookContext runs checkExists / create / delete the
+ * way n8n's WebhookService does on activation, deactivation and "Listen for test event";
+ * WebhookContext runs webhook() for each HTTP request that reaches a small receiver standing in for
+ * n8n's /webhook and /webhook-test endpoints (it reads the raw body and parses JSON like n8n, keeps
+ * static data like n8n's database, and records the executions a real n8n would start).
+ * The strict fake API (test/fake-api) creates monitors, runs checks and sends real, signed
+ * deliveries to that receiver. Build first: `npm run build`.
+ */
+const crypto = require('crypto');
+const http = require('http');
+const fs = require('fs');
+const path = require('path');
+const { nodeTypes, runWorkflow } = require('../helpers/workflow-runner'); // sets up n8n-core's environment first
+const core = require('n8n-core');
+const workflowLib = require('n8n-workflow');
+const { startFakeApi } = require('../fake-api/server');
+const { CANARY_KEY, record } = require('../helpers/canary');
+const { WebDataApi } = require('../../dist/credentials/WebDataApi.credentials');
+
+jest.setTimeout(30000);
+
+const TYPE = 'n8n-nodes-webdata.webDataTrigger';
+const TOKEN_HEADER = 'x-webdata-trigger-token';
+const SIGNING_SECRET = 'whsec-integration-signing-secret';
+const CHECK_MS = 1500; // the fake's default check duration, divided by timeScale below
+
+let api;
+beforeAll(async () => {
+	api = await startFakeApi({ apiKey: CANARY_KEY, webhookSigningSecret: SIGNING_SECRET, timeScale: 10 });
+});
+afterAll(async () => {
+	await api.close();
+});
+const open = [];
+beforeEach(() => api.reset());
+afterEach(async () => {
+	while (open.length) await open.pop().close();
+});
+
+// ---- n8n stand-ins -------------------------------------------------------------------------
+const credentialType = new WebDataApi();
+
+/** Answers the node's credential from the test's values; applies the credential's generic auth. */
+class CredentialsHelper extends workflowLib.ICredentialsHelper {
+	constructor(data) {
+		super();
+		this.data = data;
+	}
+	getParentTypes() {
+		return [];
+	}
+	isCredentialUsableByNode() {
+		return true;
+	}
+	getCredentialsProperties() {
+		return credentialType.properties;
+	}
+	async getDecrypted() {
+		if (!this.data) throw new Error('no credential given');
+		return { apiKey: '', baseUrl: 'https://api.firecrawl.dev', webhookSecret: '', ...this.data };
+	}
+	async getCredentials(nodeCredentials, type) {
+		return new core.Credentials(nodeCredentials, type);
+	}
+	async authenticate(credentials, _type, requestOptions) {
+		requestOptions.headers = { ...(requestOptions.headers || {}), Authorization: `Bearer ${credentials.apiKey}` };
+		return requestOptions;
+	}
+	async preAuthentication() {}
+	async runPreAuthentication() {}
+	async updateCredentials() {}
+	async updateCredentialsOauthTokenData() {}
+}
+
+function nodeType() {
+	return nodeTypes.getByNameAndVersion(TYPE, 1);
+}
+
+/**
+ * One trigger node in one workflow, plus the receiver at which n8n would serve its webhooks.
+ *   parameters   the node's parameters
+ *   credential   {webhookSecret?, baseUrl?} merged over {apiKey: CANARY_KEY, baseUrl: fake}; null = none
+ */
+async function trigger(parameters, { credential = {}, webhookId = crypto.randomUUID(), workflowId = 'wf-trigger-1' } = {}) {
+	const node = {
+		id: 'trigger-node-1',
+		name: 'Web Data Trigger',
+		type: TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		webhookId,
+		parameters,
+		credentials: { webDataApi: { id: 'cred-1', name: 'Web Data account' } },
+	};
+	const store = { production: '{}', test: '{}' }; // static data as n8n keeps it (DB / test registration cache)
+	const executions = []; // {mode, items}
+	const responses = []; // {status, body}
+	const listening = { test: false };
+	const server = http.createServer((req, res) => {
+		receive(req, res).catch((error) => {
+			res.statusCode = 500;
+			res.end(String(error && error.stack));
+		});
+	});
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const base = `http://127.0.0.1:${server.address().port}`;
+	const credentialData = credential === null ? null : { apiKey: CANARY_KEY, baseUrl: api.url, ...credential };
+
+	function additionalData(extra = {}) {
+		return {
+			credentialsHelper: new CredentialsHelper(credentialData),
+			variables: {},
+			instanceBaseUrl: `${base}/`,
+			restApiUrl: `${base}/rest`,
+			webhookBaseUrl: `${base}/webhook`,
+			webhookTestBaseUrl: `${base}/webhook-test`,
+			webhookWaitingBaseUrl: `${base}/webhook-waiting`,
+			formWaitingBaseUrl: `${base}/form-waiting`,
+			...extra,
+		};
+	}
+
+	function workflowFor(which) {
+		return new workflowLib.Workflow({
+			id: workflowId,
+			name: 'Trigger test',
+			nodes: [structuredClone(node)],
+			connections: {},
+			nodeTypes,
+			staticData: JSON.parse(store[which]),
+			settings: { executionOrder: 'v1' },
+			active: which === 'production',
+		});
+	}
+	const save = (which, workflow) => {
+		if (workflow.staticData.__dataChanged) store[which] = JSON.stringify(workflow.staticData);
+	};
+
+	/** Runs one webhookMethods function like n8n's WebhookService.runWebhookMethod. */
+	async function hook(method, { test = false, mode, activation } = {}) {
+		const which = test ? 'test' : 'production';
+		const workflow = workflowFor(which);
+		const wfNode = workflow.getNode(node.name);
+		const data = additionalData();
+		const webhookData = {
+			httpMethod: 'POST',
+			node: node.name,
+			path: `${webhookId}/webhook`,
+			webhookDescription: nodeType().description.webhooks[0],
+			workflowId,
+			workflowExecuteAdditionalData: data,
+			isTest: test,
+		};
+		const context = new core.HookContext(
+			workflow,
+			wfNode,
+			data,
+			mode ?? (test ? 'manual' : method === 'delete' ? 'internal' : 'trigger'),
+			activation ?? (test ? 'manual' : method === 'delete' ? 'update' : 'activate'),
+			webhookData,
+		);
+		try {
+			return await nodeType().webhookMethods.default[method].call(context);
+		} finally {
+			save(which, workflow);
+		}
+	}
+
+	/** n8n's createWebhookIfNotExists: create() only when checkExists() is false. */
+	async function activate(opts = {}) {
+		const exists = await hook('checkExists', opts);
+		if (!exists) await hook('create', opts);
+		if (opts.test) listening.test = true;
+		return { existed: exists };
+	}
+	async function deactivate(opts = {}) {
+		const result = await hook('delete', opts);
+		if (opts.test) {
+			listening.test = false;
+			store.test = '{}';
+		}
+		return result;
+	}
+
+	/** What n8n does for POST /webhook/<id>/webhook: read and parse the body, run webhook(), start an execution. */
+	async function receive(req, res) {
+		const test = req.url.startsWith('/webhook-test/');
+		const which = test ? 'test' : 'production';
+		if (req.url !== `/${test ? 'webhook-test' : 'webhook'}/${webhookId}/webhook` || req.method !== 'POST' || (test && !listening.test)) {
+			res.statusCode = 404;
+			return res.end('{"message":"webhook not registered"}');
+		}
+		const chunks = [];
+		for await (const c of req) chunks.push(c);
+		const rawBody = Buffer.concat(chunks);
+		const contentType = String(req.headers['content-type'] || '').split(';')[0].trim();
+		let body = {};
+		if (rawBody.length && contentType === 'application/json') {
+			try {
+				body = JSON.parse(rawBody.toString('utf8'));
+			} catch {
+				res.statusCode = 422; // n8n's body parser refuses malformed JSON before any node runs
+				return res.end('{"message":"Failed to parse request body"}');
+			}
+		} else if (rawBody.length && contentType === 'text/plain') body = rawBody.toString('utf8');
+
+		const response = {
+			status(code) {
+				res.statusCode = code;
+				return response;
+			},
+			json(value) {
+				res.setHeader('content-type', 'application/json');
+				res.end(JSON.stringify(value));
+				responses.push({ status: res.statusCode, body: value });
+				return response;
+			},
+		};
+		const workflow = workflowFor(which);
+		const wfNode = workflow.getNode(node.name);
+		const data = additionalData({
+			httpRequest: { headers: req.headers, body, rawBody, params: {}, query: {}, method: 'POST', contentType },
+			httpResponse: response,
+		});
+		const webhookData = { httpMethod: 'POST', node: node.name, path: `${webhookId}/webhook`, webhookDescription: nodeType().description.webhooks[0], workflowId, isTest: test };
+		const context = new core.WebhookContext(workflow, wfNode, data, test ? 'manual' : 'webhook', webhookData, [], null);
+		const result = await nodeType().webhook.call(context);
+		save(which, workflow);
+		record(result);
+		if (result.noWebhookResponse) {
+			if (!res.writableEnded) res.end();
+			return;
+		}
+		let answer;
+		if (result.workflowData) {
+			executions.push({ mode: which, items: result.workflowData[0].map((i) => i.json) });
+			answer = { message: 'Workflow was started' };
+		} else answer = result.webhookResponse ?? { message: 'Webhook call received' };
+		res.setHeader('content-type', 'application/json');
+		res.end(JSON.stringify(answer));
+		responses.push({ status: 200, body: answer });
+	}
+
+	const harness = {
+		node,
+		base,
+		productionUrl: `${base}/webhook/${webhookId}/webhook`,
+		testUrl: `${base}/webhook-test/${webhookId}/webhook`,
+		executions,
+		responses,
+		staticData: (which = 'production') => JSON.parse(store[which])[`node:${node.name}`] ?? {},
+		setStaticData: (value, which = 'production') => {
+			store[which] = JSON.stringify({ [`node:${node.name}`]: value });
+		},
+		hook,
+		activate,
+		deactivate,
+		/** POSTs raw bytes to the production (or test) URL; resolves {status, body}. */
+		async post(raw, headers = {}, { test = false } = {}) {
+			const res = await fetch(test ? harness.testUrl : harness.productionUrl, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', ...headers },
+				body: raw,
+			});
+			const text = await res.text();
+			let json;
+			try {
+				json = JSON.parse(text);
+			} catch {
+				json = text;
+			}
+			return { status: res.status, body: json };
+		},
+		close: () => new Promise((resolve) => server.close(resolve)),
+	};
+	open.push(harness);
+	return harness;
+}
+
+const createParams = (extra = {}) => ({
+	connection: 'create',
+	events: ['monitor.page', 'monitor.check.completed'],
+	monitorName: 'Competitor pricing',
+	urls: 'https://shop.example.com/pricing, https://shop.example.com/plans',
+	scheduleType: 'text',
+	scheduleText: 'every 30 minutes',
+	timezone: 'Europe/Berlin',
+	goal: 'Tell me when a price changes',
+	...extra,
+});
+
+const sign = (raw, secret = SIGNING_SECRET) => `sha256=${crypto.createHmac('sha256', secret).update(raw).digest('hex')}`;
+const sentToMonitor = () => api.requests({ path: '/v2/monitor' }).map((r) => `${r.method} ${r.path}`);
+
+/** Runs one check of the monitor and waits until every delivery was answered. */
+async function runCheck(monitorId) {
+	api.tickMonitor(monitorId);
+	await api.settled(CHECK_MS * 5);
+	return api.deliveries;
+}
+
+async function listMonitors() {
+	const res = await fetch(`${api.url}/v2/monitor`, { headers: { authorization: `Bearer ${CANARY_KEY}` } });
+	return (await res.json()).data;
+}
+
+async function createMonitorDirectly(body) {
+	const res = await fetch(`${api.url}/v2/monitor`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${CANARY_KEY}`, 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
+	const json = await res.json();
+	if (!json.success) throw new Error(JSON.stringify(json));
+	return json.data;
+}
+
+// ---------------------------------------------------------------------------------------------
+describe('Create a Monitor for This Workflow', () => {
+	test('activation creates the monitor with the production URL, a secret token header and the events; checkExists then finds it', async () => {
+		const t = await trigger(createParams({ events: ['monitor.page'] }));
+		expect(await t.activate()).toEqual({ existed: false });
+
+		const [post] = api.requests({ method: 'POST', path: '/v2/monitor' });
+		expect(post.status).toBe(200);
+		expect(post.headers.authorization).toBe(`Bearer ${CANARY_KEY}`);
+		const { webhook, ...rest } = post.body;
+		expect(rest).toEqual({
+			name: 'Competitor pricing',
+			schedule: { text: 'every 30 minutes', timezone: 'Europe/Berlin' },
+			targets: [{ type: 'scrape', urls: ['https://shop.example.com/pricing', 'https://shop.example.com/plans'] }],
+			goal: 'Tell me when a price changes',
+		});
+		expect(webhook.url).toBe(t.productionUrl);
+		expect(webhook.events).toEqual(['monitor.page']);
+		expect(Object.keys(webhook.headers)).toEqual(['X-WebData-Trigger-Token']);
+		const token = webhook.headers['X-WebData-Trigger-Token'];
+		expect(token).toMatch(/^[0-9a-f]{64}$/);
+
+		const reg = t.staticData();
+		const monitorId = api.monitor(reg.monitorId).id;
+		expect(reg).toEqual({ connection: 'create', monitorId, secretToken: token, webhookUrl: t.productionUrl, previousWebhook: null });
+
+		// n8n restarts (activation "init"): the registration is found, nothing new is created.
+		api.log.length = 0;
+		expect(await t.activate({ activation: 'init' })).toEqual({ existed: true });
+		expect(sentToMonitor()).toEqual([`GET /v2/monitor/${monitorId}`]);
+	});
+
+	test('a check delivers monitor.page and monitor.check.completed, signed; each starts one execution holding the page or the summary', async () => {
+		const t = await trigger(createParams(), { credential: { webhookSecret: SIGNING_SECRET } });
+		await t.activate();
+		const { monitorId } = t.staticData();
+
+		const first = await runCheck(monitorId);
+		expect(first.map((d) => d.type)).toEqual(['monitor.page', 'monitor.page', 'monitor.check.completed']);
+		expect(first.every((d) => d.responseStatus === 200)).toBe(true);
+		expect(first.every((d) => /^sha256=[0-9a-f]{64}$/.test(d.headers['X-Firecrawl-Signature']))).toBe(true);
+		expect(t.executions).toHaveLength(3);
+		expect(t.executions.map((e) => e.items.length)).toEqual([1, 1, 1]);
+		const pages = t.executions.slice(0, 2).map((e) => e.items[0]);
+		expect(pages.map((p) => [p.event, p.url, p.status])).toEqual([
+			['monitor.page', 'https://shop.example.com/pricing', 'new'],
+			['monitor.page', 'https://shop.example.com/plans', 'new'],
+		]);
+		expect(pages[0]).toMatchObject({ monitorId, checkId: first[0].body.id, webhookId: first[0].webhookId, success: true, error: null, metadata: {} });
+		const done = t.executions[2].items[0];
+		expect(done).toMatchObject({ event: 'monitor.check.completed', monitorId, status: 'completed', success: true, summary: { totalPages: 2, new: 2 } });
+
+		// The second check: the first URL changed (with a diff and a judgment, since there is a goal).
+		api.deliveries.length = 0;
+		await runCheck(monitorId);
+		const changed = t.executions[3].items[0];
+		expect(changed).toMatchObject({ url: 'https://shop.example.com/pricing', status: 'changed', isMeaningful: true });
+		expect(changed.diff.text).toContain('+Price: $12');
+		expect(changed.judgment.meaningful).toBe(true);
+		expect(t.executions).toHaveLength(6);
+	});
+
+	test('forged deliveries get 401 and start nothing: no token, a wrong token, an old token, a wrong or missing signature', async () => {
+		const t = await trigger(createParams(), { credential: { webhookSecret: SIGNING_SECRET } });
+		await t.activate();
+		const { monitorId, secretToken } = t.staticData();
+		const [real] = await runCheck(monitorId);
+		const before = t.executions.length;
+		const raw = JSON.stringify({ ...real.body, webhookId: crypto.randomUUID() });
+
+		const attempts = {
+			'no headers': {},
+			'signature only': { 'x-firecrawl-signature': sign(raw) },
+			'wrong token': { [TOKEN_HEADER]: crypto.randomBytes(32).toString('hex'), 'x-firecrawl-signature': sign(raw) },
+			'token with a suffix': { [TOKEN_HEADER]: `${secretToken}0`, 'x-firecrawl-signature': sign(raw) },
+			'token, no signature': { [TOKEN_HEADER]: secretToken },
+			'token, signature with another secret': { [TOKEN_HEADER]: secretToken, 'x-firecrawl-signature': sign(raw, 'guess') },
+			'token, signature of another body': { [TOKEN_HEADER]: secretToken, 'x-firecrawl-signature': real.headers['X-Firecrawl-Signature'] },
+		};
+		for (const [name, headers] of Object.entries(attempts)) {
+			const answer = await t.post(raw, headers);
+			expect([name, answer.status]).toEqual([name, 401]);
+			expect(answer.body).toEqual({ success: false, error: 'Unauthorized' });
+		}
+		expect(t.executions).toHaveLength(before);
+
+		// The same bytes with the right token and signature are accepted: the refusals were about auth.
+		const ok = await t.post(raw, { [TOKEN_HEADER]: secretToken, 'x-firecrawl-signature': sign(raw) });
+		expect(ok.status).toBe(200);
+		expect(t.executions).toHaveLength(before + 1);
+
+		// After a new activation, the old token no longer works.
+		await t.deactivate();
+		await t.activate();
+		expect((await t.post(JSON.stringify({ ...real.body, webhookId: crypto.randomUUID() }), { [TOKEN_HEADER]: secretToken })).status).toBe(401);
+	});
+
+	test('bad bodies get 400 (after authentication) and start nothing; n8n itself refuses malformed JSON', async () => {
+		const t = await trigger(createParams(), { credential: { webhookSecret: SIGNING_SECRET } });
+		await t.activate();
+		const { secretToken } = t.staticData();
+		const auth = (raw) => ({ [TOKEN_HEADER]: secretToken, 'x-firecrawl-signature': sign(raw) });
+		const cases = [
+			['not JSON (text/plain)', 'this is not json', 'text/plain', 400, /not valid JSON/],
+			['a JSON list', '[{"type":"monitor.page"}]', 'application/json', 400, /JSON object/],
+			['no type', '{"webhookId":"x","data":[]}', 'application/json', 400, /"type"/],
+			['no data', '{"type":"monitor.page","webhookId":"x"}', 'application/json', 400, /"data"/],
+			['an empty body', '', 'application/json', 400, /JSON object/],
+		];
+		for (const [name, raw, contentType, status, reason] of cases) {
+			const answer = await t.post(raw, { ...auth(raw), 'content-type': contentType });
+			expect([name, answer.status]).toEqual([name, status]);
+			expect(answer.body.error).toMatch(reason);
+		}
+		// Malformed JSON declared as application/json never reaches the node in n8n (422).
+		const malformed = '{"type": "monitor.page", "data": [';
+		expect((await t.post(malformed, auth(malformed))).status).toBe(422);
+		// Without the token, a bad body is a 401, not a 400: nothing is disclosed before authentication.
+		expect((await t.post('{"nope":1}', {})).status).toBe(401);
+		expect(t.executions).toHaveLength(0);
+	});
+
+	test('a retried delivery (same webhookId, identical bytes) is answered 200 and starts nothing', async () => {
+		const t = await trigger(createParams(), { credential: { webhookSecret: SIGNING_SECRET } });
+		await t.activate();
+		const deliveries = await runCheck(t.staticData().monitorId);
+		expect(t.executions).toHaveLength(3);
+
+		const retry = await api.redeliver(deliveries[0].webhookId);
+		expect(retry.attempt).toBe(2);
+		expect(retry.responseStatus).toBe(200);
+		await api.redeliver(deliveries[2].webhookId);
+		expect(t.executions).toHaveLength(3);
+		expect(t.responses.slice(-2).map((r) => r.body)).toEqual([
+			{ received: true, duplicate: true },
+			{ received: true, duplicate: true },
+		]);
+		// A new delivery of the same check (fresh webhookIds) does start executions again.
+		await api.deliverMonitor(t.staticData().monitorId);
+		expect(t.executions).toHaveLength(6);
+	});
+
+	test('deactivation deletes the created monitor and forgets the registration; deliveries are then refused', async () => {
+		const t = await trigger(createParams());
+		await t.activate();
+		const { monitorId, secretToken } = t.staticData();
+		expect(await t.deactivate()).toBe(true);
+		expect(api.requests({ method: 'DELETE' }).map((r) => [r.path, r.status])).toEqual([[`/v2/monitor/${monitorId}`, 200]]);
+		expect(() => api.monitor(monitorId)).toThrow(/not found/i);
+		expect(t.staticData()).toEqual({});
+		const raw = JSON.stringify({ type: 'monitor.page', webhookId: 'late', data: [{}] });
+		expect((await t.post(raw, { [TOKEN_HEADER]: secretToken })).status).toBe(401);
+		// Deactivating again (nothing registered) is harmless.
+		expect(await t.deactivate()).toBe(true);
+		expect(api.requests({ method: 'DELETE' })).toHaveLength(1);
+	});
+
+	test('a monitor already deleted at the service does not block deactivation', async () => {
+		const t = await trigger(createParams());
+		await t.activate();
+		const { monitorId } = t.staticData();
+		await fetch(`${api.url}/v2/monitor/${monitorId}`, { method: 'DELETE', headers: { authorization: `Bearer ${CANARY_KEY}` } });
+		expect(await t.deactivate()).toBe(true);
+		expect(t.staticData()).toEqual({});
+	});
+
+	test('when the service fails at deactivation, the registration is kept so the next activation reuses the monitor', async () => {
+		const t = await trigger(createParams());
+		await t.activate();
+		const { monitorId } = t.staticData();
+		api.fault({ method: 'DELETE', path: '/v2/monitor', statuses: [400] });
+		expect(await t.deactivate()).toBe(false);
+		expect(t.staticData().monitorId).toBe(monitorId);
+		api.log.length = 0;
+		expect(await t.activate()).toEqual({ existed: true });
+		expect(api.requests({ method: 'POST', path: '/v2/monitor' })).toHaveLength(0);
+	});
+
+	test('re-registration when the secret is missing: the same monitor gets a new token', async () => {
+		const t = await trigger(createParams());
+		await t.activate();
+		const { monitorId, secretToken } = t.staticData();
+		const { secretToken: _lost, ...rest } = t.staticData();
+		t.setStaticData(rest);
+
+		// Until re-registered, every delivery is refused (there is nothing to compare with).
+		expect((await t.post('{"type":"monitor.page","data":[]}', { [TOKEN_HEADER]: secretToken })).status).toBe(401);
+
+		api.log.length = 0;
+		expect(await t.activate()).toEqual({ existed: false });
+		expect(sentToMonitor()).toEqual([`PATCH /v2/monitor/${monitorId}`]);
+		const reg = t.staticData();
+		expect(reg.monitorId).toBe(monitorId);
+		expect(reg.secretToken).toMatch(/^[0-9a-f]{64}$/);
+		expect(reg.secretToken).not.toBe(secretToken);
+		expect(api.monitor(monitorId).webhook.headers['X-WebData-Trigger-Token']).toBe(reg.secretToken);
+		expect(await listMonitors()).toHaveLength(1);
+		await runCheck(monitorId);
+		expect(t.executions).toHaveLength(3);
+	});
+
+	test('re-registration when the monitor is gone, or its webhook was changed elsewhere', async () => {
+		const t = await trigger(createParams());
+		await t.activate();
+		const first = t.staticData().monitorId;
+
+		// Someone points the webhook elsewhere: checkExists notices, create() takes the monitor back.
+		await fetch(`${api.url}/v2/monitor/${first}`, {
+			method: 'PATCH',
+			headers: { authorization: `Bearer ${CANARY_KEY}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ webhook: { url: 'https://elsewhere.example.com/hook' } }),
+		});
+		expect(await t.activate()).toEqual({ existed: false });
+		expect(t.staticData().monitorId).toBe(first);
+		expect(api.monitor(first).webhook.url).toBe(t.productionUrl);
+
+		// The monitor is deleted at the service: a new one is created.
+		await fetch(`${api.url}/v2/monitor/${first}`, { method: 'DELETE', headers: { authorization: `Bearer ${CANARY_KEY}` } });
+		expect(await t.activate()).toEqual({ existed: false });
+		const second = t.staticData().monitorId;
+		expect(second).not.toBe(first);
+		expect(api.monitor(second).webhook.url).toBe(t.productionUrl);
+	});
+
+	test('changing the events re-registers (checkExists compares them)', async () => {
+		const t = await trigger(createParams());
+		await t.activate();
+		t.node.parameters.events = ['monitor.check.completed'];
+		expect(await t.activate()).toEqual({ existed: false });
+		expect(api.monitor(t.staticData().monitorId).webhook.events).toEqual(['monitor.check.completed']);
+	});
+
+	test('Listen for test event: a temporary "[n8n test]" monitor for the test URL, a check run at once, deleted afterwards', async () => {
+		const t = await trigger(createParams());
+		await t.activate({ test: true });
+		const reg = t.staticData('test');
+		expect(t.staticData('production')).toEqual({}); // test and production registrations are separate
+		const created = api.requests({ method: 'POST', path: '/v2/monitor' });
+		expect(created[0].body.name).toBe('[n8n test] Competitor pricing');
+		expect(created[0].body.webhook.url).toBe(t.testUrl);
+		expect(api.requests({ method: 'POST' }).map((r) => r.path)).toEqual(['/v2/monitor', `/v2/monitor/${reg.monitorId}/run`]);
+
+		await api.settled(CHECK_MS * 5);
+		expect(t.executions.length).toBe(3);
+		expect(t.executions.every((e) => e.mode === 'test')).toBe(true);
+		await t.deactivate({ test: true });
+		expect(api.requests({ method: 'DELETE' }).map((r) => r.path)).toEqual([`/v2/monitor/${reg.monitorId}`]);
+	});
+
+	test('Listen for test event without "Run a Check Now" only registers', async () => {
+		const t = await trigger(createParams({ runCheckWhenListening: false }));
+		await t.activate({ test: true });
+		expect(api.requests({ method: 'POST' }).map((r) => r.path)).toEqual(['/v2/monitor']);
+	});
+
+	test('fields are checked before anything is sent', async () => {
+		const t = await trigger(createParams({ urls: 'shop.example.com/pricing' }));
+		await expect(t.activate()).rejects.toThrow(/URLs "shop\.example\.com\/pricing" is not valid/);
+		const u = await trigger(createParams({ events: [] }));
+		await expect(u.activate()).rejects.toThrow(/at least one event/);
+		expect(api.log).toHaveLength(0);
+	});
+
+	test('a public service cannot reach a localhost n8n: activation says so and sends nothing', async () => {
+		const t = await trigger(createParams(), { credential: { baseUrl: 'https://api.firecrawl.dev' } });
+		const error = await t.activate().catch((e) => e);
+		expect(error.message).toMatch(/api\.firecrawl\.dev cannot reach http:\/\/127\.0\.0\.1/);
+		expect(error.description).toMatch(/WEBHOOK_URL/);
+		expect(api.log).toHaveLength(0);
+	});
+});
+
+// ---------------------------------------------------------------------------------------------
+describe('Attach to an Existing Monitor', () => {
+	const PREVIOUS = {
+		url: 'https://hooks.example.com/monitor-events',
+		headers: { 'X-Team-Token': 'team-value' },
+		metadata: { team: 'growth' },
+		events: ['monitor.check.completed'],
+	};
+	const attachParams = (monitorId, extra = {}) => ({
+		connection: 'attach',
+		events: ['monitor.page', 'monitor.check.completed'],
+		monitor: { __rl: true, mode: 'list', value: monitorId },
+		...extra,
+	});
+
+	test('activation points the webhook here (keeping its metadata); deactivation restores the previous webhook', async () => {
+		const monitor = await createMonitorDirectly({ name: 'Existing', schedule: { text: 'hourly' }, targets: [{ type: 'scrape', urls: ['https://news.example.com/'] }], webhook: PREVIOUS });
+		const t = await trigger(attachParams(monitor.id));
+		api.log.length = 0;
+		await t.activate();
+
+		const patch = api.requests({ method: 'PATCH' });
+		expect(patch).toHaveLength(1);
+		const token = t.staticData().secretToken;
+		expect(patch[0].body).toEqual({ webhook: { url: t.productionUrl, headers: { 'X-WebData-Trigger-Token': token }, events: ['monitor.page', 'monitor.check.completed'], metadata: { team: 'growth' } } });
+		expect(t.staticData()).toEqual({ connection: 'attach', monitorId: monitor.id, secretToken: token, webhookUrl: t.productionUrl, previousWebhook: PREVIOUS });
+
+		await runCheck(monitor.id);
+		expect(t.executions.map((e) => e.items[0].event)).toEqual(['monitor.page', 'monitor.check.completed']);
+		expect(t.executions[0].items[0].metadata).toEqual({ team: 'growth' });
+
+		expect(await t.activate({ activation: 'init' })).toEqual({ existed: true });
+		await t.deactivate();
+		expect(api.monitor(monitor.id).webhook).toEqual(PREVIOUS);
+		expect(api.requests({ method: 'DELETE' })).toHaveLength(0); // an attached monitor is never deleted
+		expect(t.staticData()).toEqual({});
+	});
+
+	test('re-registration keeps the webhook it found first, not its own earlier URL', async () => {
+		const monitor = await createMonitorDirectly({ name: 'Existing', schedule: { text: 'hourly' }, targets: [{ type: 'scrape', urls: ['https://news.example.com/'] }], webhook: PREVIOUS });
+		const t = await trigger(attachParams(monitor.id));
+		await t.activate();
+		const { secretToken: _lost, ...rest } = t.staticData();
+		t.setStaticData(rest);
+		expect(await t.activate()).toEqual({ existed: false });
+		expect(t.staticData().previousWebhook).toEqual(PREVIOUS);
+		await t.deactivate();
+		expect(api.monitor(monitor.id).webhook).toEqual(PREVIOUS);
+	});
+
+	test('a monitor with no webhook before: deactivation tries to remove it and ends the registration anyway', async () => {
+		const monitor = await createMonitorDirectly({ name: 'Bare', schedule: { text: 'hourly' }, targets: [{ type: 'scrape', urls: ['https://news.example.com/'] }] });
+		const t = await trigger(attachParams(monitor.id));
+		await t.activate();
+		expect(t.staticData().previousWebhook).toBeNull();
+		api.log.length = 0;
+		expect(await t.deactivate()).toBe(true);
+		const patch = api.requests({ method: 'PATCH' });
+		expect(patch.map((r) => [r.body, r.status])).toEqual([[{ webhook: null }, 400]]); // the fake, like the schema, has no null webhook
+		expect(t.staticData()).toEqual({});
+	});
+
+	test('a webhook taken over by someone else meanwhile is left alone at deactivation', async () => {
+		const monitor = await createMonitorDirectly({ name: 'Existing', schedule: { text: 'hourly' }, targets: [{ type: 'scrape', urls: ['https://news.example.com/'] }], webhook: PREVIOUS });
+		const t = await trigger(attachParams(monitor.id));
+		await t.activate();
+		const other = { url: 'https://other.example.com/hook' };
+		await fetch(`${api.url}/v2/monitor/${monitor.id}`, {
+			method: 'PATCH',
+			headers: { authorization: `Bearer ${CANARY_KEY}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ webhook: other }),
+		});
+		await t.deactivate();
+		expect(api.monitor(monitor.id).webhook.url).toBe(other.url);
+	});
+
+	test('listening while the workflow is active: the test URL takes over, then the production webhook (and token) comes back', async () => {
+		const monitor = await createMonitorDirectly({ name: 'Existing', schedule: { text: 'hourly' }, targets: [{ type: 'scrape', urls: ['https://news.example.com/'] }], webhook: PREVIOUS });
+		const t = await trigger(attachParams(monitor.id));
+		await t.activate();
+		const production = api.monitor(monitor.id).webhook;
+		await api.settled(CHECK_MS * 5);
+
+		await t.activate({ test: true });
+		expect(api.monitor(monitor.id).webhook.url).toBe(t.testUrl);
+		expect(t.staticData('test').previousWebhook).toEqual(production);
+		expect(api.requests({ method: 'POST' }).map((r) => r.path)).toContain(`/v2/monitor/${monitor.id}/run`);
+		await api.settled(CHECK_MS * 5);
+		expect(t.executions.map((e) => e.mode)).toEqual(['test', 'test']);
+		await t.deactivate({ test: true });
+		expect(api.monitor(monitor.id).webhook).toEqual(production);
+
+		await runCheck(monitor.id);
+		expect(t.executions.slice(2).map((e) => e.mode)).toEqual(['production', 'production']);
+		await t.deactivate();
+		expect(api.monitor(monitor.id).webhook).toEqual(PREVIOUS);
+	});
+
+	test('an unknown monitor fails the activation with a hint', async () => {
+		const t = await trigger(attachParams('0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a'));
+		await expect(t.activate()).rejects.toThrow(/Monitor not found/);
+		const bad = await trigger(attachParams('not-a-uuid'));
+		await expect(bad.activate()).rejects.toThrow(/Monitor "not-a-uuid" is not valid/);
+	});
+
+	test('the monitor list for the picker', async () => {
+		await createMonitorDirectly({ name: 'Alpha pricing', schedule: { text: 'hourly' }, targets: [{ type: 'scrape', urls: ['https://a.example.com/'] }] });
+		const beta = await createMonitorDirectly({ name: 'Beta news', schedule: { text: 'hourly' }, targets: [{ type: 'scrape', urls: ['https://b.example.com/'] }] });
+		const t = await trigger(attachParams(beta.id));
+		const workflow = new workflowLib.Workflow({ id: 'w', nodes: [t.node], connections: {}, nodeTypes, active: false });
+		const context = new core.LoadOptionsContext(workflow, workflow.getNode(t.node.name), {
+			credentialsHelper: new CredentialsHelper({ apiKey: CANARY_KEY, baseUrl: api.url }),
+			variables: {},
+		}, '');
+		const all = await nodeType().methods.listSearch.searchMonitors.call(context);
+		expect(all.results.map((r) => r.name).sort()).toEqual(['Alpha pricing', 'Beta news']);
+		const some = await nodeType().methods.listSearch.searchMonitors.call(context, 'beta');
+		expect(some.results).toEqual([{ name: 'Beta news', value: beta.id }]);
+		expect(api.requests({ method: 'GET', path: '/v2/monitor' })[0].query).toEqual({ limit: '100', offset: '0' });
+	});
+});
+
+// ---------------------------------------------------------------------------------------------
+describe('Manual', () => {
+	const envelope = (extra = {}) => ({ success: true, type: 'monitor.page', id: 'check-1', webhookId: crypto.randomUUID(), data: [{ url: 'https://x.example.com', status: 'changed' }], metadata: {}, ...extra });
+
+	test('registers nothing; with neither secret every delivery is accepted (unverified)', async () => {
+		const t = await trigger({ connection: 'manual', events: ['monitor.page', 'monitor.check.completed'] });
+		expect(await t.activate()).toEqual({ existed: true });
+		expect(await t.deactivate()).toBe(true);
+		expect(api.log).toHaveLength(0);
+		expect((await t.post(JSON.stringify(envelope()))).status).toBe(200);
+		expect(t.executions).toHaveLength(1);
+		expect(t.executions[0].items[0]).toMatchObject({ event: 'monitor.page', url: 'https://x.example.com' });
+		// The node tells the user so.
+		const notice = nodeType().description.properties.find((p) => p.name === 'unverifiedNotice');
+		expect(notice.displayName).toMatch(/unverified/);
+		expect(notice.displayOptions.show).toEqual({ connection: ['manual'], secretToken: [''] });
+	});
+
+	test('with a Secret Token, a delivery must carry it', async () => {
+		const t = await trigger({ connection: 'manual', events: ['monitor.page'], secretToken: 'my-manual-token' });
+		expect((await t.post(JSON.stringify(envelope()))).status).toBe(401);
+		expect((await t.post(JSON.stringify(envelope()), { [TOKEN_HEADER]: 'my-manual-tokenX' })).status).toBe(401);
+		expect((await t.post(JSON.stringify(envelope()), { [TOKEN_HEADER]: 'my-manual-token' })).status).toBe(200);
+		expect(t.executions).toHaveLength(1);
+	});
+
+	test("with the credential's signing secret, the signature is checked (deliveries from the fake are signed)", async () => {
+		const t = await trigger({ connection: 'manual', events: ['monitor.page', 'monitor.check.completed'] }, { credential: { webhookSecret: SIGNING_SECRET } });
+		const monitor = await createMonitorDirectly({ name: 'Manual', schedule: { text: 'hourly' }, targets: [{ type: 'scrape', urls: ['https://m.example.com/'] }], webhook: { url: t.productionUrl } });
+		await runCheck(monitor.id);
+		expect(api.deliveries.map((d) => d.responseStatus)).toEqual([200, 200]);
+		expect(t.executions).toHaveLength(2);
+		const raw = JSON.stringify(envelope());
+		expect((await t.post(raw)).status).toBe(401);
+		expect((await t.post(raw, { 'x-firecrawl-signature': sign(raw, 'wrong') })).status).toBe(401);
+		expect((await t.post(raw, { 'x-firecrawl-signature': sign(raw) })).status).toBe(200);
+	});
+});
+
+// ---------------------------------------------------------------------------------------------
+describe('output options', () => {
+	const manual = (options, events = ['monitor.page', 'monitor.check.completed']) => trigger({ connection: 'manual', events, options });
+	const page = (data, extra = {}) => JSON.stringify({ success: true, type: 'monitor.page', id: 'c', webhookId: crypto.randomUUID(), data, metadata: { k: 'v' }, ...extra });
+
+	test('only pages with these statuses / only meaningful changes; filtered deliveries start nothing', async () => {
+		const t = await manual({ statuses: ['changed', 'error'], onlyMeaningful: true });
+		await t.post(page([{ url: 'a', status: 'changed', isMeaningful: true }]));
+		await t.post(page([{ url: 'b', status: 'changed', isMeaningful: false }]));
+		await t.post(page([{ url: 'c', status: 'new', isMeaningful: null }]));
+		const completed = await t.post(JSON.stringify({ type: 'monitor.check.completed', id: 'c', webhookId: 'w1', data: [{ status: 'completed', summary: {} }] }));
+		expect(completed.status).toBe(200);
+		expect(t.executions.map((e) => e.items[0].url ?? e.items[0].event)).toEqual(['a', 'monitor.check.completed']);
+		expect(t.responses.map((r) => r.body.ignored).filter(Boolean)).toEqual(['no entry left after the filters', 'no entry left after the filters']);
+	});
+
+	test('include request headers, with the secret token and the signature redacted', async () => {
+		const t = await trigger({ connection: 'manual', events: ['monitor.page'], secretToken: 'visible?', options: { includeHeaders: true } }, { credential: { webhookSecret: SIGNING_SECRET } });
+		const raw = page([{ url: 'a', status: 'new' }]);
+		await t.post(raw, { [TOKEN_HEADER]: 'visible?', 'x-firecrawl-signature': sign(raw), 'x-request-id': 'r-1' });
+		const { headers } = t.executions[0].items[0];
+		expect(headers[TOKEN_HEADER]).toBe('[redacted]');
+		expect(headers['x-firecrawl-signature']).toBe('[redacted]');
+		expect(headers['x-request-id']).toBe('r-1');
+		expect(JSON.stringify(t.executions)).not.toContain('visible?');
+	});
+
+	test('unselected and unknown events are answered and ignored; Pass Unknown Events lets unknown ones through', async () => {
+		const t = await manual({}, ['monitor.check.completed']);
+		expect((await t.post(page([{ url: 'a' }]))).body).toEqual({ received: true, ignored: 'event not selected' });
+		expect((await t.post(JSON.stringify({ type: 'monitor.paused', data: [] }))).body).toEqual({ received: true, ignored: 'unknown event' });
+		expect(t.executions).toHaveLength(0);
+		const u = await manual({ passUnknownEvents: true });
+		await u.post(JSON.stringify({ type: 'monitor.paused', id: 'm', webhookId: 'w-9', data: [{ reason: 'out of credits' }] }));
+		expect(u.executions[0].items).toEqual([{ event: 'monitor.paused', checkId: 'm', webhookId: 'w-9', success: null, error: null, metadata: {}, reason: 'out of credits' }]);
+	});
+
+	test('a delivery with several entries starts one execution with one item each', async () => {
+		const t = await manual({});
+		await t.post(page([{ url: 'a', status: 'new' }, { url: 'b', status: 'same' }]));
+		expect(t.executions).toHaveLength(1);
+		expect(t.executions[0].items.map((i) => [i.url, i.event, i.metadata])).toEqual([
+			['a', 'monitor.page', { k: 'v' }],
+			['b', 'monitor.page', { k: 'v' }],
+		]);
+	});
+});
+
+// ---------------------------------------------------------------------------------------------
+test('examples/trigger-on-page-change.json: activated and checked once, each delivery runs the workflow and passes its e2e check', async () => {
+	const ROOT = path.resolve(__dirname, '..', '..');
+	const example = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', 'trigger-on-page-change.json'), 'utf8'));
+	const check = require(path.join(ROOT, 'test', 'e2e', 'checks', 'trigger-on-page-change.js'));
+	expect(check.trigger).toEqual({ connection: 'create' });
+	const triggerNode = example.nodes.find((n) => n.type === TYPE);
+	const t = await trigger(triggerNode.parameters, { credential: { webhookSecret: SIGNING_SECRET }, webhookId: triggerNode.webhookId });
+	await t.activate();
+	const { monitorId } = t.staticData();
+	const deliveries = await runCheck(monitorId);
+
+	// What n8n does with each accepted delivery: run the workflow with the trigger's items.
+	const executions = [];
+	for (const [i, e] of t.executions.entries()) {
+		const result = await runWorkflow(
+			{ ...example, pinData: { [triggerNode.name]: e.items.map((json) => ({ json })) } },
+			{ credentials: { webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url } }, mode: 'webhook', startNode: triggerNode.name },
+		);
+		record(result.run);
+		const nodes = Object.fromEntries(Object.keys(result.runData).map((name) => [name, result.json(name)]));
+		executions.push({ id: String(i + 1), status: result.status, mode: 'webhook', trigger: nodes[triggerNode.name], nodes });
+	}
+	// As JSON, like the executions the e2e phase reads from n8n's public API.
+	await check({ executions: JSON.parse(JSON.stringify(executions)), deliveries, monitorId });
+});
