@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { uuidLocator } from '../WebData/helpers/fields';
 import { SIGNATURE_HEADER, TOKEN_HEADER } from './verify';
 
 /** The trigger's parameters, as plain data. */
@@ -151,38 +152,15 @@ export const triggerProperties: INodeProperties[] = [
 		displayOptions: { show: { connection: ['create'] } },
 	},
 	// ---- Attach to an Existing Monitor ----
-	{
+	uuidLocator({
 		displayName: 'Monitor',
 		name: 'monitor',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
+		idLabel: 'Monitor ID',
 		description: 'The monitor whose events should start this workflow',
-		displayOptions: { show: { connection: ['attach'] } },
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: 'searchMonitors', searchable: true },
-			},
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. 0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a',
-				validation: [
-					{
-						type: 'regex',
-						properties: {
-							regex: '^\\s*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\s*$',
-							errorMessage: 'The monitor ID must be a UUID such as 0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a',
-						},
-					},
-				],
-			},
-		],
-	},
+		searchListMethod: 'searchMonitors',
+		searchable: true,
+		extra: { displayOptions: { show: { connection: ['attach'] } } },
+	}),
 	{
 		displayName: 'Run a Check Now When Listening',
 		name: 'runCheckWhenListening',

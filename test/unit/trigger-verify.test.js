@@ -324,6 +324,8 @@ describe('monitorCreateBody (Create a Monitor for This Workflow)', () => {
 		['an ftp URL', { urls: 'ftp://example.com/x' }, /URLs/],
 		['an empty schedule', { scheduleText: '' }, /Schedule/],
 		['a 4-field cron', { scheduleType: 'cron', cron: '* * * *' }, /Cron Expression/],
+		['a cron more often than every 5 minutes', { scheduleType: 'cron', cron: '*/2 * * * *' }, /Cron Expression "\*\/2 \* \* \* \*"/],
+		['a schedule under 5 minutes', { scheduleText: 'every 2 minutes' }, /Schedule "every 2 minutes".*5 minutes/],
 		['a goal over 2000 characters', { goal: 'g'.repeat(2001) }, /Goal.*2000/],
 		['an unknown time zone', { timezone: 'Mars/Olympus' }, /Timezone "Mars\/Olympus".*IANA/],
 	])('refuses %s, naming the field', (_name, patch, message) => {
