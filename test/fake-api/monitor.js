@@ -405,18 +405,6 @@ class Monitors {
 		return { ...this.serialize(m), plan: m.plan, checks: m.checks, knownUrls: [...m.knownUrls] };
 	}
 
-	/**
-	 * POST /__fake-seed/monitor (no auth): `seed(body)`. The control API proper lives in server.js
-	 * under /__fake/; this route sits beside it and, like control calls, is removed from the log.
-	 */
-	seedRoute(ctx) {
-		const record = this.state.log.findLast((r) => r.path === ctx.path && r.status === null);
-		if (record) this.state.log.splice(this.state.log.indexOf(record), 1);
-		const body = ctx.json();
-		if (!isPlainObject(body)) throw badRequest('The seed route takes a JSON object');
-		return { status: 200, body: this.seed(body) };
-	}
-
 	/** Page statuses: plan.pages override; else first check all `new`, later the first URL `changed`, rest `same`. */
 	generatePages(m, check) {
 		const first = m.knownUrls.size === 0;
@@ -614,7 +602,6 @@ class Monitors {
 	routes() {
 		const M = '([^/]+)';
 		return [
-			['POST', /^\/__fake-seed\/monitor$/, (ctx) => this.seedRoute(ctx)],
 			['POST', /^\/v2\/monitor$/, (ctx) => this.create(ctx)],
 			['GET', /^\/v2\/monitor$/, (ctx) => this.list(ctx)],
 			['GET', new RegExp(`^/v2/monitor/${M}$`), (ctx, id) => this.get(ctx, id)],

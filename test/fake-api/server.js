@@ -194,6 +194,7 @@ async function startFakeApi(options = {}) {
 		setTeam: (patch) => control.setTeam(patch),
 		setAgentDefaults: (defaults) => control.setAgentDefaults(defaults),
 		createAgentJob: (props) => control.createAgentJob(props),
+		seedMonitor: (props) => control.seedMonitor(props),
 		agentJob: (id) => control.agentJob(id),
 		agentPolls: (id) => state.agents.jobs.get(id)?.polls ?? 0,
 		monitor: (id) => control.monitor(id),
@@ -251,6 +252,10 @@ function controlApi(state) {
 			if (!job) throw fail(404, 'Agent job not found');
 			return state.agents.describe(job);
 		},
+		/** Creates a monitor directly: {id?, status?, plan?, baseline?, …MonitorCreate fields}. */
+		seedMonitor(props) {
+			return state.monitors.seed(props);
+		},
 		monitor(id) {
 			const m = monitorOf(id);
 			return { ...state.monitors.serialize(m), plan: m.plan, checks: m.checks, knownUrls: [...m.knownUrls] };
@@ -307,6 +312,7 @@ function controlApi(state) {
 		['POST', /^\/__fake\/agent-defaults$/, (ctx) => c.setAgentDefaults(ctx.json())],
 		['POST', /^\/__fake\/agent$/, (ctx) => c.createAgentJob(ctx.json())],
 		['GET', /^\/__fake\/agent\/([^/]+)$/, (ctx, id) => c.agentJob(id)],
+		['POST', /^\/__fake\/monitor$/, (ctx) => c.seedMonitor(ctx.json())],
 		['GET', /^\/__fake\/monitor\/([^/]+)$/, (ctx, id) => c.monitor(id)],
 		['POST', /^\/__fake\/monitor\/([^/]+)\/plan$/, (ctx, id) => c.setMonitorPlan(id, ctx.json())],
 		['POST', /^\/__fake\/monitor\/([^/]+)\/tick$/, (ctx, id) => c.tickMonitor(id)],

@@ -44,7 +44,7 @@ const trail = () =>
 
 /** A monitor made through the fake's seeding route (not logged), optionally with a finished first check. */
 async function seed(body = {}) {
-	const res = await fetch(`${api.url}/__fake-seed/monitor`, {
+	const res = await fetch(`${api.url}/__fake/monitor`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify({ goal: 'Tell me when a price changes', targets: [{ type: 'scrape', urls: ['https://example.com/pricing', 'https://example.com/plans'] }], ...body }),

@@ -12,7 +12,7 @@ afterAll(async () => api.close());
 beforeEach(() => api.reset());
 
 const seed = async (body) => {
-	const res = await fetch(`${api.url}/__fake-seed/monitor`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	const res = await fetch(`${api.url}/__fake/monitor`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 	return { status: res.status, body: await res.json() };
 };
 const authed = (path, init = {}) => fetch(`${api.url}${path}`, { ...init, headers: { authorization: `Bearer ${CANARY_KEY}`, 'content-type': 'application/json' } });

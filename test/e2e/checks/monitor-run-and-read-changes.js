@@ -10,7 +10,7 @@ const MONITOR_ID = '0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a'; // written in the exa
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 async function before(fake) {
-	await fake.call('POST', '/__fake-seed/monitor', {
+	await fake.call('POST', '/__fake/monitor', {
 		id: MONITOR_ID,
 		name: 'Competitor pricing',
 		goal: 'Tell me when a plan price changes',
