@@ -338,3 +338,11 @@ describe('terminal states of an agent run', () => {
 		expect(result).toMatchObject({ outcome: 'terminal', polls: 5, status: { status: 'completed' } });
 	});
 });
+
+describe('Max Wait field', () => {
+	const { maxWaitField } = require('../../dist/nodes/WebData/helpers/wait');
+	test('its default is the poller default, in seconds', () => {
+		expect(maxWaitField('run').default * 1000).toBe(DEFAULT_MAX_WAIT_MS);
+		expect(maxWaitField('check').description).toContain('for the check to finish');
+	});
+});

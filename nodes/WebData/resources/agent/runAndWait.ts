@@ -2,9 +2,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { errorItem } from '../../helpers/items';
-import { DEFAULT_MAX_WAIT_MS, waitFor } from '../../helpers/poller';
+import { waitFor } from '../../helpers/poller';
 import type { Operation, RunContext } from '../../helpers/types';
 import { invalid } from '../../helpers/validation';
+import { maxWaitField, readMaxWaitMs } from '../../helpers/wait';
 import { defaultDeps } from '../../transport';
 import { cancelAgentRun } from './cancel';
 import { getAgentJob } from './get';
@@ -12,20 +13,9 @@ import { classifyRun, isUnsuccessful, runFacts, unsuccessfulRunError } from './o
 import { startFields, startOptionFields } from './startFields';
 import { buildStartBody, readStartParameters, startAgentRun } from './startRequest';
 
-export const MAX_WAIT_LIMIT_S = 86_400;
-
 const properties: INodeProperties[] = [
 	...startFields,
-	{
-		displayName: 'Max Wait (Seconds)',
-		name: 'maxWait',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_WAIT_LIMIT_S, numberPrecision: 0 },
-		default: 240,
-		hint: 'n8n Cloud stops an execution after 300 s, so keep it below that there',
-		description:
-			'How long to wait for the run to finish, in seconds. The status is checked 1 s after the start, then at a growing interval (a quarter of the time the run has taken, 2 to 45 s).',
-	},
+	maxWaitField('run'),
 	{
 		displayName: 'On Timeout',
 		name: 'onTimeout',
@@ -89,15 +79,6 @@ const properties: INodeProperties[] = [
 		],
 	},
 ];
-
-function readMaxWaitMs(ctx: IExecuteFunctions, i: number): number {
-	const raw = ctx.getNodeParameter('maxWait', i, DEFAULT_MAX_WAIT_MS / 1000);
-	const seconds = Number(raw);
-	if (typeof raw === 'boolean' || !Number.isFinite(seconds) || seconds < 1 || seconds > MAX_WAIT_LIMIT_S) {
-		throw invalid(ctx.getNode(), 'Max Wait (Seconds)', raw, `it must be a number of seconds from 1 to ${MAX_WAIT_LIMIT_S}`, i);
-	}
-	return Math.round(seconds * 1000);
-}
 
 function readChoice(ctx: IExecuteFunctions, name: string, field: string, allowed: string[], fallback: string, i: number): string {
 	const value = ctx.getNodeParameter(name, i, fallback);

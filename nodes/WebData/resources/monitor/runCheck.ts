@@ -1,14 +1,14 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_MAX_WAIT_MS, waitFor } from '../../helpers/poller';
+import { waitFor } from '../../helpers/poller';
 import type { Operation, RunContext } from '../../helpers/types';
 import { invalid } from '../../helpers/validation';
+import { maxWaitField, readMaxWaitMs } from '../../helpers/wait';
 import { defaultDeps, type TransportDeps } from '../../transport';
 import { checkItems, getCheckPage, getMonitor, readCheck, readMonitorId, readPageOptions, runMonitorCheck } from './api';
 import { monitorIdField, pageOutputOptions } from './fields';
 
-export const MAX_WAIT_LIMIT_S = 86_400;
 /** Check statuses that are still going; any other status (even one unknown today) ends the wait. */
 export const UNFINISHED_CHECK_STATUSES = ['queued', 'running'];
 
@@ -22,17 +22,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether to wait until the check has finished and then output it with its pages. Otherwise the queued check is output at once; read it later with Get Check.',
 	},
-	{
-		displayName: 'Max Wait (Seconds)',
-		name: 'maxWait',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_WAIT_LIMIT_S, numberPrecision: 0 },
-		default: 240,
-		hint: 'n8n Cloud stops an execution after 300 s, so keep it below that there',
-		description:
-			'How long to wait for the check to finish, in seconds. The status is read 1 s after the start, then at a growing interval (a quarter of the time the check has taken, 2 to 45 s).',
-		displayOptions: { show: { waitForCheck: [true] } },
-	},
+	maxWaitField('check', { displayOptions: { show: { waitForCheck: [true] } } }),
 	{
 		displayName: 'On Timeout',
 		name: 'onTimeout',
@@ -55,15 +45,6 @@ const properties: INodeProperties[] = [
 	},
 	{ ...pageOutputOptions, displayOptions: { show: { waitForCheck: [true] } } },
 ];
-
-function readMaxWaitMs(ctx: IExecuteFunctions, i: number): number {
-	const raw = ctx.getNodeParameter('maxWait', i, DEFAULT_MAX_WAIT_MS / 1000);
-	const seconds = Number(raw);
-	if (typeof raw === 'boolean' || !Number.isFinite(seconds) || seconds < 1 || seconds > MAX_WAIT_LIMIT_S) {
-		throw invalid(ctx.getNode(), 'Max Wait (Seconds)', raw, `it must be a number of seconds from 1 to ${MAX_WAIT_LIMIT_S}`, i);
-	}
-	return Math.round(seconds * 1000);
-}
 
 /**
  * A 409 of POST /run (api-facts 2: the monitor is paused, or a check is already running) as a
