@@ -252,15 +252,10 @@ class Monitors {
 		return m;
 	}
 
-	// ---- CRUD handlers ----
-	create(ctx) {
-		const body = ctx.json();
-		assertValid(createSchema, body);
-		checkSearchGoal(body);
-		if (this.state.team.zdr) throw fail(400, ZDR_ERROR);
-		const now = iso();
+	/** A new monitor record with the service's defaults, `fields` applied, stored under `id`. */
+	newMonitor(id, fields) {
 		const m = {
-			id: uuidv7(),
+			id,
 			status: 'active',
 			goal: null,
 			judgeEnabled: false,
@@ -270,13 +265,23 @@ class Monitors {
 			lastRunAt: null,
 			currentCheckId: null,
 			lastCheckSummary: null,
-			createdAt: now,
+			createdAt: iso(),
 			checks: [],
 			knownUrls: new Set(),
 			plan: {},
 		};
-		this.applyFields(m, body);
+		this.applyFields(m, fields);
 		this.monitors.set(m.id, m);
+		return m;
+	}
+
+	// ---- CRUD handlers ----
+	create(ctx) {
+		const body = ctx.json();
+		assertValid(createSchema, body);
+		checkSearchGoal(body);
+		if (this.state.team.zdr) throw fail(400, ZDR_ERROR);
+		const m = this.newMonitor(uuidv7(), body);
 		return { status: 200, body: { success: true, data: this.serialize(m) } };
 	}
 
@@ -372,30 +377,13 @@ class Monitors {
 		const { baseline, plan, status, id, ...fields } = props;
 		if (id !== undefined && !isUuid(id)) throw badRequest('The seed id must be a UUID');
 		if (id !== undefined && this.monitors.has(id)) throw fail(409, 'A monitor with this id exists');
-		const m = {
-			id: id ?? uuidv7(),
-			status: 'active',
-			goal: null,
-			judgeEnabled: false,
-			retentionDays: 30,
-			webhook: null,
-			notification: {},
-			lastRunAt: null,
-			currentCheckId: null,
-			lastCheckSummary: null,
-			createdAt: iso(),
-			checks: [],
-			knownUrls: new Set(),
-			plan: {},
-		};
-		this.applyFields(m, {
+		const m = this.newMonitor(id ?? uuidv7(), {
 			name: 'Seeded monitor',
 			schedule: { text: 'daily' },
 			targets: [{ type: 'scrape', urls: ['https://example.com/'] }],
 			...fields,
 		});
 		Object.assign(m.plan, plan);
-		this.monitors.set(m.id, m);
 		if (baseline) {
 			const check = this.newCheck(m, 'scheduled');
 			check.startedAt = iso();
