@@ -1,4 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { invalid } from './validation';
 
 /** Field factories shared by several operations (and the trigger), as plain data. */
 
@@ -75,4 +77,34 @@ export function headersField(description: string): INodeProperties {
 			},
 		],
 	};
+}
+
+/** "Return All" and "Limit" of a Get Many operation. */
+export const returnAllField: INodeProperties = {
+	displayName: 'Return All',
+	name: 'returnAll',
+	type: 'boolean',
+	default: false,
+	description: 'Whether to return all results or only up to a given limit',
+};
+
+export const limitField: INodeProperties = {
+	displayName: 'Limit',
+	name: 'limit',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 50,
+	description: 'Max number of results to return',
+	displayOptions: { show: { returnAll: [false] } },
+};
+
+/** Return All / Limit as a number (Infinity for Return All), checked. */
+export function readLimit(ctx: IExecuteFunctions, i: number): number {
+	if (ctx.getNodeParameter('returnAll', i, false) === true) return Infinity;
+	const raw = ctx.getNodeParameter('limit', i, 50);
+	const limit = Number(raw);
+	if (typeof raw === 'boolean' || !Number.isInteger(limit) || limit < 1) {
+		throw invalid(ctx.getNode(), 'Limit', raw, 'it must be a whole number of 1 or more', i);
+	}
+	return limit;
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { limitField, readLimit, returnAllField } from '../../helpers/fields';
 import type { Operation, RunContext } from '../../helpers/types';
-import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps, type ApiContext, type TransportDeps } from '../../transport';
 import { AGENT_HINTS } from './shared';
 
@@ -47,35 +47,10 @@ export async function fetchAgentPage(
 
 /** Agent → Get Many: the team's recent runs, newest first, following the service's paging. */
 export const getMany: Operation = {
-	properties: [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-			displayOptions: { show: { returnAll: [false] } },
-		},
-	],
+	properties: [returnAllField, limitField],
 
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
-		const returnAll = this.getNodeParameter('returnAll', i, false) === true;
-		let limit = Infinity;
-		if (!returnAll) {
-			const raw = this.getNodeParameter('limit', i, 50);
-			limit = Number(raw);
-			if (typeof raw === 'boolean' || !Number.isInteger(limit) || limit < 1) {
-				throw invalid(this.getNode(), 'Limit', raw, 'it must be a whole number of 1 or more', i);
-			}
-		}
+		const limit = readLimit(this, i);
 		const runs: IDataObject[] = [];
 		const seen = new Set<string>();
 		let cursor: AgentPage['next'];

@@ -499,21 +499,3 @@ export const emailField: INodeProperties = {
 		},
 	],
 };
-
-export const returnAllField: INodeProperties = {
-	displayName: 'Return All',
-	name: 'returnAll',
-	type: 'boolean',
-	default: false,
-	description: 'Whether to return all results or only up to a given limit',
-};
-
-export const limitField: INodeProperties = {
-	displayName: 'Limit',
-	name: 'limit',
-	type: 'number',
-	typeOptions: { minValue: 1 },
-	default: 50,
-	description: 'Max number of results to return',
-	displayOptions: { show: { returnAll: [false] } },
-};

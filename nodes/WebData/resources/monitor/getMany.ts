@@ -1,9 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { limitField, readLimit, returnAllField } from '../../helpers/fields';
 import type { Operation, RunContext } from '../../helpers/types';
 import { collectPages, listMonitors } from './api';
-import { limitField, returnAllField } from './fields';
-import { readLimit } from './limit';
 
 /** Monitor → Get Many: GET /v2/monitor with offset paging (up to 100 per request). */
 export const getMany: Operation = {

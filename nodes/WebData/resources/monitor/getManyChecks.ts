@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { limitField, readLimit, returnAllField } from '../../helpers/fields';
 import type { Operation, RunContext } from '../../helpers/types';
 import { invalid } from '../../helpers/validation';
 import { collectPages, listChecks, readMonitorId } from './api';
-import { CHECK_STATUSES, limitField, monitorIdField, returnAllField } from './fields';
-import { readLimit } from './limit';
+import { CHECK_STATUSES, monitorIdField } from './fields';
 
 /** Monitor → Get Many Checks: GET /v2/monitor/{id}/checks, newest first, optionally of one status. */
 export const getManyChecks: Operation = {
