@@ -12,12 +12,30 @@ import { runPool, Throttle } from './helpers/pool';
 import type { Resource, RunContext } from './helpers/types';
 import { searchAgentRuns } from './methods/listSearch';
 import { searchMonitorChecks, searchMonitors } from './methods/monitorSearch';
+import { account } from './resources/account';
 import { agent } from './resources/agent';
+import { batchScrape } from './resources/batchScrape';
+import { crawl } from './resources/crawl';
+import { interact } from './resources/interact';
+import { map } from './resources/map';
 import { monitor } from './resources/monitor';
 import { parse } from './resources/parse';
+import { scrape } from './resources/scrape';
+import { search } from './resources/search';
 import { defaultDeps } from './transport';
 
-const resources: Record<string, Resource> = { parse, monitor, agent };
+const resources: Record<string, Resource> = {
+	scrape,
+	search,
+	map,
+	crawl,
+	batchScrape,
+	interact,
+	parse,
+	monitor,
+	agent,
+	account,
+};
 
 export class WebData implements INodeType {
 	description: INodeTypeDescription = {
@@ -27,7 +45,7 @@ export class WebData implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Parse files to Markdown and JSON, watch web pages for changes, and run web research agents',
+		description: 'Scrape, search, map and crawl the web, parse files to Markdown and JSON, watch pages for changes, and run web research agents',
 		defaults: { name: 'Web Data' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -39,8 +57,40 @@ export class WebData implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
+				// 'parse' stays the default: saved workflows omit default values, so changing it would
+				// turn every saved Parse node into another resource.
 				default: 'parse',
 				options: [
+					{
+						name: 'Scrape',
+						value: 'scrape',
+						description: 'Get one web page (or a public PDF or document URL) as Markdown, HTML, JSON, a screenshot and more',
+					},
+					{
+						name: 'Search',
+						value: 'search',
+						description: 'Search the web, news or images, and optionally scrape each result',
+					},
+					{
+						name: 'Map',
+						value: 'map',
+						description: 'List the URLs of a website quickly, without scraping them',
+					},
+					{
+						name: 'Crawl',
+						value: 'crawl',
+						description: 'Scrape every page of a website, following its links',
+					},
+					{
+						name: 'Batch Scrape',
+						value: 'batchScrape',
+						description: 'Scrape many URLs (one per input item) as one job',
+					},
+					{
+						name: 'Interact',
+						value: 'interact',
+						description: 'Drive a browser session: click, fill forms and navigate on a scraped page',
+					},
 					{
 						name: 'Parse',
 						value: 'parse',
@@ -55,6 +105,11 @@ export class WebData implements INodeType {
 						name: 'Agent',
 						value: 'agent',
 						description: 'Hand open-ended web research to an autonomous agent',
+					},
+					{
+						name: 'Account',
+						value: 'account',
+						description: 'Read credit and token usage and the scrape queue status of your team',
 					},
 				],
 			},

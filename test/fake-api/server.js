@@ -10,6 +10,10 @@ const parse = require('./parse');
 const { Agents } = require('./agent');
 const { Monitors } = require('./monitor');
 const { Webhooks } = require('./webhooks');
+const scrape = require('./scrape');
+const crawl = require('./crawl');
+const interact = require('./interact');
+const team = require('./team');
 
 const JSON_BODY_LIMIT = 10 * 1024 * 1024;
 const UNAUTHORIZED = { success: false, error: 'Unauthorized: Invalid token' };
@@ -118,6 +122,12 @@ async function startFakeApi(options = {}) {
 		...parse.routes,
 		...state.agents.routes(),
 		...state.monitors.routes(),
+		// Web resources of issue 9: each module exports routes(state) (state is shared, so a module
+		// may keep its own jobs under state.<name>, and must clear them in its own reset hook).
+		...scrape.routes(state),
+		...crawl.routes(state),
+		...interact.routes(state),
+		...team.routes(state),
 	];
 	const control = controlApi(state);
 

@@ -1,0 +1,14 @@
+import type { Resource } from '../../helpers/types';
+
+// Skeleton: the operations of this resource are being written (see issue 9).
+export const search: Resource = {
+	operationProperty: {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		default: '',
+		options: [],
+	},
+	operations: {},
+};
