@@ -106,6 +106,8 @@ async function startFakeApi(options = {}) {
 		faults: new FaultSet(),
 		scaled: (ms) => Number(ms) / (state.options.timeScale || 1),
 	};
+	/** Functions run by reset() and close(): route modules register theirs to clear jobs and timers. */
+	state.resetHooks = [];
 	state.webhooks = new Webhooks(state);
 	state.agents = new Agents(state);
 	state.monitors = new Monitors(state);
@@ -123,7 +125,7 @@ async function startFakeApi(options = {}) {
 		...state.agents.routes(),
 		...state.monitors.routes(),
 		// Web resources of issue 9: each module exports routes(state) (state is shared, so a module
-		// may keep its own jobs under state.<name>, and must clear them in its own reset hook).
+		// may keep its own jobs under state.<name>, and registers a reset hook: state.resetHooks.push(fn)).
 		...scrape.routes(state),
 		...crawl.routes(state),
 		...interact.routes(state),
@@ -215,6 +217,7 @@ async function startFakeApi(options = {}) {
 		settled: (timeoutMs) => control.settled(timeoutMs),
 		close: async () => {
 			state.monitors.reset();
+			for (const hook of state.resetHooks) hook();
 			server.closeAllConnections();
 			await new Promise((r) => server.close(() => r()));
 		},
@@ -237,6 +240,7 @@ function controlApi(state) {
 			state.agents.reset();
 			state.monitors.reset();
 			state.webhooks.reset();
+			for (const hook of state.resetHooks) hook();
 			state.team = { zdr: false, remainingCredits: 1000, planCredits: 1000 };
 		},
 		setTeam(patch = {}) {
