@@ -132,6 +132,18 @@ export class WebData implements INodeType {
 				`The operation "${operationName}" of resource "${resourceName}" is not known`,
 			);
 		}
+		if (operation.executeAll) {
+			const run: RunContext = { transportDeps: defaultDeps };
+			try {
+				return [await operation.executeAll.call(this, items, run)];
+			} catch (error) {
+				throw asNodeError(this.getNode(), error);
+			}
+		}
+		const execute = operation.execute;
+		if (!execute) {
+			throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of resource "${resourceName}" cannot run`);
+		}
 		const concurrency = operation.concurrency ? operation.concurrency.call(this) : 1;
 		const throttle = concurrency > 1 ? new Throttle(concurrency) : undefined;
 		const run: RunContext = {
@@ -146,7 +158,7 @@ export class WebData implements INodeType {
 		};
 		const results = await runPool(items.length, concurrency, async (i) => {
 			try {
-				const out = await operation.execute.call(this, i, run);
+				const out = await execute.call(this, i, run);
 				throttle?.succeeded();
 				return out.map((item) => ({ ...item, pairedItem: { item: i } }));
 			} catch (error) {
