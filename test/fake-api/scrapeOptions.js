@@ -1,0 +1,212 @@
+'use strict';
+// Shared ScrapeOptions of the fake: the strict checker (OpenAPI components.schemas.ScrapeOptions plus
+// the keys spec 2.9 shows on a monitor's scrapeOptions) and a realistic Document for a URL.
+// Used by scrape.js (POST /v2/scrape, /v2/search, /v2/map) and by crawl.js (crawl, batch scrape).
+//
+//   checkScrapeOptions(value, path) -> zod-style issues [] (unknown keys are issues)
+//   fakeDocument(url, scrapeOptions, extra?) -> Document
+//     extra: {origin} = where screenshot links point (the fake's own URL; GET /fake-screenshots/<id>.png
+//     serves a PNG there), {title, markdown} to override the generated text, {metadata} merged in.
+//   SCREENSHOT_PNG: the bytes served for every screenshot.
+const { isPlainObject, uuidFrom, sampleFromSchema } = require('./util');
+const { str, int, num, bool, arr, obj, rec, union, nullable, custom } = require('./validate');
+
+const SIMPLE_FORMATS = ['markdown', 'summary', 'html', 'rawHtml', 'links', 'images', 'screenshot', 'json', 'changeTracking', 'branding', 'product', 'menu', 'audio', 'video'];
+const ACTION_TYPES = ['wait', 'screenshot', 'click', 'write', 'press', 'scroll', 'scrape', 'executeJavascript', 'pdf'];
+
+const viewport = obj({ width: int(), height: int() }, { required: ['width', 'height'] });
+
+const formatObject = (v, p, out) => {
+	if (!isPlainObject(v)) return void out.push({ code: 'invalid_type', path: p, expected: 'object', received: typeof v, message: 'Expected object' });
+	switch (v.type) {
+		case 'json':
+			return obj({ type: str(), schema: obj({}, { loose: true }), prompt: str() }, { required: ['type'] })(v, p, out);
+		case 'changeTracking':
+			return obj(
+				{ type: str(), modes: arr(str({ enum: ['git-diff', 'json'] })), schema: obj({}, { loose: true }), prompt: str(), tag: nullable(str()) },
+				{ required: ['type'] },
+			)(v, p, out);
+		case 'screenshot':
+			return obj({ type: str(), fullPage: bool(), quality: int({ min: 1, max: 100 }), viewport }, { required: ['type'] })(v, p, out);
+		case 'question':
+			return obj({ type: str(), question: str({ max: 10000 }) }, { required: ['type', 'question'] })(v, p, out);
+		case 'highlights':
+			return obj({ type: str(), query: str({ max: 10000 }) }, { required: ['type', 'query'] })(v, p, out);
+		default:
+			return obj({ type: str({ enum: SIMPLE_FORMATS }) }, { required: ['type'] })(v, p, out);
+	}
+};
+const formatItem = (v, p, out) => (typeof v === 'string' ? str({ enum: SIMPLE_FORMATS })(v, p, out) : formatObject(v, p, out));
+
+const actionItem = (v, p, out) => {
+	if (!isPlainObject(v)) return void out.push({ code: 'invalid_type', path: p, expected: 'object', message: 'Expected object' });
+	const t = v.type;
+	const shapes = {
+		wait: v.selector !== undefined
+			? obj({ type: str(), selector: str() }, { required: ['type', 'selector'] })
+			: obj({ type: str(), milliseconds: int({ min: 1 }) }, { required: ['type', 'milliseconds'] }),
+		screenshot: obj({ type: str(), fullPage: bool(), quality: int({ min: 1, max: 100 }), viewport }, { required: ['type'] }),
+		click: obj({ type: str(), selector: str(), all: bool() }, { required: ['type', 'selector'] }),
+		write: obj({ type: str(), text: str() }, { required: ['type', 'text'] }),
+		press: obj({ type: str(), key: str() }, { required: ['type', 'key'] }),
+		scroll: obj({ type: str(), direction: str({ enum: ['up', 'down'] }), selector: str() }, { required: ['type'] }),
+		scrape: obj({ type: str() }, { required: ['type'] }),
+		executeJavascript: obj({ type: str(), script: str() }, { required: ['type', 'script'] }),
+		pdf: obj({ type: str(), format: str({ enum: ['A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6', 'Letter', 'Legal', 'Tabloid', 'Ledger'] }), landscape: bool(), scale: num() }, { required: ['type'] }),
+	};
+	if (!ACTION_TYPES.includes(t)) return str({ enum: ACTION_TYPES })(t, [...p, 'type'], out);
+	shapes[t](v, p, out);
+};
+
+const parserItem = union(
+	str({ enum: ['pdf', 'image'] }),
+	obj(
+		{ type: str({ enum: ['pdf'] }), mode: str({ enum: ['fast', 'auto', 'ocr'] }), maxPages: int({ min: 1, max: 10000 }), pages: bool(), blocks: bool(), pageMarkers: bool() },
+		{ required: ['type'] },
+	),
+	obj({ type: str({ enum: ['image'] }) }, { required: ['type'] }),
+);
+
+const location = obj({
+	country: (v, p, out) => {
+		if (typeof v !== 'string') return str()(v, p, out);
+		if (!/^[A-Z]{2}$/.test(v)) out.push({ code: 'invalid_string', validation: 'regex', path: p, message: 'Invalid country code: expected ISO 3166-1 alpha-2 such as US' });
+	},
+	languages: arr(str()),
+});
+
+const redactObject = obj({
+	mode: str({ enum: ['accurate', 'aggressive', 'fast'] }),
+	replaceStyle: str({ enum: ['tag', 'mask', 'remove'] }),
+	entities: arr(str({ enum: ['PERSON', 'EMAIL', 'PHONE', 'LOCATION', 'FINANCIAL', 'SECRET'] })),
+});
+
+const SCRAPE_OPTION_PROPS = {
+	formats: arr(formatItem),
+	onlyMainContent: bool(),
+	onlyCleanContent: bool(),
+	includeTags: arr(str()),
+	excludeTags: arr(str()),
+	maxAge: int({ min: 0 }),
+	minAge: int({ min: 0 }),
+	headers: rec(str()),
+	waitFor: int({ min: 0, max: 300000 }),
+	mobile: bool(),
+	skipTlsVerification: bool(),
+	timeout: int({ min: 1000, max: 300000 }),
+	parsers: arr(parserItem),
+	actions: arr(actionItem, { max: 50 }),
+	location,
+	removeBase64Images: bool(),
+	blockAds: bool(),
+	proxy: str({ enum: ['basic', 'enhanced', 'auto'] }),
+	storeInCache: bool(),
+	lockdown: bool(),
+	redactPII: union(bool(), redactObject),
+	profile: obj({ name: str({ min: 1, max: 128 }), saveChanges: bool() }, { required: ['name'] }),
+	threatProtection: obj({}, { loose: true }),
+	auditMetadata: obj({ username: str({ max: 1024 }) }, { required: ['username'] }),
+	checkPromptInjection: bool(),
+};
+
+/** Rules across keys (the real server's refinements). */
+function refineScrapeOptions(v, p, out) {
+	const formats = Array.isArray(v.formats) ? v.formats.map((f) => (typeof f === 'string' ? f : f && f.type)) : [];
+	if (formats.includes('changeTracking') && !formats.includes('markdown'))
+		out.push(custom([...p, 'formats'], 'The changeTracking format requires the markdown format to be specified as well'));
+	const timeout = typeof v.timeout === 'number' ? v.timeout : 60000;
+	if (typeof v.waitFor === 'number' && v.waitFor >= timeout)
+		out.push(custom([...p, 'waitFor'], 'waitFor must be less than timeout'));
+}
+
+const scrapeOptionsSchema = obj(SCRAPE_OPTION_PROPS, { refine: refineScrapeOptions });
+
+/** Issues of a ScrapeOptions object at `path` (strict: unknown keys are issues). */
+function checkScrapeOptions(value, path = []) {
+	const issues = [];
+	scrapeOptionsSchema(value, path, issues);
+	return issues;
+}
+
+// ---- documents ----
+const SCREENSHOT_PNG = Buffer.from(
+	'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+	'base64',
+);
+
+const formatTypes = (options) =>
+	(Array.isArray(options && options.formats) ? options.formats : ['markdown']).map((f) => (typeof f === 'string' ? { type: f } : f));
+
+function titleFor(url) {
+	try {
+		const u = new URL(url);
+		const last = u.pathname.split('/').filter(Boolean).pop();
+		return last ? `${decodeURIComponent(last).replace(/\.[a-z0-9]+$/i, '').replace(/[-_]+/g, ' ')} | ${u.hostname}` : u.hostname;
+	} catch {
+		return String(url);
+	}
+}
+
+/** A Document as the service returns it for `url`, with a key for each requested format. */
+function fakeDocument(url, scrapeOptions = {}, extra = {}) {
+	const options = scrapeOptions || {};
+	const formats = formatTypes(options);
+	const wants = (t) => formats.find((f) => f.type === t);
+	const scrapeId = uuidFrom('scrape', url, String(extra.seq ?? ''));
+	const isPdf = /\.pdf($|[?#])/i.test(url);
+	const is404 = url.includes('fake-404');
+	const title = extra.title ?? (is404 ? 'Page not found' : titleFor(url));
+	const body = is404 ? 'The page you asked for does not exist.' : `This is the content of ${url}. It has a short paragraph and a [link](${new URL('/about', url).href}).`;
+	const markdown = extra.markdown ?? `# ${title}\n\n${body}`;
+	const html = `<h1>${title}</h1><p>${body}</p>`;
+	const doc = {};
+	if (wants('markdown')) doc.markdown = markdown;
+	if (wants('summary')) doc.summary = `A page titled "${title}".`;
+	if (wants('html')) doc.html = html;
+	if (wants('rawHtml')) doc.rawHtml = `<!DOCTYPE html><html><head><title>${title}</title></head><body>${html}<script>1</script></body></html>`;
+	if (wants('links')) doc.links = [new URL('/about', url).href, new URL('/contact', url).href];
+	if (wants('images')) doc.images = [new URL('/logo.png', url).href];
+	if (wants('screenshot')) doc.screenshot = `${extra.origin || 'http://127.0.0.1'}/fake-screenshots/${scrapeId}.png`;
+	const json = wants('json');
+	if (json) doc.json = json.schema ? sampleFromSchema(json.schema, { title, source: url }) : { answer: `Extracted from ${url}`, prompt: json.prompt ?? null };
+	const ct = wants('changeTracking');
+	if (ct) {
+		const modes = ct.modes || [];
+		doc.changeTracking = {
+			previousScrapeAt: null,
+			changeStatus: 'new',
+			visibility: 'visible',
+			diff: modes.includes('git-diff') ? null : undefined,
+			json: modes.includes('json') ? {} : undefined,
+		};
+		for (const k of Object.keys(doc.changeTracking)) if (doc.changeTracking[k] === undefined) delete doc.changeTracking[k];
+	}
+	if (Array.isArray(options.actions) && options.actions.length) {
+		doc.actions = { screenshots: [], scrapes: [], javascriptReturns: [], pdfs: [] };
+		for (const a of options.actions) {
+			if (a.type === 'screenshot') doc.actions.screenshots.push(`${extra.origin || 'http://127.0.0.1'}/fake-screenshots/${scrapeId}-action.png`);
+			if (a.type === 'scrape') doc.actions.scrapes.push({ url, html });
+			if (a.type === 'executeJavascript') doc.actions.javascriptReturns.push({ type: 'undefined', value: null });
+			if (a.type === 'pdf') doc.actions.pdfs.push(`${extra.origin || 'http://127.0.0.1'}/fake-screenshots/${scrapeId}.pdf`);
+		}
+	}
+	doc.metadata = {
+		title,
+		description: `Description of ${title}`,
+		language: 'en',
+		sourceURL: url,
+		url,
+		statusCode: is404 ? 404 : 200,
+		contentType: isPdf ? 'application/pdf' : 'text/html; charset=utf-8',
+		scrapeId,
+		creditsUsed: 1 + (json ? 4 : 0) + (options.proxy === 'enhanced' ? 4 : 0),
+		proxyUsed: options.proxy === 'enhanced' ? 'stealth' : 'basic',
+		cacheState: 'miss',
+		...(is404 ? { error: 'Not Found' } : {}),
+		...(isPdf ? { numPages: Math.min(3, ((options.parsers || []).find((x) => x && x.maxPages) || {}).maxPages || 3), totalPages: 3 } : {}),
+		...(extra.metadata || {}),
+	};
+	return doc;
+}
+
+module.exports = { checkScrapeOptions, fakeDocument, scrapeOptionsSchema, SCRAPE_OPTION_PROPS, refineScrapeOptions, SCREENSHOT_PNG };
