@@ -1,14 +1,21 @@
 import type { Resource } from '../../helpers/types';
+import { mapUrl } from './mapUrl';
 
-// Skeleton: the operations of this resource are being written (see issue 9).
 export const map: Resource = {
 	operationProperty: {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		default: '',
-		options: [],
+		default: 'mapUrl',
+		options: [
+			{
+				name: 'Map URL',
+				value: 'mapUrl',
+				action: 'Map a website',
+				description: 'List the URLs of a website quickly, without scraping them',
+			},
+		],
 	},
-	operations: {},
+	operations: { mapUrl },
 };

@@ -1,14 +1,21 @@
 import type { Resource } from '../../helpers/types';
+import { scrapeUrl } from './scrapeUrl';
 
-// Skeleton: the operations of this resource are being written (see issue 9).
 export const scrape: Resource = {
 	operationProperty: {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		default: '',
-		options: [],
+		default: 'scrapeUrl',
+		options: [
+			{
+				name: 'Scrape URL',
+				value: 'scrapeUrl',
+				action: 'Scrape a URL',
+				description: 'Get one page (or a public PDF or document URL) as Markdown, a summary, HTML, links, JSON, a screenshot…',
+			},
+		],
 	},
-	operations: {},
+	operations: { scrapeUrl },
 };

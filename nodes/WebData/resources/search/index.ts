@@ -1,14 +1,21 @@
 import type { Resource } from '../../helpers/types';
+import { search as searchOperation } from './search';
 
-// Skeleton: the operations of this resource are being written (see issue 9).
 export const search: Resource = {
 	operationProperty: {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		default: '',
-		options: [],
+		default: 'search',
+		options: [
+			{
+				name: 'Search',
+				value: 'search',
+				action: 'Search the web',
+				description: 'Search the web, news or images; optionally scrape each result',
+			},
+		],
 	},
-	operations: {},
+	operations: { search: searchOperation },
 };

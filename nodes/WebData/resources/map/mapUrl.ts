@@ -1,0 +1,166 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { requireHttpUrl } from '../../helpers/scrapeOptions';
+import type { Operation, RunContext } from '../../helpers/types';
+import { invalid } from '../../helpers/validation';
+import { apiRequest, defaultDeps } from '../../transport';
+import { SCRAPE_HINTS } from '../scrape/scrapeUrl';
+
+export const MAX_MAP_LIMIT = 100_000;
+const SITEMAP_MODES = ['include', 'skip', 'only'];
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. https://example.com',
+		description: 'The website to list: an absolute http or https address',
+	},
+	{
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		default: 'perLink',
+		description: 'How to split the links into items',
+		options: [
+			{ name: 'One Item per Link', value: 'perLink', description: 'Each link as its own item with URL, title and description' },
+			{ name: 'One Item With All Links', value: 'single', description: 'One item with a "links" list and its "count"' },
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Ignore Cache',
+				name: 'ignoreCache',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to read the sitemap afresh instead of the copy the service keeps for up to 7 days',
+			},
+			{
+				displayName: 'Ignore Query Parameters',
+				name: 'ignoreQueryParameters',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to leave out URLs that differ only by their query string (?…)',
+			},
+			{
+				displayName: 'Include Subdomains',
+				name: 'includeSubdomains',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to list pages on subdomains (such as blog.example.com) too',
+			},
+			{
+				displayName: 'Limit',
+				name: 'limit',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 100000, numberPrecision: 0 },
+				default: 50,
+				description: 'Max number of results to return',
+			},
+			{
+				displayName: 'Location Country',
+				name: 'locationCountry',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. DE',
+				description: 'Two-letter ISO country code to map the site as seen from that country',
+			},
+			{
+				displayName: 'Search',
+				name: 'search',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. blog',
+				description: 'Order the links by relevance to these words (most relevant first)',
+			},
+			{
+				displayName: 'Sitemap',
+				name: 'sitemap',
+				type: 'options',
+				default: 'include',
+				options: [
+					{ name: 'Include', value: 'include', description: 'Use the sitemap and the links found on pages' },
+					{ name: 'Only', value: 'only', description: 'Only URLs listed in the sitemap' },
+					{ name: 'Skip', value: 'skip', description: 'Ignore the sitemap; only links found on pages' },
+				],
+			},
+			{
+				displayName: 'Timeout (Ms)',
+				name: 'timeout',
+				type: 'number',
+				typeOptions: { minValue: 1000, maxValue: 300000, numberPrecision: 0 },
+				default: 60000,
+				description: 'How long the service may work, in milliseconds (no limit when not set)',
+			},
+		],
+	},
+];
+
+/** Builds and checks the POST /v2/map body. */
+export function buildMapBody(ctx: IExecuteFunctions, i: number): IDataObject {
+	const node = ctx.getNode();
+	const body: IDataObject = { url: requireHttpUrl(node, 'URL', ctx.getNodeParameter('url', i, ''), i) };
+	const o = ctx.getNodeParameter('options', i, {}) as IDataObject;
+	if (o.search !== undefined && String(o.search).trim() !== '') body.search = String(o.search).trim();
+	if (o.sitemap !== undefined) {
+		if (!SITEMAP_MODES.includes(String(o.sitemap))) throw invalid(node, 'Options → Sitemap', o.sitemap, `one of ${SITEMAP_MODES.join(', ')}`, i);
+		body.sitemap = o.sitemap;
+	}
+	for (const key of ['includeSubdomains', 'ignoreQueryParameters', 'ignoreCache'] as const) {
+		if (o[key] !== undefined) body[key] = Boolean(o[key]);
+	}
+	if (o.limit !== undefined) {
+		const l = o.limit;
+		if (typeof l !== 'number' || !Number.isInteger(l) || l < 1 || l > MAX_MAP_LIMIT) {
+			throw invalid(node, 'Options → Limit', l, `a whole number from 1 to ${MAX_MAP_LIMIT}`, i);
+		}
+		body.limit = l;
+	}
+	if (o.timeout !== undefined) {
+		const t = o.timeout;
+		if (typeof t !== 'number' || !Number.isInteger(t) || t < 1000 || t > 300000) {
+			throw invalid(node, 'Options → Timeout (Ms)', t, 'a whole number of milliseconds from 1000 to 300000', i);
+		}
+		body.timeout = t;
+	}
+	if (o.locationCountry !== undefined && String(o.locationCountry).trim() !== '') {
+		const country = String(o.locationCountry).trim().toUpperCase();
+		if (!/^[A-Z]{2}$/.test(country)) {
+			throw invalid(node, 'Options → Location Country', o.locationCountry, 'a two-letter ISO country code such as US or DE', i);
+		}
+		body.location = { country };
+	}
+	return body;
+}
+
+/** Map → Map URL: one POST /v2/map per input item; one item per link, or one item with all. */
+export const mapUrl: Operation = {
+	properties,
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const body = buildMapBody(this, i);
+		const output = this.getNodeParameter('output', i, 'perLink');
+		if (output !== 'perLink' && output !== 'single') {
+			throw invalid(this.getNode(), 'Output', output, 'one of perLink, single', i);
+		}
+		const timeoutMs = (typeof body.timeout === 'number' ? body.timeout : 120_000) + 30_000;
+		const answer = await apiRequest<IDataObject>(
+			this,
+			{ method: 'POST', path: '/map', body, itemIndex: i, hints: SCRAPE_HINTS, timeoutMs },
+			run?.transportDeps ?? defaultDeps,
+		);
+		// Older servers answer with plain URL strings; newer ones with {url, title, description}.
+		const raw = Array.isArray(answer.links) ? (answer.links as unknown[]) : [];
+		const links = raw.map((l): IDataObject => (typeof l === 'string' ? { url: l } : (l as IDataObject)));
+		if (output === 'single') return [{ json: { url: body.url, count: links.length, links } }];
+		return links.map((link) => ({ json: { ...link, url: link.url ?? null } }));
+	},
+};

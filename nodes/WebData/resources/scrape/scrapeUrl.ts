@@ -1,0 +1,132 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { documentJson, downloadScreenshot, fileBaseName, outputModeField, readOutputMode } from '../../helpers/document';
+import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../helpers/scrapeOptions';
+import type { Operation, RunContext } from '../../helpers/types';
+import { invalid } from '../../helpers/validation';
+import { apiRequest, defaultDeps } from '../../transport';
+
+const DEFAULT_CONCURRENCY = 5;
+const MAX_CONCURRENCY = 20;
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. https://example.com/pricing',
+		description:
+			'The page to scrape: an absolute http or https address. Public PDF and document URLs work too. Each input item scrapes its own URL.',
+	},
+	...scrapeOptionProperties(),
+	outputModeField('the URL, the title and the Markdown (or the summary), plus JSON and the change status when asked for'),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Concurrency',
+				name: 'concurrency',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 20, numberPrecision: 0 },
+				default: 5,
+				description:
+					'How many URLs to scrape at once (1 to 20). The node slows down by itself when the service says the rate limit is reached.',
+			},
+			{
+				displayName: 'Download Screenshot',
+				name: 'downloadScreenshot',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to download the screenshot into a binary field (needs the Screenshot format). The link expires after 24 hours; the file does not.',
+			},
+			{
+				displayName: 'Screenshot Binary Field',
+				name: 'screenshotBinaryProperty',
+				type: 'string',
+				default: 'screenshot',
+				description: 'Name of the binary field that receives the screenshot when Download Screenshot is on',
+			},
+			{
+				displayName: 'Zero Data Retention',
+				name: 'zeroDataRetention',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the service must keep nothing of this scrape. Works only when your account has it enabled.',
+			},
+		],
+	},
+];
+
+export const SCRAPE_HINTS: Record<string, string> = {
+	'408':
+		'The page took longer than the timeout to load. Raise Scrape Options → Timeout (at most 300000 ms), lower Wait For, or remove slow actions.',
+	SCRAPE_TIMEOUT:
+		'The page took longer than the timeout to load. Raise Scrape Options → Timeout (at most 300000 ms), lower Wait For, or remove slow actions.',
+	UNSUPPORTED_SITE: 'The service does not support this site, and no data provider serves it. Nothing can be scraped from this address.',
+	'text:do not support this site':
+		'The service does not support this site, and no data provider serves it. Nothing can be scraped from this address.',
+	THIRD_PARTY_DATA_UNSUPPORTED_OPTION:
+		'Only a data provider can serve this URL, and it cannot honour an option that is set (named in the message): remove Actions, the Screenshot format, Zero Data Retention or that option, then run again.',
+	THIRD_PARTY_DATA_UNSUPPORTED_URL:
+		"The data provider for this site serves only the record's own page, not its sub-pages. Use the record's main URL.",
+	'text:Invalid URL': 'The service did not accept the URL. Give an absolute http or https address such as https://example.com/page.',
+};
+
+/** Scrape → Scrape URL: one POST /v2/scrape per input item, one output item per URL. */
+export const scrapeUrl: Operation = {
+	properties,
+
+	concurrency(this: IExecuteFunctions): number {
+		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+		const raw = options.concurrency ?? DEFAULT_CONCURRENCY;
+		const value = Number(raw);
+		if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENCY) {
+			throw invalid(this.getNode(), 'Options → Concurrency', raw, `a whole number from 1 to ${MAX_CONCURRENCY}`, 0);
+		}
+		return value;
+	},
+
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const node = this.getNode();
+		const url = requireHttpUrl(node, 'URL', this.getNodeParameter('url', i, ''), i);
+		const scrapeOptions = readScrapeOptions(this, i);
+		const mode = readOutputMode(this, i);
+		const options = this.getNodeParameter('options', i, {}) as IDataObject;
+		const wantsScreenshot = (scrapeOptions.formats as Array<string | IDataObject>).some(
+			(f) => f === 'screenshot' || (typeof f === 'object' && f.type === 'screenshot'),
+		);
+		const download = options.downloadScreenshot === true;
+		if (download && !wantsScreenshot) {
+			throw invalid(node, 'Options → Download Screenshot', true, 'choose the Screenshot format as well, or turn this option off', i);
+		}
+		const binaryField = String(options.screenshotBinaryProperty ?? 'screenshot').trim();
+		if (download && !binaryField) {
+			throw invalid(node, 'Options → Screenshot Binary Field', options.screenshotBinaryProperty, 'give the binary field a name', i);
+		}
+
+		const body: IDataObject = { url, ...scrapeOptions };
+		if (options.zeroDataRetention !== undefined) body.zeroDataRetention = Boolean(options.zeroDataRetention);
+
+		const timeout = typeof scrapeOptions.timeout === 'number' ? scrapeOptions.timeout : 60_000;
+		const waitFor = typeof scrapeOptions.waitFor === 'number' ? scrapeOptions.waitFor : 0;
+		const answer = await apiRequest<IDataObject>(
+			this,
+			{ method: 'POST', path: '/scrape', body, itemIndex: i, hints: SCRAPE_HINTS, timeoutMs: timeout + waitFor + 30_000 },
+			run?.transportDeps ?? defaultDeps,
+		);
+		const doc = (answer.data ?? {}) as IDataObject;
+		const item: INodeExecutionData = { json: documentJson(doc, mode, url) };
+		if (answer.warning !== undefined && item.json.warning === undefined) item.json.warning = answer.warning as string;
+		if (download && typeof doc.screenshot === 'string' && doc.screenshot) {
+			item.binary = { [binaryField]: await downloadScreenshot(this, doc.screenshot, fileBaseName(url, 'screenshot'), i) };
+		}
+		return [item];
+	},
+};

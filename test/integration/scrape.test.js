@@ -1,0 +1,264 @@
+// Scrape → Scrape URL against the strict fake: what the service receives, what the items hold.
+const { startFakeApi } = require('../fake-api/server');
+const { SCREENSHOT_PNG } = require('../fake-api/scrapeOptions');
+const { runWorkflow, readBinary } = require('../helpers/workflow-runner');
+const { webDataWorkflow, WEB_DATA } = require('../helpers/workflows');
+const { CANARY_KEY, record } = require('../helpers/canary');
+
+let api;
+beforeAll(async () => {
+	api = await startFakeApi({ apiKey: CANARY_KEY });
+});
+afterAll(async () => api.close());
+beforeEach(() => api.reset());
+
+const scrape = (extra = {}) => ({ resource: 'scrape', operation: 'scrapeUrl', url: '={{ $json.url }}', ...extra });
+const urls = (...list) => list.map((url) => ({ json: { url } }));
+
+async function run(parameters, items = urls('https://example.com/pricing'), node = {}) {
+	const result = await runWorkflow(webDataWorkflow(parameters, items, node), {
+		credentials: { webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url } },
+	});
+	record(result.error);
+	if (result.status === 'success') record(result.items(WEB_DATA));
+	return result;
+}
+
+const scrapeRequests = () => api.requests({ method: 'POST', path: '/v2/scrape' });
+
+describe('the request as the service receives it', () => {
+	test('defaults: {url, formats: ["markdown"]} and nothing else, with the bearer key', async () => {
+		const result = await run(scrape());
+		expect(result.status).toBe('success');
+		const [req] = scrapeRequests();
+		expect(req.headers.authorization).toBe(`Bearer ${CANARY_KEY}`);
+		expect(req.body).toEqual({ url: 'https://example.com/pricing', formats: ['markdown'] });
+		expect(req.status).toBe(200);
+	});
+
+	test('scrape options sit at the top level of the body; location, json, changeTracking and screenshot are objects where the API expects them', async () => {
+		const schema = { type: 'object', properties: { plan: { type: 'string' }, price: { type: 'number' } } };
+		const result = await run(
+			scrape({
+				formats: ['markdown', 'summary', 'html', 'rawHtml', 'links', 'images', 'screenshot', 'json', 'changeTracking'],
+				jsonPrompt: 'Extract the plans',
+				jsonSchema: JSON.stringify(schema),
+				screenshotFullPage: true,
+				screenshotQuality: 80,
+				changeTrackingModes: ['git-diff', 'json'],
+				changeTrackingPrompt: 'Track the prices',
+				changeTrackingSchema: '{"type":"object","properties":{"price":{"type":"number"}}}',
+				changeTrackingTag: 'daily',
+				scrapeOptions: {
+					onlyMainContent: false,
+					includeTags: 'main, article',
+					excludeTags: '#ads',
+					waitFor: 1000,
+					timeout: 30000,
+					mobile: true,
+					proxy: 'enhanced',
+					locationCountry: 'de',
+					locationLanguages: 'de-DE, en',
+					maxAge: 0,
+					blockAds: false,
+					removeBase64Images: false,
+					storeInCache: false,
+					skipTlsVerification: false,
+					pdfMode: 'ocr',
+					pdfMaxPages: 5,
+					actions: '[{"type":"click","selector":"#more"},{"type":"wait","milliseconds":500},{"type":"scrape"}]',
+					headers: { header: [{ name: 'Cookie', value: 'a=1' }] },
+				},
+				options: { zeroDataRetention: true },
+			}),
+		);
+		expect(result.status).toBe('success');
+		const [req] = scrapeRequests();
+		expect(req.status).toBe(200);
+		expect(req.body).toEqual({
+			url: 'https://example.com/pricing',
+			formats: [
+				'markdown',
+				'summary',
+				'html',
+				'rawHtml',
+				'links',
+				'images',
+				{ type: 'screenshot', fullPage: true, quality: 80 },
+				{ type: 'json', prompt: 'Extract the plans', schema },
+				{ type: 'changeTracking', modes: ['git-diff', 'json'], prompt: 'Track the prices', schema: { type: 'object', properties: { price: { type: 'number' } } }, tag: 'daily' },
+			],
+			onlyMainContent: false,
+			mobile: true,
+			blockAds: false,
+			removeBase64Images: false,
+			skipTlsVerification: false,
+			storeInCache: false,
+			includeTags: ['main', 'article'],
+			excludeTags: ['#ads'],
+			timeout: 30000,
+			waitFor: 1000,
+			maxAge: 0,
+			proxy: 'enhanced',
+			location: { country: 'DE', languages: ['de-DE', 'en'] },
+			parsers: [{ type: 'pdf', mode: 'ocr', maxPages: 5 }],
+			actions: [{ type: 'click', selector: '#more' }, { type: 'wait', milliseconds: 500 }, { type: 'scrape' }],
+			headers: { Cookie: 'a=1' },
+			zeroDataRetention: true,
+		});
+		const [item] = result.json(WEB_DATA);
+		expect(item.json).toEqual({ plan: 'plan from https://example.com/pricing', price: 1 });
+		expect(item.changeTracking).toMatchObject({ changeStatus: 'new' });
+		expect(item.links.length).toBeGreaterThan(0);
+		expect(typeof item.summary).toBe('string');
+	});
+
+	test('the strict fake rejects scrape options nested under "scrapeOptions" (proves the top-level placement matters)', async () => {
+		const res = await fetch(`${api.url}/v2/scrape`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${CANARY_KEY}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ url: 'https://example.com', scrapeOptions: { formats: ['markdown'] } }),
+		});
+		expect(res.status).toBe(400);
+		expect((await res.json()).error).toMatch(/Unrecognized key/);
+	});
+
+	test('one request and one item per input URL, in order, each paired with its input', async () => {
+		const list = ['https://a.example/1', 'https://b.example/2', 'https://c.example/3', 'https://d.example/4'];
+		const result = await run(scrape({ options: { concurrency: 2 } }), urls(...list));
+		expect(result.status).toBe('success');
+		expect(scrapeRequests().map((r) => r.body.url).sort()).toEqual(list);
+		const items = result.items(WEB_DATA);
+		expect(items.map((i) => i.json.url)).toEqual(list);
+		expect(items.map((i) => i.pairedItem)).toEqual(list.map((_, n) => ({ item: n })));
+		expect(items[2].json.markdown).toContain('https://c.example/3');
+		expect(items[2].json.metadata).toMatchObject({ sourceURL: 'https://c.example/3', statusCode: 200 });
+	});
+
+	test('a PDF URL: metadata says application/pdf and its page count', async () => {
+		const result = await run(scrape({ scrapeOptions: { pdfMaxPages: 2 } }), urls('https://example.com/files/report.pdf'));
+		const [item] = result.json(WEB_DATA);
+		expect(item.metadata).toMatchObject({ contentType: 'application/pdf', numPages: 2, totalPages: 3 });
+		expect(scrapeRequests()[0].body.parsers).toEqual([{ type: 'pdf', maxPages: 2 }]);
+	});
+
+	test('a page that answers 404 is an item with its status and error, not a node failure', async () => {
+		const result = await run(scrape({ output: 'compact' }), urls('https://example.com/fake-404'));
+		expect(result.status).toBe('success');
+		expect(result.json(WEB_DATA)[0]).toMatchObject({ url: 'https://example.com/fake-404', statusCode: 404, error: 'Not Found' });
+	});
+});
+
+describe('output', () => {
+	test('compact: url, title and markdown only (what an AI agent needs)', async () => {
+		const result = await run(scrape({ output: 'compact', formats: ['markdown', 'html', 'links'] }));
+		const [item] = result.json(WEB_DATA);
+		expect(Object.keys(item).sort()).toEqual(['markdown', 'title', 'url']);
+		expect(item.url).toBe('https://example.com/pricing');
+		expect(item.markdown).toMatch(/^# /);
+	});
+
+	test('compact with summary only gives the summary', async () => {
+		const result = await run(scrape({ output: 'compact', formats: ['summary'] }));
+		const [item] = result.json(WEB_DATA);
+		expect(Object.keys(item).sort()).toEqual(['summary', 'title', 'url']);
+	});
+
+	test('the screenshot is downloaded into a binary field without the API key', async () => {
+		const result = await run(scrape({ formats: ['markdown', 'screenshot'], options: { downloadScreenshot: true, screenshotBinaryProperty: 'shot' } }));
+		expect(result.status).toBe('success');
+		const [item] = result.items(WEB_DATA);
+		expect(item.json.screenshot).toMatch(/\/fake-screenshots\/.+\.png$/);
+		expect(item.binary.shot).toMatchObject({ mimeType: 'image/png', fileExtension: 'png', fileName: 'example.com-pricing.png' });
+		expect(Buffer.compare(await readBinary(item.binary.shot), SCREENSHOT_PNG)).toBe(0);
+		const [download] = api.requests({ method: 'GET', path: '/fake-screenshots/' });
+		expect(download.headers.authorization).toBeUndefined();
+		expect(JSON.stringify(download.headers)).not.toContain(CANARY_KEY);
+	});
+
+	test('without Download Screenshot the link stays a link and no download happens', async () => {
+		const result = await run(scrape({ formats: ['screenshot'] }));
+		expect(result.items(WEB_DATA)[0].binary).toBeUndefined();
+		expect(api.requests('/fake-screenshots/')).toHaveLength(0);
+		expect(scrapeRequests()[0].body.formats).toEqual(['screenshot']);
+	});
+});
+
+describe('checked before sending: an error naming the field, and zero requests', () => {
+	test.each([
+		['a relative URL', scrape({ url: '/pricing' }), /URL "\/pricing" is not valid: it must be an absolute http or https URL/],
+		['an ftp URL', scrape({ url: 'ftp://example.com/file' }), /URL "ftp:\/\/example.com\/file" is not valid/],
+		['an empty URL from an expression', scrape({ url: '={{ "" }}' }), /URL "" is not valid/],
+		['no format', scrape({ formats: [] }), /Formats \[\] is not valid: choose at least one format/],
+		['JSON without prompt or schema', scrape({ formats: ['json'] }), /JSON Prompt "" is not valid: the JSON format needs a prompt, a schema, or both/],
+		['a JSON Schema that is a list', scrape({ formats: ['json'], jsonSchema: '[1]' }), /JSON Schema "\[1\]" is not valid/],
+		['a JSON Schema that is not JSON', scrape({ formats: ['json'], jsonSchema: '{type:' }), /JSON Schema "\{type:" is not valid: it is not valid JSON/],
+		['change tracking without markdown', scrape({ formats: ['changeTracking'] }), /Formats .* Change Tracking compares Markdown/],
+		['a timeout over 300000', scrape({ scrapeOptions: { timeout: 400000 } }), /Scrape Options → Timeout \(Ms\) 400000 is not valid/],
+		['a timeout under 1000', scrape({ scrapeOptions: { timeout: 10 } }), /Scrape Options → Timeout \(Ms\) 10 is not valid/],
+		['wait longer than the timeout', scrape({ scrapeOptions: { timeout: 5000, waitFor: 5000 } }), /Wait For \(Ms\) 5000 is not valid: it must be shorter than the timeout/],
+		['a three-letter country', scrape({ scrapeOptions: { locationCountry: 'USA' } }), /Location Country "USA" is not valid: a two-letter ISO/],
+		['PDF max pages over 10000', scrape({ scrapeOptions: { pdfMaxPages: 20000 } }), /PDF Max Pages 20000 is not valid/],
+		['actions that are not a list', scrape({ scrapeOptions: { actions: '{"type":"click"}' } }), /Actions \(JSON\) .* is not valid: it must be a JSON list/],
+		['an unknown action', scrape({ scrapeOptions: { actions: '[{"type":"hover"}]' } }), /action 1 "hover" is not valid: "type" must be one of/],
+		['a click without selector', scrape({ scrapeOptions: { actions: '[{"type":"click"}]' } }), /action 1 .* a "click" action needs "selector"/],
+		['a header without a name', scrape({ scrapeOptions: { headers: { header: [{ name: '', value: 'x' }] } } }), /Headers → Name "" is not valid/],
+		['a screenshot quality of 101', scrape({ formats: ['screenshot'], screenshotQuality: 101 }), /Screenshot Quality 101 is not valid/],
+		['download screenshot without the format', scrape({ options: { downloadScreenshot: true } }), /Download Screenshot true is not valid: choose the Screenshot format/],
+		['concurrency 50', scrape({ options: { concurrency: 50 } }), /Concurrency 50 is not valid/],
+	])('%s', async (_name, parameters, pattern) => {
+		const result = await run(parameters);
+		expect(result.status).toBe('error');
+		expect(result.error.message).toMatch(pattern);
+		expect(result.error.description).toMatch(/Nothing was sent/);
+		expect(api.log).toHaveLength(0);
+	});
+});
+
+describe('errors of spec 7.1', () => {
+	test('403 unsupported site: says so in words; Continue On Fail gives an error item and the next URL goes on', async () => {
+		const result = await run(scrape(), urls('https://fake-unsupported.example/', 'https://example.com/ok'), { onError: 'continueRegularOutput' });
+		const items = result.items(WEB_DATA);
+		expect(items).toHaveLength(2);
+		expect(items[0].json).toMatchObject({ httpStatus: 403, code: 'UNSUPPORTED_SITE', retryable: false });
+		expect(items[0].json.description).toMatch(/does not support this site/);
+		expect(items[0].pairedItem).toEqual({ item: 0 });
+		expect(items[1].json.markdown).toBeDefined();
+		expect(scrapeRequests().filter((r) => r.body.url.includes('fake-unsupported'))).toHaveLength(1);
+	});
+
+	test('403 terms required: carries requiresActionUrl and tells an administrator to accept', async () => {
+		const result = await run(scrape(), urls('https://fake-terms.example/'), { onError: 'continueRegularOutput' });
+		const [item] = result.json(WEB_DATA);
+		expect(item).toMatchObject({ httpStatus: 403, code: 'THIRD_PARTY_DATA_TERMS_REQUIRED', requiresActionUrl: 'https://dashboard.example/terms/provider' });
+		expect(item.description).toMatch(/administrator/);
+	});
+
+	test('third-party unsupported option (400): names the options to remove, not retried', async () => {
+		api.fault({
+			method: 'POST',
+			path: '/v2/scrape',
+			statuses: [400],
+			body: { success: false, code: 'THIRD_PARTY_DATA_UNSUPPORTED_OPTION', error: "The option 'actions' is not supported for this URL" },
+		});
+		const result = await run(scrape());
+		expect(result.status).toBe('error');
+		expect(result.error.description).toMatch(/remove Actions, the Screenshot format, Zero Data Retention/);
+		expect(scrapeRequests()).toHaveLength(1);
+	});
+
+	test('408 is retried with backoff, then the page arrives', async () => {
+		api.fault({ method: 'POST', path: '/v2/scrape', statuses: [408], body: { success: false, code: 'SCRAPE_TIMEOUT', error: 'Request Timeout' } });
+		const result = await run(scrape());
+		expect(result.status).toBe('success');
+		expect(scrapeRequests().map((r) => r.status)).toEqual([408, 200]);
+	}, 20000);
+
+	test('402 out of credits is not retried', async () => {
+		api.setTeam({ remainingCredits: 0 });
+		const result = await run(scrape());
+		expect(result.status).toBe('error');
+		expect(result.error.description).toMatch(/out of credits/);
+		expect(scrapeRequests()).toHaveLength(1);
+	});
+});
