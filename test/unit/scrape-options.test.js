@@ -1,0 +1,167 @@
+// The shared Scrape option block: what the node builds, and that the strict fake accepts exactly that.
+const { buildScrapeOptions, scrapeOptionProperties, SCRAPE_COLLECTION_OPTIONS } = require('../../dist/nodes/WebData/helpers/scrapeOptions');
+const { documentJson, fileBaseName } = require('../../dist/nodes/WebData/helpers/document');
+const { toNodeApiError } = require('../../dist/nodes/WebData/transport/errors');
+const { SCRAPE_HINTS } = require('../../dist/nodes/WebData/resources/scrape/scrapeUrl');
+const { checkScrapeOptions, fakeDocument } = require('../fake-api/scrapeOptions');
+const { NODE } = require('../helpers/fake-context');
+
+const build = (over = {}) => buildScrapeOptions(NODE, { formats: ['markdown'], ...over }, 0);
+const errorOf = (fn) => {
+	try {
+		fn();
+	} catch (e) {
+		return e;
+	}
+	throw new Error('expected an error');
+};
+
+describe('what the node builds', () => {
+	test('defaults: formats only', () => {
+		expect(build()).toEqual({ formats: ['markdown'] });
+	});
+
+	test('plain formats are strings; json, screenshot with options and changeTracking with options are objects', () => {
+		const out = build({
+			formats: ['markdown', 'json', 'screenshot', 'changeTracking'],
+			jsonSchema: { type: 'object' },
+			screenshotFullPage: true,
+			changeTrackingModes: ['json'],
+			changeTrackingPrompt: 'prices',
+			changeTrackingTag: '',
+		});
+		expect(out.formats).toEqual([
+			'markdown',
+			{ type: 'json', schema: { type: 'object' } },
+			{ type: 'screenshot', fullPage: true },
+			{ type: 'changeTracking', modes: ['json'], prompt: 'prices' },
+		]);
+	});
+
+	test('screenshot and changeTracking without options stay plain strings', () => {
+		expect(build({ formats: ['markdown', 'screenshot', 'changeTracking'], screenshotFullPage: false, screenshotQuality: 0, changeTrackingModes: [] }).formats).toEqual([
+			'markdown',
+			'screenshot',
+			'changeTracking',
+		]);
+	});
+
+	test('waitFor 0 is not sent (it is the service default); maxAge 0 is (it means "always fresh")', () => {
+		expect(build({ scrapeOptions: { waitFor: 0, maxAge: 0 } })).toEqual({ formats: ['markdown'], maxAge: 0 });
+	});
+
+	test('location: only the parts set', () => {
+		expect(build({ scrapeOptions: { locationLanguages: 'fr-FR' } }).location).toEqual({ languages: ['fr-FR'] });
+		expect(build({ scrapeOptions: { locationCountry: ' gb ' } }).location).toEqual({ country: 'GB' });
+	});
+
+	test('waitFor is compared with the service default timeout (60000) when no timeout is set', () => {
+		expect(errorOf(() => build({ scrapeOptions: { waitFor: 60000 } })).message).toMatch(/shorter than the timeout \(60000 ms\)/);
+		expect(build({ scrapeOptions: { waitFor: 59000 } }).waitFor).toBe(59000);
+	});
+
+	test('a wait action needs milliseconds or a selector, not both', () => {
+		expect(errorOf(() => build({ scrapeOptions: { actions: '[{"type":"wait"}]' } })).message).toMatch(/either "milliseconds" or "selector"/);
+		expect(errorOf(() => build({ scrapeOptions: { actions: '[{"type":"wait","milliseconds":5,"selector":"#a"}]' } })).message).toMatch(/either/);
+		expect(errorOf(() => build({ scrapeOptions: { actions: '[{"type":"wait","milliseconds":0}]' } })).message).toMatch(/1 or more/);
+	});
+
+	test('an unknown format is refused by name', () => {
+		expect(errorOf(() => build({ formats: ['markdown', 'pdf'] })).message).toMatch(/Formats "pdf" is not valid/);
+	});
+});
+
+describe('the strict fake accepts exactly what the node builds (one contract, two sides)', () => {
+	test.each([
+		['defaults', {}],
+		['every format with options', {
+			formats: ['markdown', 'summary', 'html', 'rawHtml', 'links', 'images', 'screenshot', 'json', 'changeTracking'],
+			jsonPrompt: 'p',
+			jsonSchema: '{"type":"object"}',
+			screenshotFullPage: true,
+			screenshotQuality: 50,
+			changeTrackingModes: ['git-diff', 'json'],
+			changeTrackingPrompt: 'x',
+			changeTrackingSchema: '{"type":"object"}',
+			changeTrackingTag: 't',
+		}],
+		['every scrape option', {
+			scrapeOptions: {
+				onlyMainContent: false, mobile: true, blockAds: false, removeBase64Images: false, skipTlsVerification: false, storeInCache: false,
+				includeTags: 'a,b', excludeTags: 'c', timeout: 10000, waitFor: 100, maxAge: 5, proxy: 'auto',
+				locationCountry: 'US', locationLanguages: 'en-US', pdfMode: 'fast', pdfMaxPages: 3,
+				actions: '[{"type":"write","text":"hi"},{"type":"press","key":"Enter"},{"type":"scroll","direction":"down"},{"type":"executeJavascript","script":"1"},{"type":"pdf"},{"type":"screenshot"},{"type":"wait","selector":"#x"}]',
+				headers: { header: [{ name: 'User-Agent', value: 'n8n' }] },
+			},
+		}],
+	])('%s', (_name, input) => {
+		expect(checkScrapeOptions(build(input), [])).toEqual([]);
+	});
+
+	test('the fake is strict: unknown keys, bad enums and misplaced objects are issues', () => {
+		expect(checkScrapeOptions({ formats: ['markdown'], zeroDataRetention: true }, ['scrapeOptions'])[0]).toMatchObject({
+			code: 'unrecognized_keys',
+			path: ['scrapeOptions'],
+			keys: ['zeroDataRetention'],
+		});
+		expect(checkScrapeOptions({ formats: ['pdf'] })[0]).toMatchObject({ code: 'invalid_enum_value', path: ['formats', 0] });
+		expect(checkScrapeOptions({ formats: [{ type: 'json', prompt: 'x', mode: 'y' }] })[0]).toMatchObject({ code: 'unrecognized_keys', keys: ['mode'] });
+		expect(checkScrapeOptions({ location: 'US' })[0]).toMatchObject({ code: 'invalid_type', path: ['location'] });
+		expect(checkScrapeOptions({ location: { country: 'usa' } })[0]).toMatchObject({ path: ['location', 'country'] });
+		expect(checkScrapeOptions({ timeout: 999 })[0]).toMatchObject({ code: 'too_small', path: ['timeout'] });
+		expect(checkScrapeOptions({ formats: ['changeTracking'] })[0]).toMatchObject({ code: 'custom', path: ['formats'] });
+		expect(checkScrapeOptions({ actions: [{ type: 'click' }] })[0]).toMatchObject({ path: ['actions', 0, 'selector'] });
+	});
+});
+
+describe('fakeDocument', () => {
+	test('a key per requested format, and the metadata the node relies on', () => {
+		const doc = fakeDocument('https://example.com/a', { formats: ['markdown', 'html', 'links', 'images', 'summary', { type: 'json', prompt: 'x' }, 'screenshot', 'changeTracking'] }, { origin: 'http://127.0.0.1:1' });
+		expect(Object.keys(doc).sort()).toEqual(['changeTracking', 'html', 'images', 'json', 'links', 'markdown', 'metadata', 'screenshot', 'summary']);
+		expect(doc.screenshot).toMatch(/^http:\/\/127\.0\.0\.1:1\/fake-screenshots\/.+\.png$/);
+		expect(doc.metadata).toMatchObject({ sourceURL: 'https://example.com/a', url: 'https://example.com/a', statusCode: 200, scrapeId: expect.any(String), creditsUsed: expect.any(Number) });
+	});
+
+	test('fake-404 and PDFs', () => {
+		expect(fakeDocument('https://x.example/fake-404', {}).metadata).toMatchObject({ statusCode: 404, error: 'Not Found' });
+		expect(fakeDocument('https://x.example/a.pdf', {}).metadata).toMatchObject({ contentType: 'application/pdf', numPages: 3 });
+	});
+});
+
+describe('output shaping', () => {
+	const doc = { markdown: '# T', html: '<h1>T</h1>', metadata: { title: 'T', sourceURL: 'https://e.com/', statusCode: 200 } };
+	test('full keeps everything, url first', () => {
+		expect(Object.keys(documentJson(doc, 'full', 'https://e.com/'))).toEqual(['url', 'markdown', 'html', 'metadata']);
+	});
+	test('compact: url, title, markdown', () => {
+		expect(documentJson(doc, 'compact')).toEqual({ url: 'https://e.com/', title: 'T', markdown: '# T' });
+	});
+	test('file names from URLs', () => {
+		expect(fileBaseName('https://e.com/a/b?c=1')).toBe('e.com-a-b');
+		expect(fileBaseName(undefined)).toBe('page');
+	});
+});
+
+describe('the UI block', () => {
+	test('show conditions are added to every field, own conditions kept', () => {
+		const props = scrapeOptionProperties({ scrapeResults: [true] });
+		for (const p of props) expect(p.displayOptions.show.scrapeResults).toEqual([true]);
+		expect(props.find((p) => p.name === 'jsonPrompt').displayOptions.show.formats).toEqual(['json']);
+		const collection = props.find((p) => p.name === 'scrapeOptions');
+		expect(collection.options.map((o) => o.name).sort()).toEqual([...SCRAPE_COLLECTION_OPTIONS].sort());
+	});
+});
+
+describe('hints for the scrape errors of spec 7.1', () => {
+	const hint = (status, body) => toNodeApiError(NODE, { method: 'POST', path: '/scrape', status, body, attempts: 1, hints: SCRAPE_HINTS }, 'k').description;
+	test('408 points at the timeout options', () => {
+		expect(hint(408, { success: false, error: 'Request Timeout' })).toMatch(/Raise Scrape Options → Timeout/);
+	});
+	test('403 unsupported site, by code or by text only', () => {
+		expect(hint(403, { success: false, code: 'UNSUPPORTED_SITE', error: 'x' })).toMatch(/does not support this site/);
+		expect(hint(403, { success: false, error: 'We apologize for the inconvenience but we do not support this site.' })).toMatch(/does not support this site/);
+	});
+	test('plain 403 keeps the permission hint', () => {
+		expect(hint(403, { success: false, error: 'Forbidden' })).toMatch(/permission/);
+	});
+});
