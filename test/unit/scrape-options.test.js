@@ -165,3 +165,37 @@ describe('hints for the scrape errors of spec 7.1', () => {
 		expect(hint(403, { success: false, error: 'Forbidden' })).toMatch(/permission/);
 	});
 });
+
+describe('screenshot download', () => {
+	const { downloadScreenshot } = require('../../dist/nodes/WebData/helpers/document');
+	const ctx = (httpRequest) => ({
+		getNode: () => NODE,
+		helpers: {
+			httpRequest,
+			prepareBinaryData: async (buffer, fileName, mimeType) => ({ buffer, fileName, mimeType }),
+		},
+	});
+
+	test('a data: URI (self-hosted services) is decoded without any request', async () => {
+		const http = jest.fn();
+		const png = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
+		const out = await downloadScreenshot(ctx(http), `data:image/png;base64,${png.toString('base64')}`, 'shot', 0);
+		expect(http).not.toHaveBeenCalled();
+		expect(out).toEqual({ buffer: png, fileName: 'shot.png', mimeType: 'image/png' });
+	});
+
+	test('a link is fetched with the plain HTTP helper (no credential), as bytes; the type comes from the answer', async () => {
+		const http = jest.fn(async () => ({ body: Buffer.from('jpegbytes'), headers: { 'content-type': 'image/jpeg; q=1' } }));
+		const out = await downloadScreenshot(ctx(http), 'https://storage.example/s/1?sig=abc', 'shot', 0);
+		expect(http).toHaveBeenCalledTimes(1);
+		const [options] = http.mock.calls[0];
+		expect(options).toMatchObject({ method: 'GET', url: 'https://storage.example/s/1?sig=abc', encoding: 'arraybuffer' });
+		expect(options.headers).toBeUndefined();
+		expect(out.fileName).toBe('shot.jpg');
+		expect(out.mimeType).toBe('image/jpeg');
+	});
+
+	test('a link that is not http(s) is refused', async () => {
+		await expect(downloadScreenshot(ctx(jest.fn()), 'file:///etc/passwd', 'shot', 0)).rejects.toThrow(/must be http or https/);
+	});
+});
