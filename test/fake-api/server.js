@@ -113,14 +113,6 @@ async function startFakeApi(options = {}) {
 	state.monitors = new Monitors(state);
 
 	const apiRoutes = [
-		[
-			'GET',
-			/^\/v2\/team\/credit-usage$/,
-			() => ({
-				status: 200,
-				body: { success: true, data: { remainingCredits: state.team.remainingCredits, planCredits: state.team.planCredits, billingPeriodStart: null, billingPeriodEnd: null } },
-			}),
-		],
 		...parse.routes,
 		...state.agents.routes(),
 		...state.monitors.routes(),
@@ -207,6 +199,8 @@ async function startFakeApi(options = {}) {
 		setAgentDefaults: (defaults) => control.setAgentDefaults(defaults),
 		createAgentJob: (props) => control.createAgentJob(props),
 		seedMonitor: (props) => control.seedMonitor(props),
+		/** Records a scrape job (id?, url?) that Interact can use: see interact.js. */
+		seedScrapeJob: (props) => interact.seedScrapeJob(state, props),
 		agentJob: (id) => control.agentJob(id),
 		agentPolls: (id) => state.agents.jobs.get(id)?.polls ?? 0,
 		monitor: (id) => control.monitor(id),
@@ -327,6 +321,7 @@ function controlApi(state) {
 		['POST', /^\/__fake\/agent$/, (ctx) => c.createAgentJob(ctx.json())],
 		['GET', /^\/__fake\/agent\/([^/]+)$/, (ctx, id) => c.agentJob(id)],
 		['POST', /^\/__fake\/monitor$/, (ctx) => c.seedMonitor(ctx.json())],
+		['POST', /^\/__fake\/scrape-job$/, (ctx) => interact.seedScrapeJob(state, ctx.json())],
 		['GET', /^\/__fake\/monitor\/([^/]+)$/, (ctx, id) => c.monitor(id)],
 		['POST', /^\/__fake\/monitor\/([^/]+)\/plan$/, (ctx, id) => c.setMonitorPlan(id, ctx.json())],
 		['POST', /^\/__fake\/monitor\/([^/]+)\/tick$/, (ctx, id) => c.tickMonitor(id)],
