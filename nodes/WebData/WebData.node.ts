@@ -8,7 +8,7 @@ import type {
 
 import { resourceProperties } from './helpers/description';
 import { asNodeError, errorItem, isCancellation } from './helpers/items';
-import { runPool, Throttle } from './helpers/pool';
+import { runPool } from './helpers/pool';
 import type { Resource, RunContext } from './helpers/types';
 import { searchAgentRuns } from './methods/listSearch';
 import { searchMonitorChecks, searchMonitors } from './methods/monitorSearch';
@@ -23,6 +23,7 @@ import { parse } from './resources/parse';
 import { scrape } from './resources/scrape';
 import { search } from './resources/search';
 import { defaultDeps } from './transport';
+import { Pace } from './transport/pace';
 
 const resources: Record<string, Resource> = {
 	scrape,
@@ -132,8 +133,9 @@ export class WebData implements INodeType {
 				`The operation "${operationName}" of resource "${resourceName}" is not known`,
 			);
 		}
+		// One pace for every request of this run: a 429 holds them all, and the rate follows the service.
+		const run: RunContext = { transportDeps: { ...defaultDeps, pace: new Pace() } };
 		if (operation.executeAll) {
-			const run: RunContext = { transportDeps: defaultDeps };
 			try {
 				return [await operation.executeAll.call(this, items, run)];
 			} catch (error) {
@@ -145,27 +147,15 @@ export class WebData implements INodeType {
 			throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of resource "${resourceName}" cannot run`);
 		}
 		const concurrency = operation.concurrency ? operation.concurrency.call(this) : 1;
-		const throttle = concurrency > 1 ? new Throttle(concurrency) : undefined;
-		const run: RunContext = {
-			transportDeps: throttle
-				? {
-						...defaultDeps,
-						onRetry: ({ status, delayMs }) => {
-							if (status === 429) throttle.rateLimited(delayMs);
-						},
-					}
-				: defaultDeps,
-		};
 		const results = await runPool(items.length, concurrency, async (i) => {
 			try {
 				const out = await execute.call(this, i, run);
-				throttle?.succeeded();
 				return out.map((item) => ({ ...item, pairedItem: { item: i } }));
 			} catch (error) {
 				if (this.continueOnFail() && !isCancellation(error)) return [errorItem(error, i)];
 				throw asNodeError(this.getNode(), error, i);
 			}
-		}, throttle);
+		});
 		return [results.flat()];
 	}
 }

@@ -92,3 +92,42 @@ class FaultSet {
 }
 
 module.exports = { FaultSet, errorBody };
+
+/**
+ * A sliding-window rate limit like a plan's "requests per minute": at most `limit` accepted
+ * requests in any `windowMs`. A request over the limit gets 429 with `Retry-After` in whole seconds:
+ * by default the honest wait until a slot frees up (rounded up), or the fixed `retryAfter` given.
+ * `path` (prefix) limits it to some routes. Rejected requests do not use up slots.
+ */
+class RateLimiter {
+	constructor({ limit, windowMs = 1000, retryAfter, path } = {}) {
+		if (!Number.isInteger(limit) || limit < 1) throw new Error('rateLimit.limit must be a whole number of 1 or more');
+		if (!(windowMs > 0)) throw new Error('rateLimit.windowMs must be positive');
+		this.limit = limit;
+		this.windowMs = windowMs;
+		this.retryAfter = retryAfter;
+		this.path = path;
+		this.accepted = []; // times of accepted requests in the window
+		this.rejected = 0;
+	}
+
+	/** null when the request may pass, else the 429 answer. */
+	check(path, now = Date.now()) {
+		if (this.path && !path.startsWith(this.path)) return null;
+		while (this.accepted.length && this.accepted[0] <= now - this.windowMs) this.accepted.shift();
+		if (this.accepted.length < this.limit) {
+			this.accepted.push(now);
+			return null;
+		}
+		this.rejected++;
+		const honest = Math.max(1, Math.ceil((this.accepted[0] + this.windowMs - now) / 1000));
+		const seconds = this.retryAfter ?? honest;
+		return { status: 429, body: errorBody(429, path), headers: { 'Retry-After': String(seconds) }, retryAfterMs: seconds * 1000 };
+	}
+
+	describe() {
+		return { limit: this.limit, windowMs: this.windowMs, retryAfter: this.retryAfter, path: this.path, rejected: this.rejected };
+	}
+}
+
+module.exports.RateLimiter = RateLimiter;

@@ -4,7 +4,7 @@
 // JS API: startFakeApi(options) -> api (see README.md). CLI: node test/fake-api/server.js --port N.
 const http = require('http');
 const { HttpError, fail, badRequest, isPlainObject, sleep, uuidv7 } = require('./util');
-const { FaultSet } = require('./faults');
+const { FaultSet, RateLimiter } = require('./faults');
 const { readMultipart, boundaryOf } = require('./multipart');
 const parse = require('./parse');
 const { Agents } = require('./agent');
@@ -146,6 +146,14 @@ async function startFakeApi(options = {}) {
 		const auth = /^Bearer (.+)$/i.exec(req.headers.authorization || '');
 		if (isApi && !(auth && auth[1] === state.options.apiKey)) result = { status: 401, body: UNAUTHORIZED };
 		if (!result) state.agents.notePoll(req.method, ctx.path);
+		if (!result && isApi && state.rateLimiter) {
+			const limited = state.rateLimiter.check(ctx.path);
+			if (limited) {
+				record.rateLimited = true;
+				record.retryAfterMs = limited.retryAfterMs;
+				result = limited;
+			}
+		}
 		const fault = result ? null : state.faults.match(req.method, ctx.path);
 		if (fault) {
 			record.fault = fault.ruleId;
@@ -155,7 +163,11 @@ async function startFakeApi(options = {}) {
 				return void req.socket.destroy();
 			}
 			if (fault.malformed) result = { status: 200, raw: '{"success":true,"data":{"markdown":"trunc' };
-			else if (fault.status !== undefined) result = { status: fault.status, body: fault.body, headers: fault.headers };
+			else if (fault.status !== undefined) {
+				result = { status: fault.status, body: fault.body, headers: fault.headers };
+				const retryAfter = Number(fault.headers['Retry-After']);
+				if (Number.isFinite(retryAfter)) record.retryAfterMs = retryAfter * 1000;
+			}
 		}
 		if (!result) {
 			try {
@@ -165,6 +177,7 @@ async function startFakeApi(options = {}) {
 			}
 		}
 		record.status = result.status;
+		record.answeredAt = Date.now();
 		if (!res.destroyed) send(res, result);
 	}
 
@@ -196,6 +209,7 @@ async function startFakeApi(options = {}) {
 		clearFaults: () => state.faults.clear(),
 		reset: () => control.reset(),
 		setTeam: (patch) => control.setTeam(patch),
+		rateLimit: (rule) => control.rateLimit(rule),
 		setAgentDefaults: (defaults) => control.setAgentDefaults(defaults),
 		createAgentJob: (props) => control.createAgentJob(props),
 		seedMonitor: (props) => control.seedMonitor(props),
@@ -235,7 +249,13 @@ function controlApi(state) {
 			state.monitors.reset();
 			state.webhooks.reset();
 			for (const hook of state.resetHooks) hook();
+			state.rateLimiter = null;
 			state.team = { zdr: false, remainingCredits: 1000, planCredits: 1000 };
+		},
+		/** {limit, windowMs?, retryAfter?, path?}: a sliding-window rate limit on /v2; null removes it. */
+		rateLimit(rule) {
+			state.rateLimiter = rule && rule.limit !== undefined ? new RateLimiter(rule) : null;
+			return state.rateLimiter ? state.rateLimiter.describe() : null;
 		},
 		setTeam(patch = {}) {
 			Object.assign(state.team, patch);
@@ -316,6 +336,7 @@ function controlApi(state) {
 		['POST', /^\/__fake\/fault$/, (ctx) => ({ id: state.faults.add(ctx.json()) })],
 		['GET', /^\/__fake\/faults$/, () => state.faults.list()],
 		['DELETE', /^\/__fake\/faults$/, () => (state.faults.clear(), { success: true })],
+		['POST', /^\/__fake\/rate-limit$/, (ctx) => ({ rateLimit: c.rateLimit(ctx.json()) })],
 		['POST', /^\/__fake\/team$/, (ctx) => c.setTeam(ctx.json())],
 		['POST', /^\/__fake\/agent-defaults$/, (ctx) => c.setAgentDefaults(ctx.json())],
 		['POST', /^\/__fake\/agent$/, (ctx) => c.createAgentJob(ctx.json())],

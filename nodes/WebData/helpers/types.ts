@@ -4,7 +4,7 @@ import type { TransportDeps } from '../transport';
 
 /** What the router shares with every item of one execution. */
 export interface RunContext {
-	/** Transport dependencies for this execution (a pool's throttle listens to its retries). */
+	/** Transport dependencies for this execution, with the shared pace of all its requests. */
 	transportDeps: TransportDeps;
 }
 

@@ -10,6 +10,7 @@ import type {
 import { sleep } from 'n8n-workflow';
 
 import { type ApiFailure, toNodeApiError } from './errors';
+import type { Pace } from './pace';
 import { MAX_ATTEMPTS, nextRetryDelay, parseRetryAfter } from './retry';
 
 export const CREDENTIAL_TYPE = 'webDataApi';
@@ -46,8 +47,13 @@ export interface TransportDeps {
 	random: () => number;
 	now: () => number;
 	maxAttempts: number;
-	/** Called before each wait, for observers such as a concurrency pool that slows down on 429. */
+	/** Called before each wait, for observers such as a benchmark. */
 	onRetry?: (info: { attempt: number; status?: number; delayMs: number }) => void;
+	/**
+	 * The shared pace of one node run: every attempt waits for its turn, a 429 holds every request
+	 * of the run for Retry-After, and the run's request rate follows what the service allows.
+	 */
+	pace?: Pace;
 }
 
 export const defaultDeps: TransportDeps = {
@@ -111,6 +117,13 @@ export async function apiRequest<T = IDataObject>(
 	for (;;) {
 		attempt++;
 		if (signal?.aborted) throw cancelledError();
+		if (deps.pace) {
+			try {
+				await deps.pace.turn(signal);
+			} catch {
+				throw cancelledError();
+			}
+		}
 		const options: IHttpRequestOptions = {
 			method: request.method,
 			url,
@@ -158,6 +171,7 @@ export async function apiRequest<T = IDataObject>(
 		if (answer) {
 			const parsed = parseBody(answer.body);
 			if (answer.status >= 200 && answer.status < 300) {
+				deps.pace?.succeeded();
 				if (!parsed.ok) {
 					failure = {
 						method: request.method,
@@ -185,6 +199,8 @@ export async function apiRequest<T = IDataObject>(
 
 		const current = failure as ApiFailure;
 		const delay = retryDelayFor(request.method, current, attempt, deps);
+		// Every 429 holds the whole run, also when this request gives up (the others must still wait).
+		if (current.status === 429) deps.pace?.rateLimited(delay ?? current.retryAfterMs ?? 0);
 		if (delay === undefined) throw toNodeApiError(ctx.getNode(), current, secret, request.itemIndex);
 		deps.onRetry?.({ attempt, status: current.status, delayMs: delay });
 		try {
