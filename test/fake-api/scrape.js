@@ -8,6 +8,7 @@
 //   fake-terms       → 403 {code: THIRD_PARTY_DATA_TERMS_REQUIRED, requiresAction: {url}}
 //   fake-404         → 200 with metadata.statusCode 404 and metadata.error (the page, not the API, failed)
 const { HttpError, badRequest, fail, isHttpUrl, uuidFrom } = require('./util');
+// A successful scrape is recorded in state.scrapes (Map scrape id → {id, url, createdAt}) for interact.js.
 const { str, int, bool, arr, obj, union, nullable, assertValid, validationError } = require('./validate');
 const { SCRAPE_OPTION_PROPS, refineScrapeOptions, checkScrapeOptions, fakeDocument, SCREENSHOT_PNG } = require('./scrapeOptions');
 
@@ -172,6 +173,9 @@ function mapLinks(body) {
 }
 
 function routes(state) {
+	// Scrape jobs by scrape id, so Interact (interact.js) can open a session on a scraped page.
+	if (!(state.scrapes instanceof Map)) state.scrapes = new Map();
+	state.resetHooks.push(() => state.scrapes.clear());
 	const originOf = (ctx) => (ctx.req.headers.host ? `http://${ctx.req.headers.host}` : state.url);
 	const charge = (credits) => {
 		if (state.team.remainingCredits < credits) throw fail(402, 'Payment Required: Insufficient credits');
@@ -190,6 +194,7 @@ function routes(state) {
 				const { url, zeroDataRetention, origin, integration, ...options } = body;
 				const doc = fakeDocument(url, options, { origin: originOf(ctx), seq: state.seq });
 				charge(doc.metadata.creditsUsed);
+				state.scrapes.set(doc.metadata.scrapeId, { id: doc.metadata.scrapeId, url, createdAt: new Date().toISOString() });
 				return { status: 200, body: { success: true, data: doc } };
 			},
 		],
