@@ -63,6 +63,46 @@ export class WebData implements INodeType {
 				default: 'parse',
 				options: [
 					{
+						name: 'Account',
+						value: 'account',
+						description: 'Read credit and token usage and the scrape queue status of your team',
+					},
+					{
+						name: 'Agent',
+						value: 'agent',
+						description: 'Hand open-ended web research to an autonomous agent',
+					},
+					{
+						name: 'Batch Scrape',
+						value: 'batchScrape',
+						description: 'Scrape many URLs (one per input item) as one job',
+					},
+					{
+						name: 'Crawl',
+						value: 'crawl',
+						description: 'Scrape every page of a website, following its links',
+					},
+					{
+						name: 'Interact',
+						value: 'interact',
+						description: 'Drive a browser session: click, fill forms and navigate on a scraped page',
+					},
+					{
+						name: 'Map',
+						value: 'map',
+						description: 'List the URLs of a website quickly, without scraping them',
+					},
+					{
+						name: 'Monitor',
+						value: 'monitor',
+						description: 'Watch pages, sites and web searches on a schedule and read what changed',
+					},
+					{
+						name: 'Parse',
+						value: 'parse',
+						description: 'Turn your own files (PDF, Word, Excel, PowerPoint, EPUB, CSV, HTML) into Markdown and JSON',
+					},
+					{
 						name: 'Scrape',
 						value: 'scrape',
 						description: 'Get one web page (or a public PDF or document URL) as Markdown, HTML, JSON, a screenshot and more',
@@ -71,46 +111,6 @@ export class WebData implements INodeType {
 						name: 'Search',
 						value: 'search',
 						description: 'Search the web, news or images, and optionally scrape each result',
-					},
-					{
-						name: 'Map',
-						value: 'map',
-						description: 'List the URLs of a website quickly, without scraping them',
-					},
-					{
-						name: 'Crawl',
-						value: 'crawl',
-						description: 'Scrape every page of a website, following its links',
-					},
-					{
-						name: 'Batch Scrape',
-						value: 'batchScrape',
-						description: 'Scrape many URLs (one per input item) as one job',
-					},
-					{
-						name: 'Interact',
-						value: 'interact',
-						description: 'Drive a browser session: click, fill forms and navigate on a scraped page',
-					},
-					{
-						name: 'Parse',
-						value: 'parse',
-						description: 'Turn your own files (PDF, Word, Excel, PowerPoint, EPUB, CSV, HTML) into Markdown and JSON',
-					},
-					{
-						name: 'Monitor',
-						value: 'monitor',
-						description: 'Watch pages, sites and web searches on a schedule and read what changed',
-					},
-					{
-						name: 'Agent',
-						value: 'agent',
-						description: 'Hand open-ended web research to an autonomous agent',
-					},
-					{
-						name: 'Account',
-						value: 'account',
-						description: 'Read credit and token usage and the scrape queue status of your team',
 					},
 				],
 			},
