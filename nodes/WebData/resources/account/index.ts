@@ -1,14 +1,46 @@
 import type { Resource } from '../../helpers/types';
+import { getCreditUsageHistory, getTokenUsageHistory } from './history';
+import { getCreditUsage, getQueueStatus, getTokenUsage } from './usage';
 
-// Skeleton: the operations of this resource are being written (see issue 9).
 export const account: Resource = {
 	operationProperty: {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		default: '',
-		options: [],
+		default: 'getCreditUsage',
+		options: [
+			{
+				name: 'Get Credit Usage',
+				value: 'getCreditUsage',
+				action: 'Get the credit usage of the team',
+				description: 'Get the remaining credits, the credits of the plan and the current billing period',
+			},
+			{
+				name: 'Get Credit Usage History',
+				value: 'getCreditUsageHistory',
+				action: 'Get the credit usage history of the team',
+				description: 'Get the credits used in each past billing period, one item per period',
+			},
+			{
+				name: 'Get Queue Status',
+				value: 'getQueueStatus',
+				action: 'Get the scrape queue status of the team',
+				description: 'Get how many jobs are queued, active and waiting, and the concurrency limit of the plan',
+			},
+			{
+				name: 'Get Token Usage',
+				value: 'getTokenUsage',
+				action: 'Get the token usage of the team',
+				description: 'Get the remaining tokens and the tokens of the plan (tokens are counted for the extract endpoint only)',
+			},
+			{
+				name: 'Get Token Usage History',
+				value: 'getTokenUsageHistory',
+				action: 'Get the token usage history of the team',
+				description: 'Get the tokens used in each past billing period, one item per period',
+			},
+		],
 	},
-	operations: {},
+	operations: { getCreditUsage, getCreditUsageHistory, getQueueStatus, getTokenUsage, getTokenUsageHistory },
 };

@@ -1,14 +1,43 @@
 import type { Resource } from '../../helpers/types';
+import { execute } from './execute';
+import { getMany } from './getMany';
+import { start } from './start';
+import { stop } from './stop';
 
-// Skeleton: the operations of this resource are being written (see issue 9).
 export const interact: Resource = {
 	operationProperty: {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		default: '',
-		options: [],
+		default: 'execute',
+		options: [
+			{
+				name: 'Execute',
+				value: 'execute',
+				action: 'Execute code or a prompt in a browser',
+				description:
+					'Run code in a browser session, or code or a plain-language prompt on the page of an earlier scrape',
+			},
+			{
+				name: 'List Sessions',
+				value: 'getMany',
+				action: 'List browser sessions',
+				description: 'List the browser sessions of your team, newest first',
+			},
+			{
+				name: 'Start Session',
+				value: 'start',
+				action: 'Start a browser session',
+				description: 'Open a browser session to drive with code; its ID is in the output',
+			},
+			{
+				name: 'Stop Session',
+				value: 'stop',
+				action: 'Stop a browser session',
+				description: 'End a browser session (or the browser of a scraped page) and get what it cost',
+			},
+		],
 	},
-	operations: {},
+	operations: { execute, getMany, start, stop },
 };

@@ -1,0 +1,163 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { Operation, RunContext } from '../../helpers/types';
+import { invalid } from '../../helpers/validation';
+import { apiRequest, defaultDeps } from '../../transport';
+import {
+	optionalInteger,
+	readTarget,
+	readTargetId,
+	SCRAPE_HINTS,
+	scrapeJobIdField,
+	SESSION_HINTS,
+	sessionIdField,
+	targetField,
+	type Target,
+} from './shared';
+
+const CODE_MAX = 100000;
+const PROMPT_MAX = 10000;
+const LANGUAGES = ['node', 'python', 'bash'] as const;
+
+/**
+ * The request of Execute: POST /v2/interact/{sessionId}/execute {code, language, timeout?} for a
+ * session (code only), or POST /v2/scrape/{jobId}/interact {code, language, timeout?} or
+ * {prompt, timeout?} for a scraped page. Checked completely before anything is sent.
+ */
+export function executeRequest(
+	ctx: IExecuteFunctions,
+	i: number,
+): { target: Target; id: string; path: string; body: IDataObject } {
+	const node = ctx.getNode();
+	const target = readTarget(ctx, i);
+	const id = readTargetId(ctx, target, i);
+	const executeWith = target === 'scrapeJob' ? ctx.getNodeParameter('executeWith', i, 'code') : 'code';
+	if (executeWith !== 'code' && executeWith !== 'prompt') {
+		throw invalid(node, 'Execute With', executeWith, 'one of code, prompt', i);
+	}
+	const body: IDataObject = {};
+	if (executeWith === 'code') {
+		const code = ctx.getNodeParameter('code', i, '');
+		if (typeof code !== 'string' || code.trim() === '') {
+			throw invalid(node, 'Code', code, 'it must not be empty', i);
+		}
+		if (code.length > CODE_MAX) {
+			throw invalid(node, 'Code', code, `it may have at most ${CODE_MAX} characters (it has ${code.length})`, i);
+		}
+		const language = ctx.getNodeParameter('language', i, 'node');
+		if (!LANGUAGES.includes(language as (typeof LANGUAGES)[number])) {
+			throw invalid(node, 'Language', language, `one of ${LANGUAGES.join(', ')}`, i);
+		}
+		body.code = code;
+		body.language = language;
+	} else {
+		const prompt = ctx.getNodeParameter('prompt', i, '');
+		if (typeof prompt !== 'string' || prompt.trim() === '') {
+			throw invalid(node, 'Prompt', prompt, 'it must not be empty', i);
+		}
+		if (prompt.length > PROMPT_MAX) {
+			throw invalid(node, 'Prompt', prompt, `it may have at most ${PROMPT_MAX} characters (it has ${prompt.length})`, i);
+		}
+		body.prompt = prompt;
+	}
+	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
+	const timeout = optionalInteger(ctx, 'Timeout (Seconds)', options.timeout, 1, 300, 'seconds', i);
+	if (timeout !== undefined) body.timeout = timeout;
+	const path = target === 'session' ? `/interact/${id}/execute` : `/scrape/${id}/interact`;
+	return { target, id, path, body };
+}
+
+/** Interact → Execute: run code (or, on a scraped page, a natural-language prompt) in a browser. */
+export const execute: Operation = {
+	properties: [
+		targetField,
+		sessionIdField,
+		scrapeJobIdField,
+		{
+			displayName: 'Execute With',
+			name: 'executeWith',
+			type: 'options',
+			noDataExpression: true,
+			default: 'code',
+			displayOptions: { show: { target: ['scrapeJob'] } },
+			options: [
+				{ name: 'Code', value: 'code', description: 'Run code you write in the browser sandbox' },
+				{
+					name: 'Prompt',
+					value: 'prompt',
+					description: 'Describe the task in plain language; an AI agent clicks, types and navigates for you',
+				},
+			],
+		},
+		{
+			displayName: 'Language',
+			name: 'language',
+			type: 'options',
+			default: 'node',
+			displayOptions: { show: { executeWith: ['code'] } },
+			options: [
+				{ name: 'JavaScript (Node.js)', value: 'node', description: 'Playwright-style code with a "page" object' },
+				{ name: 'Python', value: 'python' },
+				{ name: 'Bash', value: 'bash', description: 'Commands of the agent-browser command line' },
+			],
+		},
+		{
+			displayName: 'Code',
+			name: 'code',
+			type: 'string',
+			typeOptions: { rows: 8 },
+			default: '',
+			required: true,
+			displayOptions: { show: { executeWith: ['code'] } },
+			placeholder: "e.g. await page.click('text=Next'); console.log(await page.title());",
+			description:
+				'Code to run in the browser (1 to 100,000 characters). What it prints is in "stdout" of the output.',
+		},
+		{
+			displayName: 'Prompt',
+			name: 'prompt',
+			type: 'string',
+			typeOptions: { rows: 4 },
+			default: '',
+			required: true,
+			displayOptions: { show: { target: ['scrapeJob'], executeWith: ['prompt'] } },
+			placeholder: 'e.g. Accept the cookie banner, open the "Pricing" tab and tell me the price of the Pro plan',
+			description: 'What the AI agent should do on the page (1 to 10,000 characters). Its answer is in "output".',
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [
+				{
+					displayName: 'Timeout (Seconds)',
+					name: 'timeout',
+					type: 'number',
+					typeOptions: { minValue: 1, maxValue: 300 },
+					default: 30,
+					description: 'Stop the execution after this many seconds (1 to 300); the output then has "killed": true',
+				},
+			],
+		},
+	],
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const request = executeRequest(this, i);
+		const answer = await apiRequest<IDataObject>(
+			this,
+			{
+				method: 'POST',
+				path: request.path,
+				body: request.body,
+				itemIndex: i,
+				hints: request.target === 'session' ? SESSION_HINTS : SCRAPE_HINTS,
+				// A run may take up to its own timeout (default 30 s, at most 300 s); leave room for the answer.
+				timeoutMs: ((request.body.timeout as number | undefined) ?? 30) * 1000 + 60000,
+			},
+			run?.transportDeps ?? defaultDeps,
+		);
+		const idKey = request.target === 'session' ? 'sessionId' : 'scrapeId';
+		return [{ json: { [idKey]: request.id, ...answer } }];
+	},
+};

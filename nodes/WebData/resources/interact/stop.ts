@@ -1,0 +1,69 @@
+import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { Operation, RunContext } from '../../helpers/types';
+import { apiRequest, defaultDeps } from '../../transport';
+import {
+	readTarget,
+	readTargetId,
+	SCRAPE_HINTS,
+	scrapeJobIdField,
+	SESSION_HINTS,
+	sessionIdField,
+	targetField,
+	type Target,
+} from './shared';
+
+/**
+ * Whether a failed stop means "there was nothing left to stop": 410 (session destroyed) for a
+ * session, 404 "Browser session not found" for a scraped page (never opened, or stopped already).
+ */
+export function alreadyStopped(error: unknown, target: Target): boolean {
+	if (!(error instanceof NodeApiError)) return false;
+	const status = error.context.httpStatus;
+	if (target === 'session') return status === 410;
+	return status === 404 && /session/i.test(error.message);
+}
+
+/** Interact → Stop Session: DELETE /v2/interact/{sessionId} or DELETE /v2/scrape/{jobId}/interact. */
+export const stop: Operation = {
+	properties: [
+		targetField,
+		sessionIdField,
+		scrapeJobIdField,
+		{
+			displayName: 'Ignore if Already Stopped',
+			name: 'ignoreStopped',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether a browser that has already ended (stopped, expired, or for a scraped page never opened) counts as done instead of an error. The item then has "stopped": false.',
+		},
+	],
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const target = readTarget(this, i);
+		const id = readTargetId(this, target, i);
+		const ignoreStopped = this.getNodeParameter('ignoreStopped', i, false) === true;
+		const idKey = target === 'session' ? 'sessionId' : 'scrapeId';
+		const outcome = await apiRequest<IDataObject>(
+			this,
+			{
+				method: 'DELETE',
+				path: target === 'session' ? `/interact/${id}` : `/scrape/${id}/interact`,
+				itemIndex: i,
+				hints: target === 'session' ? SESSION_HINTS : SCRAPE_HINTS,
+			},
+			run?.transportDeps ?? defaultDeps,
+		).then(
+			(answer) => ({ answer }),
+			(error: unknown) => ({ error }),
+		);
+		if ('error' in outcome) {
+			if (!ignoreStopped || !alreadyStopped(outcome.error, target)) throw outcome.error;
+			return [{ json: { [idKey]: id, stopped: false, message: (outcome.error as Error).message } }];
+		}
+		const { success: _success, ...rest } = outcome.answer;
+		void _success;
+		return [{ json: { [idKey]: id, stopped: true, ...rest } }];
+	},
+};
