@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { Operation, RunContext } from '../../helpers/types';
 import { invalid } from '../../helpers/validation';
@@ -18,6 +18,41 @@ import {
 const CODE_MAX = 100000;
 const PROMPT_MAX = 10000;
 const LANGUAGES = ['node', 'python', 'bash'] as const;
+
+/** Language and Code, without a display rule (added below: shown for a session, and for a scraped page run with code). */
+const codeProperties: INodeProperties[] = [
+	{
+		displayName: 'Language',
+		name: 'language',
+		type: 'options',
+		default: 'node',
+		options: [
+			{ name: 'JavaScript (Node.js)', value: 'node', description: 'Playwright-style code with a "page" object' },
+			{ name: 'Python', value: 'python' },
+			{ name: 'Bash', value: 'bash', description: 'Commands of the agent-browser command line' },
+		],
+	},
+	{
+		displayName: 'Code',
+		name: 'code',
+		type: 'string',
+		typeOptions: { rows: 8 },
+		default: '',
+		required: true,
+		placeholder: "e.g. await page.click('text=Next'); console.log(await page.title());",
+		description:
+			'Code to run in the browser (1 to 100,000 characters). What it prints is in "stdout" of the output.',
+	},
+];
+
+/**
+ * Shown for every session, and for a scraped page when Execute With is Code. Two copies with their
+ * own display rules: a hidden Execute With (sessions run code only) never hides the code.
+ */
+const codeFields: INodeProperties[] = [
+	...codeProperties.map((p) => ({ ...p, displayOptions: { show: { target: ['session'] } } })),
+	...codeProperties.map((p) => ({ ...p, displayOptions: { show: { target: ['scrapeJob'], executeWith: ['code'] } } })),
+];
 
 /**
  * The request of Execute: POST /v2/interact/{sessionId}/execute {code, language, timeout?} for a
@@ -89,30 +124,7 @@ export const execute: Operation = {
 				},
 			],
 		},
-		{
-			displayName: 'Language',
-			name: 'language',
-			type: 'options',
-			default: 'node',
-			displayOptions: { show: { executeWith: ['code'] } },
-			options: [
-				{ name: 'JavaScript (Node.js)', value: 'node', description: 'Playwright-style code with a "page" object' },
-				{ name: 'Python', value: 'python' },
-				{ name: 'Bash', value: 'bash', description: 'Commands of the agent-browser command line' },
-			],
-		},
-		{
-			displayName: 'Code',
-			name: 'code',
-			type: 'string',
-			typeOptions: { rows: 8 },
-			default: '',
-			required: true,
-			displayOptions: { show: { executeWith: ['code'] } },
-			placeholder: "e.g. await page.click('text=Next'); console.log(await page.title());",
-			description:
-				'Code to run in the browser (1 to 100,000 characters). What it prints is in "stdout" of the output.',
-		},
+		...codeFields,
 		{
 			displayName: 'Prompt',
 			name: 'prompt',
