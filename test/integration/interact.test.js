@@ -183,6 +183,18 @@ describe('Execute on a scraped page', () => {
 		expect(result.json(WEB_DATA)[0].output).toBe('Done: Open the Pricing tab and read the Pro price');
 	});
 
+	test('a page scraped with POST /v2/scrape can be used by its metadata.scrapeId', async () => {
+		const res = await fetch(`${api.url}/v2/scrape`, {
+			method: 'POST',
+			headers: { Authorization: `Bearer ${CANARY_KEY}`, 'Content-Type': 'application/json' },
+			body: JSON.stringify({ url: 'https://example.com/pricing' }),
+		});
+		const scrapeId = (await res.json()).data.metadata.scrapeId;
+		const result = await run({ operation: 'execute', target: 'scrapeJob', scrapeJobId: rl(scrapeId), executeWith: 'prompt', prompt: 'Read the price' });
+		expect(result.status).toBe('success');
+		expect(result.json(WEB_DATA)[0]).toMatchObject({ scrapeId, output: 'Done: Read the price' });
+	});
+
 	test('an unknown scrape: 404 with a hint to use metadata.scrapeId', async () => {
 		const result = await run({ operation: 'execute', target: 'scrapeJob', scrapeJobId: rl(UNKNOWN), code: 'x' });
 		expect(result.status).toBe('error');
