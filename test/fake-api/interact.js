@@ -9,10 +9,9 @@
 //   DELETE /v2/scrape/{jobId}/interact      stop that session
 // Bodies are strict (unknown key → 400). Session and job ids are UUIDs; an id that is not one, or
 // is unknown, answers 404. A stopped (or expired) session answers 410 "Browser session has been
-// destroyed." to execute and stop. A scrape job exists when state.scrapes (a Map keyed by scrape id)
-// has it: seed one with api.seedScrapeJob / POST /__fake/scrape-job. A page scraped with
-// POST /v2/scrape counts too: its id is recognised from the request log (the scrape route's
-// fakeDocument derives it from the URL and the request's sequence number).
+// destroyed." to execute and stop. A scrape job exists when state.scrapes (a Map keyed by scrape id,
+// shared with scrape.js) has it: POST /v2/scrape records every scrape there, and
+// api.seedScrapeJob / POST /__fake/scrape-job adds one directly.
 //
 // Code execution is simulated: stdout collects the string literals printed by console.log("…"),
 // print("…") or `echo …` lines; FAKE_EXIT_1 in the code → exitCode 1 with stderr and error;
@@ -20,7 +19,6 @@
 // ("Done: <prompt>") and the same text in stdout/result.
 const { fail, isUuid, uuidv7, iso } = require('./util');
 const { str, int, bool, obj, assertValid } = require('./validate');
-const { fakeDocument } = require('./scrapeOptions');
 
 const LANGUAGES = ['python', 'node', 'bash'];
 
@@ -71,7 +69,7 @@ function runCode(code, language) {
 }
 
 function routes(state) {
-	// state.scrapes may also be filled by the scrape route: keep an existing Map.
+	// state.scrapes is shared with the scrape route: keep an existing Map.
 	if (!(state.scrapes instanceof Map)) state.scrapes = new Map();
 	const sessions = new Map(); // id → session record
 	const scrapeSessions = new Map(); // scrape job id → {id, status, startedAt, executions}
@@ -118,18 +116,6 @@ function routes(state) {
 		lastActivity: iso(s.lastActivityMs),
 	});
 	const billed = (ms) => Math.max(1, Math.ceil(ms / 60000));
-	/** A seeded scrape job, or one answered by POST /v2/scrape (recognised from the log, then recorded). */
-	const scrapeExists = (jobId) => {
-		if (state.scrapes.has(jobId)) return true;
-		for (const r of state.log) {
-			if (r.method !== 'POST' || r.path !== '/v2/scrape' || r.status !== 200 || !r.body || typeof r.body.url !== 'string') continue;
-			if (fakeDocument(r.body.url, {}, { seq: r.seq }).metadata.scrapeId === jobId) {
-				state.scrapes.set(jobId, { id: jobId, url: r.body.url, createdAt: iso(r.at) });
-				return true;
-			}
-		}
-		return false;
-	};
 
 	return [
 		[
@@ -220,7 +206,7 @@ function routes(state) {
 				if (!isUuid(jobId)) throw fail(400, 'Invalid job ID format.');
 				const body = ctx.json();
 				assertValid(scrapeInteractBody, body);
-				if (!scrapeExists(jobId)) throw fail(404, 'Job not found.');
+				if (!state.scrapes.has(jobId)) throw fail(404, 'Job not found.');
 				requireCredits();
 				let s = scrapeSessions.get(jobId);
 				if (s && s.status !== 'active') throw destroyed();
