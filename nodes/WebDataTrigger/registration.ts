@@ -253,7 +253,9 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 	} else {
 		monitorId = attachedMonitorId(ctx);
 		const monitor = await getMonitor(ctx, monitorId);
-		const current = isPlainObject(monitor.webhook) && typeof monitor.webhook.url === 'string' ? monitor.webhook : null;
+		const found = isPlainObject(monitor.webhook) && typeof monitor.webhook.url === 'string' ? monitor.webhook : null;
+		// The inert webhook an earlier deactivation left (see disarmWebhook) counts as none.
+		const current = isInert(found) ? null : found;
 		const sameRegistration = reg.connection === 'attach' && reg.monitorId === monitorId && 'previousWebhook' in reg;
 		let previous: IDataObject | null;
 		if (current && current.url === url) {
@@ -336,13 +338,49 @@ async function restoreWebhook(ctx: IHookFunctions, reg: Registration): Promise<v
 		});
 		return;
 	}
-	// The monitor had no webhook before. The API has no documented way to remove one; try null.
-	const cleared = await settle(apiRequest(ctx, { method: 'PATCH', path: `/monitor/${monitorId}`, body: { webhook: null } }));
-	if (!cleared.ok) {
-		const status = (cleared.error as { context?: { httpStatus?: unknown } }).context?.httpStatus;
-		if (typeof status !== 'number' || status < 400 || status >= 500) throw cleared.error;
+	// The monitor had no webhook before. The API has no way to remove one (MonitorUpdate's webhook is
+	// not nullable: `{webhook: null}` is a 400), so leave an inert one: no token, and a loopback URL
+	// the service never calls (it skips private and loopback hosts) and that nobody can receive.
+	await disarmWebhook(ctx, monitorId, reg);
+}
+
+/**
+ * Where a deactivated trigger leaves a monitor that had no webhook before: an IP-literal loopback
+ * address (the service skips private and loopback hosts without sending anything, api-facts 3; a
+ * self-hosted service that does send gets "connection refused" from port 9) and only the
+ * once-per-check event. The path says what it is in the dashboard.
+ */
+export const INERT_WEBHOOK_URL = 'http://127.0.0.1:9/web-data-trigger-deactivated';
+
+function isInert(webhook: IDataObject | null | undefined): boolean {
+	return isPlainObject(webhook) && webhook.url === INERT_WEBHOOK_URL;
+}
+
+async function disarmWebhook(ctx: IHookFunctions, monitorId: string, reg: Registration): Promise<void> {
+	const patch = (webhook: IDataObject) =>
+		settle(apiRequest(ctx, { method: 'PATCH', path: `/monitor/${monitorId}`, body: { webhook }, hints: MONITOR_HINTS }));
+	const refusedByService = (error: Error): boolean => {
+		const status = (error as { context?: { httpStatus?: unknown } }).context?.httpStatus;
+		return typeof status === 'number' && status >= 400 && status < 500 && status !== 404;
+	};
+	const inert = await patch({ url: INERT_WEBHOOK_URL, events: ['monitor.check.completed'] });
+	if (inert.ok || isNotFound(inert.error)) return;
+	if (!refusedByService(inert.error)) throw inert.error;
+	// Refused: keep this workflow's URL but with a token nobody holds (it is not stored), so every
+	// delivery is refused with 401 even after a later activation of the same workflow.
+	const rotated = await patch({
+		url: reg.webhookUrl ?? INERT_WEBHOOK_URL,
+		headers: { [TOKEN_HEADER]: newSecretToken() },
+		events: ['monitor.check.completed'],
+	});
+	if (rotated.ok || isNotFound(rotated.error)) {
 		ctx.logger.warn(
-			`Web Data Trigger "${ctx.getNode().name}": monitor ${monitorId} had no webhook before, and the service does not allow removing it, so it still points to ${reg.webhookUrl}. That URL answers 404 while the workflow is inactive; remove the webhook in the dashboard if you like.`,
+			`Web Data Trigger "${ctx.getNode().name}": monitor ${monitorId} had no webhook before and the service refused the inert address (${inert.error.message}); its webhook still points to ${reg.webhookUrl} with a token no activation accepts. Remove the webhook in the dashboard if you like.`,
 		);
+		return;
 	}
+	if (!refusedByService(rotated.error)) throw rotated.error;
+	ctx.logger.warn(
+		`Web Data Trigger "${ctx.getNode().name}": monitor ${monitorId} had no webhook before, and the service refused every replacement (${rotated.error.message}), so it still points to ${reg.webhookUrl}. The token it sends is forgotten, so deliveries are refused; remove the webhook in the dashboard.`,
+	);
 }

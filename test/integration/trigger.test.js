@@ -639,16 +639,61 @@ describe('Attach to an Existing Monitor', () => {
 		expect(api.monitor(monitor.id).webhook).toEqual(PREVIOUS);
 	});
 
-	test('a monitor with no webhook before: deactivation tries to remove it and ends the registration anyway', async () => {
+	test('a monitor with no webhook before: deactivation leaves no live URL or token (an inert loopback webhook the schema accepts)', async () => {
 		const monitor = await createMonitorDirectly({ name: 'Bare', schedule: { text: 'hourly' }, targets: [{ type: 'scrape', urls: ['https://news.example.com/'] }] });
+		expect(api.monitor(monitor.id).webhook).toBeNull();
 		const t = await trigger(attachParams(monitor.id));
 		await t.activate();
 		expect(t.staticData().previousWebhook).toBeNull();
+		const token = t.staticData().secretToken;
+		expect(api.monitor(monitor.id).webhook.headers['X-WebData-Trigger-Token']).toBe(token);
 		api.log.length = 0;
 		expect(await t.deactivate()).toBe(true);
+
+		// One PATCH, accepted by the strict fake (which, like the documented schema, refuses {webhook: null}).
 		const patch = api.requests({ method: 'PATCH' });
-		expect(patch.map((r) => [r.body, r.status])).toEqual([[{ webhook: null }, 400]]); // the fake, like the schema, has no null webhook
+		expect(patch.map((r) => [r.body, r.status])).toEqual([[{ webhook: { url: 'http://127.0.0.1:9/web-data-trigger-deactivated', events: ['monitor.check.completed'] } }, 200]]);
+		const after = api.monitor(monitor.id).webhook;
+		expect(after.url).not.toBe(t.productionUrl);
+		expect(after.url).not.toBe(t.testUrl);
+		expect(JSON.stringify(after)).not.toContain(token);
+		expect(Object.keys(after.headers)).toEqual([]);
 		expect(t.staticData()).toEqual({});
+
+		// A check after deactivation reaches nobody: no delivery to this n8n, no execution.
+		await runCheck(monitor.id);
+		expect(api.deliveries.map((d) => [d.url, d.responseStatus])).toEqual([['http://127.0.0.1:9/web-data-trigger-deactivated', null]]);
+		expect(t.executions).toHaveLength(0);
+
+		// Activated again: the inert webhook counts as none, so the next deactivation disarms it again.
+		await t.activate();
+		expect(t.staticData().previousWebhook).toBeNull();
+		expect(api.monitor(monitor.id).webhook.url).toBe(t.productionUrl);
+		await t.deactivate();
+		expect(api.monitor(monitor.id).webhook.url).toBe('http://127.0.0.1:9/web-data-trigger-deactivated');
+	});
+
+	test('a monitor with no webhook before, and a service that refuses the inert address: the URL stays, with a token nobody holds', async () => {
+		const monitor = await createMonitorDirectly({ name: 'Bare', schedule: { text: 'hourly' }, targets: [{ type: 'scrape', urls: ['https://news.example.com/'] }] });
+		const t = await trigger(attachParams(monitor.id));
+		await t.activate();
+		const token = t.staticData().secretToken;
+		api.log.length = 0;
+		api.fault({ method: 'PATCH', path: `/v2/monitor/${monitor.id}`, statuses: [400] });
+		expect(await t.deactivate()).toBe(true);
+		const patch = api.requests({ method: 'PATCH' });
+		expect(patch.map((r) => r.status)).toEqual([400, 200]);
+		const after = api.monitor(monitor.id).webhook;
+		expect(after.url).toBe(t.productionUrl);
+		const rotated = after.headers['X-WebData-Trigger-Token'];
+		expect(rotated).toMatch(/^[0-9a-f]{64}$/);
+		expect(rotated).not.toBe(token);
+		expect(t.staticData()).toEqual({});
+		// Activated again (a new token) and a check run: every delivery carries the new token, never the rotated one.
+		await t.activate();
+		expect(t.staticData().secretToken).not.toBe(rotated);
+		const refused = await t.post(JSON.stringify({ type: 'monitor.page', webhookId: crypto.randomUUID(), data: [{}] }), { 'X-WebData-Trigger-Token': rotated });
+		expect(refused.status).toBe(401);
 	});
 
 	test('a webhook taken over by someone else meanwhile is left alone at deactivation', async () => {
