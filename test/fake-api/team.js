@@ -1,15 +1,42 @@
 'use strict';
 // Team (account) endpoints of the OpenAPI: GET /v2/team/credit-usage (also the credential test),
 // /v2/team/credit-usage/historical, /v2/team/token-usage, /v2/team/token-usage/historical and
-// /v2/team/queue-status. Query strings are strict: an unknown parameter or a `byApiKey` that is not
+// /v2/team/queue-status and /v2/team/activity. Query strings are strict: an unknown parameter or a `byApiKey` that is not
 // "true"/"false" answers 400 BAD_REQUEST like a zod query schema.
 //
 // Values come from state.team (api.setTeam / POST /__fake/team): remainingCredits, planCredits
 // (both reset to 1000), and optionally remainingTokens, planTokens, billingPeriodStart,
 // billingPeriodEnd, queue ({jobsInQueue, activeJobsInQueue, waitingJobsInQueue, maxConcurrency,
 // mostRecentSuccess}), creditHistory and tokenHistory (arrays of periods as the API returns them
-// with byApiKey=true: {startDate, endDate, apiKey, totalCredits|totalTokens}).
-const { badRequest } = require('./util');
+// with byApiKey=true: {startDate, endDate, apiKey, totalCredits|totalTokens}), and activity (the
+// job list of GET /v2/team/activity, newest first: {id, endpoint, api_version, created_at, target};
+// default: 7 jobs of several endpoints). Activity pages: ?endpoint=<enum>&limit=1-100 (50)&cursor=<from
+// the previous page>; an unknown cursor → 400.
+const { badRequest, uuidFrom } = require('./util');
+
+const ACTIVITY_ENDPOINTS = ['scrape', 'crawl', 'batch_scrape', 'search', 'extract', 'llmstxt', 'deep_research', 'map', 'agent', 'browser', 'interact'];
+
+function defaultActivity() {
+	const rows = [
+		['scrape', 'https://example.com/pricing'],
+		['search', 'robotics start-ups'],
+		['crawl', 'https://example.com'],
+		['scrape', 'https://example.org/blog'],
+		['interact', null],
+		['map', 'https://example.net'],
+		['agent', 'Find robotics start-ups founded after 2018'],
+	];
+	const start = Date.parse('2026-11-21T12:00:00.000Z');
+	return rows.map(([endpoint, target], n) => ({
+		id: uuidFrom('activity', String(n)),
+		endpoint,
+		api_version: 'v2',
+		created_at: new Date(start - n * 60000).toISOString(),
+		target,
+	}));
+}
+
+const queryIssue = (path, message, extra = {}) => badRequest('Bad Request', [{ code: 'invalid_query', path, message, ...extra }]);
 
 /** Three monthly periods, two API keys each (what byApiKey=true returns). */
 function defaultHistory(totalKey) {
@@ -34,6 +61,7 @@ function readQuery(query, allowed) {
 			{ code: 'unrecognized_keys', path: [], keys: unknown, message: `Unrecognized query parameter(s): ${unknown.join(', ')}` },
 		]);
 	}
+	for (const [k, v] of Object.entries(query)) if (Array.isArray(v)) throw queryIssue([k], `${k} may be given once`);
 	if (query.byApiKey === undefined) return false;
 	if (query.byApiKey !== 'true' && query.byApiKey !== 'false') {
 		throw badRequest('Bad Request', [
@@ -106,6 +134,30 @@ function routes(state) {
 				readQuery(ctx.query, []);
 				const queue = { jobsInQueue: 3, activeJobsInQueue: 2, waitingJobsInQueue: 1, maxConcurrency: 5, mostRecentSuccess: '2026-11-21T12:00:00.000Z', ...state.team.queue };
 				return { status: 200, body: { success: true, ...queue } };
+			},
+		],
+		[
+			'GET',
+			/^\/v2\/team\/activity$/,
+			(ctx) => {
+				readQuery(ctx.query, ['endpoint', 'limit', 'cursor']);
+				const { endpoint, limit: rawLimit, cursor } = ctx.query;
+				if (endpoint !== undefined && !ACTIVITY_ENDPOINTS.includes(endpoint))
+					throw badRequest('Bad Request', [
+						{ code: 'invalid_enum_value', path: ['endpoint'], options: ACTIVITY_ENDPOINTS, received: endpoint, message: 'Invalid enum value' },
+					]);
+				const limit = rawLimit === undefined ? 50 : Number(rawLimit);
+				if (!/^\d+$/.test(String(rawLimit ?? '50')) || limit < 1 || limit > 100) throw queryIssue(['limit'], 'limit must be an integer between 1 and 100');
+				let offset = 0;
+				if (cursor !== undefined) {
+					const m = /^fake-cursor-(\d+)$/.exec(cursor);
+					if (!m) throw queryIssue(['cursor'], 'Invalid cursor');
+					offset = Number(m[1]);
+				}
+				const all = (state.team.activity ?? defaultActivity()).filter((a) => endpoint === undefined || a.endpoint === endpoint);
+				const data = all.slice(offset, offset + limit);
+				const more = offset + limit < all.length;
+				return { status: 200, body: { success: true, data, cursor: more ? `fake-cursor-${offset + limit}` : null, has_more: more } };
 			},
 		],
 	];

@@ -117,6 +117,63 @@ describe('Get Queue Status', () => {
 	});
 });
 
+describe('Get Recent Activity', () => {
+	const job = (n, endpoint = 'scrape') => ({ id: `0190b7c4-6d2a-7c1e-9a51-${String(n).padStart(12, '0')}`, endpoint, api_version: 'v2', created_at: '2026-11-21T12:00:00.000Z', target: `https://example.com/${n}` });
+
+	test('limit goes to the service; one item per job, as the service returned it', async () => {
+		const result = await run({ operation: 'getActivity', limit: 3 });
+		expect(result.status).toBe('success');
+		expect(api.log.map((r) => r.query)).toEqual([{ limit: '3' }]);
+		const items = result.json(WEB_DATA);
+		expect(items).toHaveLength(3);
+		expect(Object.keys(items[0]).sort()).toEqual(['api_version', 'created_at', 'endpoint', 'id', 'target']);
+	});
+
+	test('Return All follows the cursor, 100 per page, until has_more is false', async () => {
+		api.setTeam({ activity: Array.from({ length: 230 }, (_, n) => job(n)) });
+		const result = await run({ operation: 'getActivity', returnAll: true });
+		expect(result.status).toBe('success');
+		expect(api.log.map((r) => r.query)).toEqual([
+			{ limit: '100' },
+			{ limit: '100', cursor: 'fake-cursor-100' },
+			{ limit: '100', cursor: 'fake-cursor-200' },
+		]);
+		const ids = result.json(WEB_DATA).map((j) => j.id);
+		expect(ids).toHaveLength(230);
+		expect(new Set(ids).size).toBe(230);
+	});
+
+	test('a limit above one page asks only for what is left; the endpoint filter is sent', async () => {
+		api.setTeam({ activity: [...Array.from({ length: 150 }, (_, n) => job(n, 'crawl')), job(999, 'scrape')] });
+		const result = await run({ operation: 'getActivity', endpoint: 'crawl', limit: 120 });
+		expect(api.log.map((r) => r.query)).toEqual([
+			{ limit: '100', endpoint: 'crawl' },
+			{ limit: '20', endpoint: 'crawl', cursor: 'fake-cursor-100' },
+		]);
+		const items = result.json(WEB_DATA);
+		expect(items).toHaveLength(120);
+		expect(items.every((j) => j.endpoint === 'crawl')).toBe(true);
+	});
+
+	test('a cursor handed out twice stops the paging', async () => {
+		api.fault({ path: '/v2/team/activity', times: 5, status: 200, body: { success: true, data: [job(1)], cursor: 'same', has_more: true } });
+		const result = await run({ operation: 'getActivity', returnAll: true });
+		expect(result.status).toBe('success');
+		expect(api.log).toHaveLength(2);
+		expect(result.json(WEB_DATA)).toHaveLength(2);
+	});
+
+	test.each([
+		[{ endpoint: 'crawls' }, 'Endpoint'],
+		[{ limit: 0 }, 'Limit'],
+	])('%j is refused before sending', async (parameters, field) => {
+		const result = await run({ operation: 'getActivity', ...parameters });
+		expect(result.status).toBe('error');
+		expect(result.error.message).toContain(field);
+		expect(api.log).toHaveLength(0);
+	});
+});
+
 describe('the fake is strict about queries', () => {
 	test('an unknown query parameter or a byApiKey that is not true/false answers 400', async () => {
 		const get = (q) => fetch(`${api.url}/v2/team/credit-usage${q}`, { headers: { Authorization: `Bearer ${CANARY_KEY}` } }).then((r) => r.status);

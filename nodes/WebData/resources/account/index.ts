@@ -1,4 +1,5 @@
 import type { Resource } from '../../helpers/types';
+import { getActivity } from './activity';
 import { getCreditUsageHistory, getTokenUsageHistory } from './history';
 import { getCreditUsage, getQueueStatus, getTokenUsage } from './usage';
 
@@ -29,6 +30,12 @@ export const account: Resource = {
 				description: 'Get how many jobs are queued, active and waiting, and the concurrency limit of the plan',
 			},
 			{
+				name: 'Get Recent Activity',
+				value: 'getActivity',
+				action: 'Get the recent activity of the team',
+				description: 'List the jobs of the last 24 hours (scrapes, crawls, searches, agent runs…) with their IDs, newest first',
+			},
+			{
 				name: 'Get Token Usage',
 				value: 'getTokenUsage',
 				action: 'Get the token usage of the team',
@@ -42,5 +49,5 @@ export const account: Resource = {
 			},
 		],
 	},
-	operations: { getCreditUsage, getCreditUsageHistory, getQueueStatus, getTokenUsage, getTokenUsageHistory },
+	operations: { getActivity, getCreditUsage, getCreditUsageHistory, getQueueStatus, getTokenUsage, getTokenUsageHistory },
 };
