@@ -164,8 +164,9 @@ export const execute: Operation = {
 				body: request.body,
 				itemIndex: i,
 				hints: request.target === 'session' ? SESSION_HINTS : SCRAPE_HINTS,
-				// A run may take up to its own timeout (default 30 s, at most 300 s); leave room for the answer.
-				timeoutMs: ((request.body.timeout as number | undefined) ?? 30) * 1000 + 60000,
+				// A run may take up to its own timeout (default 30 s, at most 300 s); leave room for opening
+				// the browser (on a scraped page the first call replays the page) and for the answer.
+				timeoutMs: ((request.body.timeout as number | undefined) ?? 30) * 1000 + 120_000,
 			},
 			run?.transportDeps ?? defaultDeps,
 		);
