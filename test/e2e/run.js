@@ -27,6 +27,9 @@
  *      owner + API key, a signing fake API; per trigger workflow, activation / deliveries / forged
  *      deliveries / retries / restart / deactivation proofs, one "ok" line each, then its check
  *      module (which exports `trigger = {connection: 'create' | 'attach'}`).
+ *   5c. screenshots (./lib/editor.js, also `npm run screenshots`): its own `n8n start` with a copy of
+ *      the package, headless Chromium signed in as the owner; per picture, its panel rendered and the
+ *      editor logged no error about our nodes. Skipped when E2E_FILTER is set.
  *   6. the canary key must not appear in anything n8n printed or returned
  *   7. "ok - name" / "not ok - name: reason" per test ("# …" lines are diagnostics), and as the
  *      last line "N passed, N failed"; exit 1 when anything failed.
@@ -49,6 +52,7 @@ const proc = require('./lib/proc');
 const { startFake, fakeClient } = require('./lib/fake');
 const { freePort, n8nEnv, n8n, parseExecutionOutput, writeJson } = require('./lib/n8n');
 const { runTriggerPhase, isTriggerWorkflow } = require('./lib/trigger-phase');
+const { runScreenshots } = require('./lib/editor');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const CACHE = path.join(ROOT, '.cache');
@@ -468,6 +472,14 @@ async function main() {
 		await runTriggerPhase({ root: ROOT, tmp, ctx, items: triggerItems, apiKey, record, captured, timings, substitute, oneLine });
 	} catch (e) {
 		record('trigger phase', false, e.message, e.stack);
+	}
+
+	// Screenshots from the real editor in headless Chromium (lib/editor.js, also `npm run screenshots`):
+	// its own `n8n start` with a copy of the package installed above; one "screenshots: …" line per
+	// picture; pictures go to the temp dir, never over examples/screenshots/. Skipped with E2E_FILTER.
+	if (!process.env.E2E_FILTER) {
+		const packageDir = path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+		await runScreenshots({ root: ROOT, tmp, nodeDir: NODE_DIR, hostDir: HOST_DIR, outDir: path.join(tmp, 'screenshots'), packageDir, apiKey, record, captured, timings });
 	}
 
 	if (executedTypes.ranOk > 0) record(`n8n runs ${NODE_TYPE} nodes`, true);

@@ -1,0 +1,520 @@
+'use strict';
+/*
+ * Screenshots from the real n8n editor, and the proof that our panels render there.
+ *
+ *   1. a fresh n8n user folder with the packed package in <folder>/.n8n/nodes/node_modules (the way
+ *      run.js installs it: a community package), the fake Web-Data API, `n8n start` on free ports
+ *   2. owner set-up (POST /rest/owner/setup), an API key, then n8n's public API: a "Web Data account"
+ *      credential on the fake, and the example workflows each panel is taken from
+ *   3. headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core): the sign-in page as
+ *      the owner, then one screenshot per SHOTS entry; each entry checks that its panel rendered (the
+ *      field labels it lists are visible) and that the editor logged no error about our nodes
+ *      (console errors, page errors, failed requests that name webData, webDataTrigger, webDataApi or
+ *      n8n-nodes-webdata)
+ * One "ok - screenshots: …" / "not ok - screenshots: …" line per screenshot (through `record`).
+ *
+ * Plain CommonJS and Node built-ins, plus playwright-core (a devDependency); runs under the system
+ * Node, n8n under .cache/node24.
+ */
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const proc = require('./proc');
+const { startFake } = require('./fake');
+const { freePort, n8nEnv } = require('./n8n');
+
+const PACKAGE_NAME = 'n8n-nodes-webdata';
+const CHROMIUM = process.env.E2E_CHROMIUM || '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+const VIEWPORT = { width: 1440, height: 900 };
+/** What in an editor error means it is about our package. */
+const OURS = /n8n-nodes-webdata|\bwebData(?:Trigger|Api)?\b/;
+// Not n8n's default name, so that the new-credential dialog shows the default "Web Data account".
+const CREDENTIAL_NAME = 'My Web Data account';
+const API_KEY_SCOPES = ['workflow:create', 'workflow:read', 'workflow:list', 'credential:create'];
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const oneLine = (text) => String(text).replace(/\s+/g, ' ').trim().slice(0, 400);
+
+/**
+ * The screenshots. `workflow`: an examples/*.json (imported through the public API); `node`: the
+ * node whose panel is opened; `labels`: field labels that must be visible in the panel / dialog.
+ */
+const SHOTS = [
+	{
+		name: 'node-creator',
+		title: 'the node in the node creator (search "Web Data")',
+		kind: 'creator',
+		workflow: 'agent-run-and-wait',
+		// the Web Data entry opened: its actions (from the action node) and its triggers
+		labels: ['Web Data', 'Parse a file', 'Create a monitor', 'Run an agent and wait for the result'],
+	},
+	{
+		name: 'parse-panel',
+		title: 'Parse → Parse File panel (examples/parse-pdf-to-markdown.json)',
+		kind: 'panel',
+		workflow: 'parse-pdf-to-markdown',
+		node: 'Parse PDF to Markdown',
+		labels: ['Credential', 'Resource', 'Operation', 'Input Binary Field', 'Formats', 'Output'],
+	},
+	{
+		name: 'agent-run-and-wait-panel',
+		title: 'Agent → Run and Wait panel (examples/agent-run-and-wait.json)',
+		kind: 'panel',
+		workflow: 'agent-run-and-wait',
+		node: 'Run agent',
+		labels: ['Credential', 'Resource', 'Operation', 'Prompt', 'URLs', 'Output Shape', 'Max Wait (Seconds)', 'On Timeout'],
+	},
+	{
+		name: 'monitor-create-panel',
+		title: 'Monitor → Create panel (examples/monitor-create.json)',
+		kind: 'panel',
+		workflow: 'monitor-create',
+		node: 'Create monitor',
+		labels: ['Credential', 'Resource', 'Operation', 'Name', 'Goal', 'Schedule', 'Targets'],
+	},
+	{
+		name: 'trigger-panel',
+		title: 'Web Data Trigger panel (examples/trigger-on-page-change.json)',
+		kind: 'panel',
+		workflow: 'trigger-on-page-change',
+		node: 'When a watched page changes',
+		labels: ['Credential', 'Monitor Connection', 'Events', 'Monitor Name', 'URLs', 'Schedule', 'Goal'],
+	},
+	{
+		name: 'credential-dialog',
+		title: 'Web Data API credential dialog (new credential)',
+		kind: 'credential',
+		workflow: 'parse-pdf-to-markdown',
+		node: 'Parse PDF to Markdown',
+		labels: ['Web Data API', 'API Key', 'Base URL', 'Webhook Signing Secret'],
+	},
+	{
+		name: 'example-canvas',
+		title: 'example canvas (examples/parse-pdf-to-markdown.json)',
+		kind: 'canvas',
+		workflow: 'parse-pdf-to-markdown',
+	},
+];
+/** Panels are taller than the canvas shots, so that more of their fields show. */
+const PANEL_VIEWPORT = { width: 1440, height: 1200 };
+const MAX_PNG_BYTES = 300 * 1024;
+
+// ---------------------------------------------------------------------------------------------
+/** npm pack of the built package, untarred into `<userFolder>/.n8n/nodes/node_modules/<name>`. */
+async function packInto(root, tmp, userFolder) {
+	const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+	const declared = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])];
+	const missing = declared.filter((f) => !fs.existsSync(path.join(root, f)));
+	if (missing.length) throw new Error(`the package is not built: ${missing.join(', ')} missing. Run "npm run build" first.`);
+	const packDir = path.join(tmp, 'pack');
+	fs.mkdirSync(packDir, { recursive: true });
+	const r = await proc.run('npm', ['pack', '--ignore-scripts', '--pack-destination', packDir], { cwd: root, timeoutMs: 120000 });
+	const tarball = fs.readdirSync(packDir).find((f) => f.endsWith('.tgz'));
+	if (r.code !== 0 || !tarball) throw new Error(`npm pack failed (exit ${r.code}): ${oneLine(proc.tail(r.stdout + r.stderr, 5))}`);
+	const target = path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+	fs.mkdirSync(target, { recursive: true });
+	const t = await proc.run('tar', ['xzf', path.join(packDir, tarball), '-C', target, '--strip-components=1'], { timeoutMs: 60000 });
+	if (t.code !== 0) throw new Error(`could not untar ${tarball}: ${oneLine(t.stderr)}`);
+	return target;
+}
+
+/** `n8n start` with a fresh user folder holding the package; owner, API key, credential. */
+class EditorHost {
+	constructor({ root, tmp, nodeDir, hostDir, apiKey }) {
+		Object.assign(this, { root, tmp, nodeDir, hostDir });
+		this.apiKey = apiKey || `wd-shots-${crypto.randomBytes(12).toString('hex')}`;
+		this.dir = path.join(tmp, 'editor');
+		this.userFolder = path.join(this.dir, 'user');
+		this.logFile = path.join(this.dir, 'n8n-start.log');
+		this.output = [];
+		this.owner = { email: 'owner@example.com', firstName: 'Ada', lastName: 'Owner', password: `Shots-${crypto.randomBytes(6).toString('hex')}-Pw1` };
+	}
+
+	/** packageDir: an already untarred package to copy (run.js); otherwise npm pack. */
+	async start(packageDir) {
+		fs.mkdirSync(this.userFolder, { recursive: true });
+		if (packageDir) fs.cpSync(packageDir, path.join(this.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME), { recursive: true });
+		else await packInto(this.root, this.dir, this.userFolder);
+		const fake = await startFake({ root: this.root, apiKey: this.apiKey, logFile: path.join(this.dir, 'fake-api.log') });
+		this.fakeUrl = fake.url;
+		this.port = await freePort();
+		this.base = `http://127.0.0.1:${this.port}`;
+		this.env = n8nEnv({
+			nodeDir: this.nodeDir,
+			userFolder: this.userFolder,
+			encryptionKey: 'webdata-screenshots-encryption-key',
+			port: this.port,
+			brokerPort: await freePort(),
+		});
+		const t0 = Date.now();
+		const bin = path.join(this.hostDir, 'node_modules', 'n8n', 'bin', 'n8n');
+		if (!fs.existsSync(bin)) throw new Error(`n8n is not installed at ${bin}: run "bash test/e2e/install.sh"`);
+		const child = proc.start(path.join(this.nodeDir, 'bin', 'node'), [bin, 'start'], { env: this.env, cwd: this.dir });
+		const log = fs.createWriteStream(this.logFile, { flags: 'a' });
+		const keep = (d) => {
+			log.write(d);
+			this.output.push(d.toString('utf8'));
+		};
+		child.stdout.on('data', keep);
+		child.stderr.on('data', keep);
+		child.once('exit', (code, signal) => log.end(`[n8n start exited: code ${code}, signal ${signal}]\n`));
+		this.child = child;
+		for (const deadline = Date.now() + 120000; ; ) {
+			if (child.exitCode !== null || child.signalCode !== null) throw new Error(`n8n start exited early (code ${child.exitCode}): ${this.tail(10)}`);
+			try {
+				if ((await fetch(`${this.base}/healthz/readiness`)).ok) break;
+			} catch {
+				/* not listening yet */
+			}
+			if (Date.now() > deadline) throw new Error('n8n start was not ready within 120 s');
+			await sleep(250);
+		}
+		this.readyMs = Date.now() - t0;
+
+		const owner = await this.rest('POST', '/rest/owner/setup', this.owner);
+		this.cookie = (owner.headers.get('set-cookie') || '').split(';')[0];
+		if (owner.status !== 200 || !this.cookie.startsWith('n8n-auth=')) throw new Error(`owner setup answered ${owner.status}: ${oneLine(JSON.stringify(owner.json))}`);
+		const key = await this.rest('POST', '/rest/api-keys', { label: 'webdata-screenshots', scopes: API_KEY_SCOPES, expiresAt: null }, { cookie: this.cookie });
+		this.n8nApiKey = key.json?.data?.rawApiKey;
+		if (key.status !== 200 || !this.n8nApiKey) throw new Error(`creating an API key answered ${key.status}: ${oneLine(JSON.stringify(key.json))}`);
+		const cred = await this.api('POST', '/credentials', {
+			name: CREDENTIAL_NAME,
+			type: 'webDataApi',
+			data: { apiKey: this.apiKey, baseUrl: this.fakeUrl, webhookSecret: '' },
+		});
+		this.credential = { id: cred.id, name: CREDENTIAL_NAME };
+		this.workflows = {};
+	}
+
+	tail(n = 15) {
+		return proc.tail(this.output.join(''), n);
+	}
+
+	async rest(method, route, body, headers = {}) {
+		const res = await fetch(`${this.base}${route}`, {
+			method,
+			headers: { 'content-type': 'application/json', ...headers },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await res.text();
+		let json;
+		try {
+			json = text ? JSON.parse(text) : undefined;
+		} catch {
+			json = text;
+		}
+		return { status: res.status, json, headers: res.headers };
+	}
+
+	async api(method, route, body) {
+		const r = await this.rest(method, `/api/v1${route}`, body, { 'X-N8N-API-KEY': this.n8nApiKey });
+		if (r.status < 200 || r.status >= 300) throw new Error(`n8n public API ${method} ${route} answered ${r.status}: ${oneLine(JSON.stringify(r.json))}`);
+		return r.json;
+	}
+
+	/** Imports examples/<base>.json once (credentials → the "Web Data account"); returns its id. */
+	async workflow(base) {
+		if (this.workflows[base]) return this.workflows[base];
+		const wf = JSON.parse(fs.readFileSync(path.join(this.root, 'examples', `${base}.json`), 'utf8'));
+		for (const node of wf.nodes) {
+			if (typeof node.type === 'string' && node.type.startsWith(`${PACKAGE_NAME}.`)) node.credentials = { webDataApi: this.credential };
+		}
+		const created = await this.api('POST', '/workflows', {
+			name: wf.name || base,
+			nodes: wf.nodes,
+			connections: wf.connections,
+			settings: wf.settings || { executionOrder: 'v1' },
+		});
+		this.workflows[base] = created.id;
+		return created.id;
+	}
+
+	async stop() {
+		const child = this.child;
+		if (!child || child.exitCode !== null || child.signalCode !== null) return;
+		const ended = new Promise((r) => child.once('exit', r));
+		proc.killGroup(child, 'SIGTERM');
+		await Promise.race([ended, sleep(10000)]);
+		if (child.exitCode === null && child.signalCode === null) proc.killGroup(child, 'SIGKILL');
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+function loadPlaywright() {
+	try {
+		return require('playwright-core');
+	} catch (e) {
+		throw new Error(`playwright-core is not installed (a devDependency): run "npm ci" (${e.message})`);
+	}
+}
+
+async function launchChromium(profileDir) {
+	if (!fs.existsSync(CHROMIUM))
+		throw new Error(`${CHROMIUM} is missing: install Debian's Chromium (apt-get update && apt-get install -y --no-install-recommends chromium)`);
+	const { chromium } = loadPlaywright();
+	fs.mkdirSync(profileDir, { recursive: true });
+	// A persistent context on a new, empty profile folder: --user-data-dir is that folder.
+	return await chromium.launchPersistentContext(profileDir, {
+		executablePath: CHROMIUM,
+		headless: true,
+		args: CHROMIUM_FLAGS,
+		viewport: VIEWPORT,
+		deviceScaleFactor: 1,
+		locale: 'en-US',
+		timezoneId: 'UTC',
+		colorScheme: 'light',
+	});
+}
+
+/**
+ * The editor in one browser page: sign-in, then the screenshots. Every console error, page error
+ * and failed request is kept (`events`); each screenshot checks those that arrived since the last.
+ */
+class Editor {
+	constructor(host, context, log) {
+		this.host = host;
+		this.context = context;
+		this.log = log;
+		this.events = []; // {kind, text, url}
+		this.seen = 0;
+		this.external = new Set();
+	}
+
+	async open() {
+		const origin = new URL(this.host.base).origin;
+		// The machine is offline: requests to other hosts (n8n asks the npm registry about community
+		// packages) are answered at once by the browser instead of waiting for a timeout.
+		await this.context.route(
+			(url) => url.origin !== origin,
+			(route) => {
+				this.external.add(route.request().url());
+				return route.abort('blockedbyclient');
+			},
+		);
+		this.page = this.context.pages()[0] || (await this.context.newPage());
+		const page = this.page;
+		page.setDefaultTimeout(20000);
+		page.on('dialog', (d) => d.accept().catch(() => {}));
+		page.on('console', (m) => {
+			if (m.type() === 'error') this.events.push({ kind: 'console error', text: m.text(), url: m.location()?.url || '' });
+		});
+		page.on('pageerror', (e) => this.events.push({ kind: 'page error', text: `${e.message}\n${e.stack || ''}`, url: '' }));
+		page.on('requestfailed', (r) => {
+			// ERR_ABORTED: requests a navigation cancelled (the next screenshot's page load)
+			if (new URL(r.url()).origin === origin && r.failure()?.errorText !== 'net::ERR_ABORTED') this.events.push({ kind: 'failed request', text: `${r.method()} ${r.url()}: ${r.failure()?.errorText}`, url: r.url() });
+		});
+		page.on('response', (r) => {
+			if (r.status() >= 400 && new URL(r.url()).origin === origin) this.events.push({ kind: `HTTP ${r.status()}`, text: `${r.request().method()} ${r.url()}`, url: r.url() });
+		});
+	}
+
+	/** Errors since the last call that are about our package (and, for diagnostics, the others). */
+	newErrors() {
+		const fresh = this.events.slice(this.seen);
+		this.seen = this.events.length;
+		const origin = new URL(this.host.base).origin;
+		const relevant = fresh.filter((e) => !e.url || e.url.startsWith(origin)); // not the blocked outside requests
+		const ours = relevant.filter((e) => OURS.test(e.text) || OURS.test(e.url));
+		return { ours, others: relevant.filter((e) => !ours.includes(e)) };
+	}
+
+	async signIn() {
+		const page = this.page;
+		await page.goto(`${this.host.base}/signin`);
+		await page.locator('#emailOrLdapLoginId').fill(this.host.owner.email);
+		await page.locator('#password').fill(this.host.owner.password);
+		await page.locator('[data-test-id="form-submit-button"]').click();
+		await page.waitForURL((u) => !u.pathname.startsWith('/signin'), { timeout: 30000 });
+		await page.locator('[data-test-id="main-sidebar-settings"], [data-test-id="project-home-menu-item"]').first().waitFor();
+		// The sign-in page asks /rest/login before anyone signed in: n8n's own 401, not an error.
+		this.events = this.events.filter((e) => !(e.url.endsWith('/rest/login') && /401/.test(`${e.kind} ${e.text}`)));
+	}
+
+	/** Opens a workflow by URL and waits until its nodes are on the canvas. */
+	async openWorkflow(base) {
+		const page = this.page;
+		const id = await this.host.workflow(base);
+		const wf = JSON.parse(fs.readFileSync(path.join(this.host.root, 'examples', `${base}.json`), 'utf8'));
+		await page.setViewportSize(VIEWPORT);
+		await page.goto(`${this.host.base}/workflow/${id}`);
+		await page.locator('[data-test-id="canvas-node"]').first().waitFor();
+		for (const node of wf.nodes.filter((n) => n.type !== 'n8n-nodes-base.stickyNote')) await this.canvasNode(node.name).waitFor();
+		await page.waitForLoadState('networkidle').catch(() => {});
+		return wf;
+	}
+
+	canvasNode(name) {
+		return this.page.locator(`[data-test-id="canvas-node"][data-node-name=${JSON.stringify(name)}]`);
+	}
+
+	/** Double-clicks a node and waits for its panel (NDV) with its parameters. */
+	async openPanel(name) {
+		await this.canvasNode(name).dblclick();
+		const ndv = this.page.locator('[data-test-id="ndv"]');
+		await ndv.waitFor();
+		await ndv.locator('[data-test-id="node-parameters"]').waitFor();
+		return ndv;
+	}
+
+	/** Labels not visible inside `scope` (an element whose whole text is the label, " *" allowed after it). */
+	async missingLabels(scope, labels) {
+		const missing = [];
+		for (const label of labels) {
+			const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+			const text = scope.getByText(new RegExp(`^\\s*${escaped}\\s*\\*?\\s*$`)); // "API Key *" for required fields
+			try {
+				await text.first().waitFor({ state: 'visible', timeout: 5000 });
+			} catch {
+				missing.push(label);
+			}
+		}
+		return missing;
+	}
+
+	async settle() {
+		const page = this.page;
+		await page.mouse.move(VIEWPORT.width - 2, 2); // no hover effects in the picture
+		await page.waitForLoadState('networkidle').catch(() => {});
+		// the editor's transitions (drawers, modals) take a few hundred ms
+		await page.waitForTimeout(700);
+		// every image in view finished loading (node icons are <img>)
+		await page
+			.waitForFunction(() => [...document.images].every((img) => img.complete), null, { timeout: 5000 })
+			.catch(() => {});
+	}
+
+	/** Runs one screenshot entry; resolves a note; throws with a reason when it did not render. */
+	async shoot(shot, file) {
+		const page = this.page;
+		let scope;
+		let missing = [];
+		if (shot.kind === 'creator') {
+			await this.openWorkflow(shot.workflow);
+			await page.locator('[data-test-id="node-creator-plus-button"]').click();
+			const creator = page.locator('[data-test-id="node-creator"]');
+			await creator.waitFor();
+			// the search field has the focus when the node creator opens
+			await creator.locator('[data-test-id="node-creator-search-bar"]').waitFor();
+			await page.keyboard.type('Web Data');
+			const item = creator.locator('[data-test-id="node-creator-item-name"]', { hasText: /^\s*Web Data\s*$/ });
+			try {
+				await item.first().waitFor();
+			} catch {
+				throw new Error(`searching "Web Data" in the node creator lists no "Web Data" entry (it lists: ${oneLine(await creator.innerText())})`);
+			}
+			await item.first().click();
+			await creator.getByText('Triggers', { exact: false }).first().waitFor().catch(() => {});
+			scope = creator;
+			missing = await this.missingLabels(creator, shot.labels);
+			if (missing.length) {
+				throw new Error(
+					`the "Web Data" entry of the node creator does not show ${missing.map((l) => `"${l}"`).join(', ')} (it shows: ${oneLine(await creator.innerText())})`,
+				);
+			}
+		} else if (shot.kind === 'panel' || shot.kind === 'credential') {
+			await this.openWorkflow(shot.workflow);
+			const ndv = await this.openPanel(shot.node);
+			await page.setViewportSize(shot.kind === 'panel' ? PANEL_VIEWPORT : VIEWPORT);
+			scope = ndv.locator('[data-test-id="node-parameters"]');
+			if (shot.kind === 'credential') {
+				await ndv.locator('[data-test-id="node-credentials-select"]').click();
+				await page.locator('[data-test-id="node-credentials-select-item-new"]').click();
+				scope = page.locator('[data-test-id="editCredential-modal"]');
+				await scope.waitFor();
+			}
+			missing = await this.missingLabels(scope, shot.labels);
+			if (missing.length) throw new Error(`the ${shot.kind === 'panel' ? `panel of "${shot.node}"` : 'credential dialog'} does not show ${missing.map((l) => `"${l}"`).join(', ')}`);
+			if (shot.kind === 'panel') {
+				// n8n shows "Parameter … is required" / issue markers when it cannot use a value
+				const issues = await ndv.locator('[data-test-id="parameter-issues"]').count();
+				if (issues) throw new Error(`the panel of "${shot.node}" marks ${issues} parameter(s) with issues`);
+			}
+		} else if (shot.kind === 'canvas') {
+			const wf = await this.openWorkflow(shot.workflow);
+			await page.locator('[data-test-id="zoom-to-fit"]').click().catch(() => {});
+			scope = page.locator('[data-test-id="canvas"]');
+			// our nodes' icons must load (an <img> from /icons/n8n-nodes-webdata/…)
+			for (const node of wf.nodes.filter((n) => n.type.startsWith(`${PACKAGE_NAME}.`))) {
+				const img = this.canvasNode(node.name).locator('img');
+				if ((await img.count()) === 0) throw new Error(`the canvas node "${node.name}" shows no icon image`);
+				const ok = await img.first().evaluate((el) => el.complete && el.naturalWidth > 0);
+				if (!ok) throw new Error(`the icon of the canvas node "${node.name}" did not load (${await img.first().getAttribute('src')})`);
+			}
+		} else throw new Error(`unknown screenshot kind ${shot.kind}`);
+
+		await this.settle();
+		await page.screenshot({ path: file, animations: 'disabled' });
+		const { ours, others } = this.newErrors();
+		for (const e of others) this.log(`#   editor ${e.kind} (not about our nodes): ${oneLine(e.text)}`);
+		if (ours.length) {
+			const err = new Error(`the editor logged ${ours.length} error(s) about our nodes: ${ours.map((e) => `${e.kind}: ${oneLine(e.text)}`).join(' | ')}`);
+			err.details = ours.map((e) => `${e.kind}: ${e.text}${e.url ? ` (${e.url})` : ''}`).join('\n');
+			throw err;
+		}
+		const bytes = fs.statSync(file).size;
+		if (bytes > MAX_PNG_BYTES) throw new Error(`${path.basename(file)} is ${Math.round(bytes / 1024)} KB (more than ${MAX_PNG_BYTES / 1024} KB)`);
+		return `${Math.round(bytes / 1024)} KB`;
+	}
+}
+
+/**
+ * Runs every screenshot. env: {root, tmp, nodeDir, hostDir, outDir, packageDir?, apiKey?, record,
+ * log?, captured?, timings?}. Records "screenshots: …" lines; never throws.
+ */
+async function runScreenshots(env) {
+	const { record } = env;
+	const log = env.log || ((line) => console.log(line));
+	const t0 = Date.now();
+	const host = new EditorHost(env);
+	let context;
+	let editor;
+	const SETUP = 'screenshots: set-up: `n8n start` with the package, owner, credential, Chromium signed in as the owner';
+	try {
+		try {
+			await host.start(env.packageDir);
+			context = await launchChromium(path.join(host.dir, 'chromium-profile'));
+			editor = new Editor(host, context, log);
+			await editor.open();
+			await editor.signIn();
+		} catch (e) {
+			record(SETUP, false, e.message, [e.stack, `n8n start log tail:\n${host.tail(20)}`].join('\n'));
+			return;
+		}
+		record(`${SETUP} (n8n ready in ${secs(host.readyMs)}, signed in after ${secs(Date.now() - t0)})`, true);
+		fs.mkdirSync(env.outDir, { recursive: true });
+		for (const shot of SHOTS) {
+			const file = path.join(env.outDir, `${shot.name}.png`);
+			const s0 = Date.now();
+			try {
+				const note = await editor.shoot(shot, file);
+				record(`screenshots: ${shot.name}.png — ${shot.title} (${note}, ${secs(Date.now() - s0)})`, true);
+			} catch (e) {
+				const debug = path.join(host.dir, `${shot.name}.failed.png`);
+				await editor.page.screenshot({ path: debug }).catch(() => {});
+				const reason = String(e.message).split('\n')[0].replace(/\u001b\[[0-9;]*m/g, '');
+				record(`screenshots: ${shot.name}.png — ${shot.title}`, false, reason, [e.details, `what the browser showed: ${debug}`].filter(Boolean).join('\n'));
+			}
+		}
+		if (editor.external.size) log(`# screenshots: requests to other hosts blocked (offline): ${[...editor.external].slice(0, 5).join(', ')}`);
+		env.timings?.push(['screenshots (n8n start, Chromium, 7 pictures)', Date.now() - t0]);
+	} finally {
+		if (context) await context.close().catch(() => {});
+		await host.stop();
+		env.captured?.push({ source: 'n8n start for the screenshots (stdout+stderr)', text: host.output.join('') });
+		if (editor) env.captured?.push({ source: 'editor console (screenshots)', text: editor.events.map((e) => `${e.text} ${e.url}`).join('\n') });
+	}
+}
+
+module.exports = { SHOTS, OURS, EditorHost, Editor, launchChromium, runScreenshots, packInto, CHROMIUM };
