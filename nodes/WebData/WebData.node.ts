@@ -11,6 +11,7 @@ import { asNodeError, errorItem, isCancellation } from './helpers/items';
 import { runPool } from './helpers/pool';
 import type { Resource, RunContext } from './helpers/types';
 import { searchAgentRuns } from './methods/listSearch';
+import { searchInteractSessions } from './resources/interact/listSearch';
 import { searchMonitorChecks, searchMonitors } from './methods/monitorSearch';
 import { account } from './resources/account';
 import { agent } from './resources/agent';
@@ -119,7 +120,7 @@ export class WebData implements INodeType {
 	};
 
 	methods = {
-		listSearch: { searchAgentRuns, searchMonitors, searchMonitorChecks },
+		listSearch: { searchAgentRuns, searchInteractSessions, searchMonitors, searchMonitorChecks },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -8,8 +8,8 @@ const UUID_REGEX = '^\\s*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F
 const EXAMPLE_UUID = '0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a';
 
 /**
- * A resource locator for a UUID: pick from a list (a listSearch method) or paste the ID. The
- * By ID mode checks the UUID form in the editor; operations check it again before sending.
+ * A resource locator for a UUID: pick from a list (when a listSearch method is given) or paste the
+ * ID. The By ID mode checks the UUID form in the editor; operations check it again before sending.
  */
 export function uuidLocator(options: {
 	displayName: string;
@@ -17,7 +17,8 @@ export function uuidLocator(options: {
 	/** How the ID is called in messages, e.g. "Job ID". */
 	idLabel: string;
 	description: string;
-	searchListMethod: string;
+	/** A listSearch method for a "From List" mode; without it the locator has the By ID mode only. */
+	searchListMethod?: string;
 	searchable?: boolean;
 	defaultMode?: 'list' | 'id';
 	extra?: Partial<INodeProperties>;
@@ -26,17 +27,21 @@ export function uuidLocator(options: {
 		displayName: options.displayName,
 		name: options.name,
 		type: 'resourceLocator',
-		default: { mode: options.defaultMode ?? 'list', value: '' },
+		default: { mode: options.defaultMode ?? (options.searchListMethod ? 'list' : 'id'), value: '' },
 		required: true,
 		description: options.description,
 		...options.extra,
 		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				typeOptions: { searchListMethod: options.searchListMethod, searchable: options.searchable ?? false },
-			},
+			...(options.searchListMethod
+				? [
+						{
+							displayName: 'From List',
+							name: 'list',
+							type: 'list' as const,
+							typeOptions: { searchListMethod: options.searchListMethod, searchable: options.searchable ?? false },
+						},
+					]
+				: []),
 			{
 				displayName: 'By ID',
 				name: 'id',

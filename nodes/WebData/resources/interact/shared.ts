@@ -1,38 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { uuidLocator } from '../../helpers/fields';
 import { invalid, requireUuid } from '../../helpers/validation';
-
-const UUID_REGEX = '^\\s*[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\\s*$';
-const EXAMPLE_UUID = '550e8400-e29b-41d4-a716-446655440000';
-
-/** A UUID resource locator with an ID mode (the service offers no list of scrape jobs to pick from). */
-function idLocator(displayName: string, name: string, description: string): INodeProperties {
-	return {
-		displayName,
-		name,
-		type: 'resourceLocator',
-		default: { mode: 'id', value: '' },
-		required: true,
-		description,
-		modes: [
-			{
-				displayName: 'By ID',
-				name: 'id',
-				type: 'string',
-				placeholder: `e.g. ${EXAMPLE_UUID}`,
-				validation: [
-					{
-						type: 'regex',
-						properties: {
-							regex: UUID_REGEX,
-							errorMessage: `The ${displayName} must be a UUID such as ${EXAMPLE_UUID}`,
-						},
-					},
-				],
-			},
-		],
-	};
-}
 
 export type Target = 'session' | 'scrapeJob';
 
@@ -59,20 +28,26 @@ export const targetField: INodeProperties = {
 };
 
 export const sessionIdField: INodeProperties = {
-	...idLocator(
-		'Session ID',
-		'sessionId',
-		'The session to use: the "id" in the output of Start Session, or one of List Sessions',
-	),
+	...uuidLocator({
+		displayName: 'Session ID',
+		name: 'sessionId',
+		idLabel: 'Session ID',
+		description: 'The session to use: pick an active one, or the "id" in the output of Start Session',
+		searchListMethod: 'searchInteractSessions',
+		searchable: true,
+		defaultMode: 'id',
+	}),
 	displayOptions: { show: { target: ['session'] } },
 };
 
 export const scrapeJobIdField: INodeProperties = {
-	...idLocator(
-		'Scrape ID',
-		'scrapeJobId',
-		'The scrape whose page to use: "metadata.scrapeId" in the output of Scrape → Scrape URL (Output: Full)',
-	),
+	// The service offers no list of scrape jobs to pick from: By ID only.
+	...uuidLocator({
+		displayName: 'Scrape ID',
+		name: 'scrapeJobId',
+		idLabel: 'Scrape ID',
+		description: 'The scrape whose page to use: "metadata.scrapeId" in the output of Scrape → Scrape URL (Output: Full)',
+	}),
 	displayOptions: { show: { target: ['scrapeJob'] } },
 };
 

@@ -1,0 +1,30 @@
+'use strict';
+// Whole-node checks of the Web Data description: every list mode is wired, every resource has operations.
+const { WebData } = require('../../dist/nodes/WebData/WebData.node');
+
+const node = new WebData();
+const properties = node.description.properties;
+
+test('every "From List" mode names a listSearch method the node registers', () => {
+	const methods = [];
+	for (const property of properties) {
+		for (const mode of property.modes ?? []) {
+			if (mode.type === 'list') methods.push([property.name, mode.typeOptions?.searchListMethod]);
+		}
+	}
+	expect(methods.length).toBeGreaterThan(0);
+	for (const [name, method] of methods) {
+		expect({ name, registered: typeof node.methods.listSearch[method] }).toEqual({ name, registered: 'function' });
+	}
+	expect(methods).toContainEqual(['sessionId', 'searchInteractSessions']);
+});
+
+test('every resource offers at least one operation, and its default is one of them', () => {
+	// n8n cannot load a node whose operation list is empty (it reads the last option's name).
+	const resources = properties.find((p) => p.name === 'resource').options.map((o) => o.value);
+	for (const resource of resources) {
+		const selector = properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource));
+		expect({ resource, count: selector?.options?.length > 0 }).toEqual({ resource, count: true });
+		expect(selector.options.map((o) => o.value)).toContain(selector.default);
+	}
+});
