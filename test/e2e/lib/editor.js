@@ -172,7 +172,10 @@ class EditorHost {
 		child.once('exit', (code, signal) => log.end(`[n8n start exited: code ${code}, signal ${signal}]\n`));
 		this.child = child;
 		for (const deadline = Date.now() + 120000; ; ) {
-			if (child.exitCode !== null || child.signalCode !== null) throw new Error(`n8n start exited early (code ${child.exitCode}): ${this.tail(10)}`);
+			if (child.exitCode !== null || child.signalCode !== null) {
+				const first = this.output.join('').split('\n').find((l) => /^\w*Error\b/.test(l));
+				throw new Error(`n8n start exited early (code ${child.exitCode})${first ? `: ${first}` : ''}`);
+			}
 			try {
 				if ((await fetch(`${this.base}/healthz/readiness`)).ok) break;
 			} catch {
@@ -459,7 +462,8 @@ class Editor {
 		const { ours, others } = this.newErrors();
 		for (const e of others) this.log(`#   editor ${e.kind} (not about our nodes): ${oneLine(e.text)}`);
 		if (ours.length) {
-			const err = new Error(`the editor logged ${ours.length} error(s) about our nodes: ${ours.map((e) => `${e.kind}: ${oneLine(e.text)}`).join(' | ')}`);
+			const distinct = [...new Set(ours.map((e) => `${e.kind}: ${oneLine(e.text)}${e.url && !e.text.includes(e.url) ? ` (${e.url})` : ''}`))];
+			const err = new Error(`the editor logged ${ours.length} error(s) about our nodes: ${distinct.join(' | ')}`);
 			err.details = ours.map((e) => `${e.kind}: ${e.text}${e.url ? ` (${e.url})` : ''}`).join('\n');
 			throw err;
 		}
