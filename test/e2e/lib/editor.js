@@ -293,6 +293,12 @@ class Editor {
 		this.events = []; // {kind, text, url}
 		this.seen = 0;
 		this.external = new Set();
+		this.bodies = []; // promises: the request whose answer held the API key, or null
+	}
+
+	/** Requests whose answer to the editor held the service API key. */
+	async keyLeaks() {
+		return (await Promise.all(this.bodies)).filter(Boolean);
 	}
 
 	async open() {
@@ -319,7 +325,17 @@ class Editor {
 			if (new URL(r.url()).origin === origin && r.failure()?.errorText !== 'net::ERR_ABORTED') this.events.push({ kind: 'failed request', text: `${r.method()} ${r.url()}: ${r.failure()?.errorText}`, url: r.url() });
 		});
 		page.on('response', (r) => {
-			if (r.status() >= 400 && new URL(r.url()).origin === origin) this.events.push({ kind: `HTTP ${r.status()}`, text: `${r.request().method()} ${r.url()}`, url: r.url() });
+			if (new URL(r.url()).origin !== origin) return;
+			if (r.status() >= 400) this.events.push({ kind: `HTTP ${r.status()}`, text: `${r.request().method()} ${r.url()}`, url: r.url() });
+			// the service API key is stored in the credential: no answer to the editor may hold it
+			if (/json/.test(r.headers()['content-type'] || '')) {
+				this.bodies.push(
+					r.text().then(
+						(body) => (body.includes(this.host.apiKey) ? `${r.request().method()} ${r.url()}` : null),
+						() => null,
+					),
+				);
+			}
 		});
 	}
 
@@ -511,6 +527,12 @@ async function runScreenshots(env) {
 				record(`screenshots: ${shot.name}.png — ${shot.title}`, false, reason, [e.details, `what the browser showed: ${debug}`].filter(Boolean).join('\n'));
 			}
 		}
+		const leaks = await editor.keyLeaks();
+		record(
+			`screenshots: no answer to the editor holds the service API key (${editor.bodies.length} answers read)`,
+			leaks.length === 0,
+			`the API key is in the answer to ${leaks.slice(0, 5).join(', ')}`,
+		);
 		if (editor.external.size) log(`# screenshots: requests to other hosts blocked (offline): ${[...editor.external].slice(0, 5).join(', ')}`);
 		env.timings?.push(['screenshots (n8n start, Chromium, 7 pictures)', Date.now() - t0]);
 	} finally {
