@@ -28,3 +28,13 @@ test('every resource offers at least one operation, and its default is one of th
 		expect(selector.options.map((o) => o.value)).toContain(selector.default);
 	}
 });
+
+test('the codex puts the node in the regular categories only (an "AI" subcategory hides its actions in the node creator)', () => {
+	// Seen in the real editor (n8n 2.41.1): with categories [..., "AI"] and subcategories {AI: ["Tools"]}
+	// the "Web Data" entry listed only the trigger's events. n8n makes the AI tool variant by itself
+	// because the node is usableAsTool.
+	const codex = require('../../dist/nodes/WebData/WebData.node.json');
+	expect(codex.categories).not.toContain('AI');
+	expect(codex.subcategories).toBeUndefined();
+	expect(node.description.usableAsTool).toBe(true);
+});
