@@ -12,10 +12,22 @@ import { itemsForDelivery, parseDelivery, redactedHeaders } from './delivery';
 import { triggerProperties } from './description';
 import { searchMonitors } from './listSearch';
 import { checkExists, create, registrationOf, remove, type Connection } from './registration';
+import { SigningSecretCache } from './secretCache';
 import { authenticateDelivery, DeliveryDeduper, type HeaderBag } from './verify';
 
 /** Accepted webhookIds of every trigger node in this n8n process (bounded; see DeliveryDeduper). */
 const deliveries = new DeliveryDeduper();
+/** The credential's signing secret per trigger node, read once per activation (see SigningSecretCache). */
+const signingSecrets = new SigningSecretCache();
+
+/** What is the same for all deliveries to one trigger node of one workflow. */
+function scopeOf(ctx: IHookFunctions | IWebhookFunctions): string {
+	const node = ctx.getNode();
+	return `${ctx.getWorkflow().id ?? ''}:${node.id ?? node.name}`;
+}
+
+/** The sent body of an accepted delivery (n8n answers "Respond Immediately" webhooks with it). */
+const ACCEPTED = { received: true };
 
 /** What n8n's request object offers here (n8n reads the raw bytes before the node runs). */
 interface WebhookRequest {
@@ -36,7 +48,7 @@ function refuse(ctx: IWebhookFunctions, status: 400 | 401, message: string): IWe
 	return { noWebhookResponse: true };
 }
 
-async function signingSecretOf(ctx: IWebhookFunctions): Promise<string | undefined> {
+async function readSigningSecret(ctx: IWebhookFunctions): Promise<string | undefined> {
 	let credentials: IDataObject;
 	try {
 		credentials = await ctx.getCredentials('webDataApi');
@@ -45,6 +57,18 @@ async function signingSecretOf(ctx: IWebhookFunctions): Promise<string | undefin
 	}
 	const secret = typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret.trim() : '';
 	return secret === '' ? undefined : secret;
+}
+
+/** The signing secret, from the cache when fresh; `fresh` forces a read of the credential. */
+async function signingSecretOf(ctx: IWebhookFunctions, scope: string, fresh = false): Promise<string | undefined> {
+	const credentialId = ctx.getNode().credentials?.webDataApi?.id ?? undefined;
+	if (!fresh) {
+		const cached = signingSecrets.get(scope, credentialId);
+		if (cached) return cached.secret;
+	}
+	const secret = await readSigningSecret(ctx);
+	signingSecrets.set(scope, credentialId, secret);
+	return secret;
 }
 
 export class WebDataTrigger implements INodeType {
@@ -68,6 +92,9 @@ export class WebDataTrigger implements INodeType {
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
 				path: 'webhook',
+				// n8n answers "onReceived" webhooks with this value when it is truthy, and with the
+				// node's `webhookResponse` when it is empty; without it, the literal 'firstEntryJson'.
+				responseData: '',
 			},
 		],
 		properties: triggerProperties,
@@ -80,12 +107,15 @@ export class WebDataTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
+				signingSecrets.forget(scopeOf(this)); // (re)activation: read the credential afresh
 				return await checkExists(this);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
+				signingSecrets.forget(scopeOf(this));
 				return await create(this);
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
+				signingSecrets.forget(scopeOf(this));
 				return await remove(this);
 			},
 		},
@@ -112,11 +142,18 @@ export class WebDataTrigger implements INodeType {
 				return refuse(this, 401, 'Unauthorized');
 			}
 		}
-		const signingSecret = await signingSecretOf(this);
-		if (signingSecret && req.rawBody === undefined && typeof req.readRawBody === 'function') {
-			await req.readRawBody();
+		const scope = scopeOf(this);
+		const check = async (signingSecret: string | undefined) => {
+			if (signingSecret && req.rawBody === undefined && typeof req.readRawBody === 'function') {
+				await req.readRawBody();
+			}
+			return authenticateDelivery({ headers, rawBody: req.rawBody, expectedToken, signingSecret });
+		};
+		let auth = await check(await signingSecretOf(this, scope));
+		if (!auth.ok && !auth.tokenFailed && signingSecrets.mayRefresh(scope)) {
+			// The cached secret may be out of date (changed in the credential): check once more afresh.
+			auth = await check(await signingSecretOf(this, scope, true));
 		}
-		const auth = authenticateDelivery({ headers, rawBody: req.rawBody, expectedToken, signingSecret });
 		if (!auth.ok) {
 			this.logger.warn(`Web Data Trigger "${node.name}" refused a delivery: ${auth.reason}`, {
 				workflowId: this.getWorkflow().id,
@@ -131,7 +168,6 @@ export class WebDataTrigger implements INodeType {
 
 		// 3. A retry of a delivery already accepted starts nothing.
 		if (typeof envelope.webhookId === 'string' && envelope.webhookId !== '') {
-			const scope = `${this.getWorkflow().id ?? ''}:${node.id ?? node.name}`;
 			if (deliveries.seen(scope, envelope.webhookId)) {
 				return { webhookResponse: { received: true, duplicate: true } };
 			}
@@ -147,6 +183,6 @@ export class WebDataTrigger implements INodeType {
 			headers: options.includeHeaders === true ? redactedHeaders(headers) : undefined,
 		});
 		if (!decision.run) return { webhookResponse: { received: true, ignored: decision.reason } };
-		return { workflowData: [this.helpers.returnJsonArray(decision.items)] };
+		return { workflowData: [this.helpers.returnJsonArray(decision.items)], webhookResponse: ACCEPTED };
 	}
 }

@@ -74,7 +74,7 @@ export interface AuthInput {
 
 export type AuthResult =
 	| { ok: true; verifiedBy: Array<'token' | 'signature'> }
-	| { ok: false; reason: string };
+	| { ok: false; reason: string; /** the secret token was missing or wrong (the signature was not looked at) */ tokenFailed?: boolean };
 
 /**
  * Authenticates one delivery. Every check whose secret is set must pass; with no secret at all the
@@ -85,8 +85,8 @@ export function authenticateDelivery(input: AuthInput): AuthResult {
 	const verifiedBy: Array<'token' | 'signature'> = [];
 	if (input.expectedToken) {
 		const given = headerValue(input.headers, TOKEN_HEADER);
-		if (given === undefined) return { ok: false, reason: `the ${TOKEN_HEADER} header is missing` };
-		if (!safeEqual(given, input.expectedToken)) return { ok: false, reason: `the ${TOKEN_HEADER} header is wrong` };
+		if (given === undefined) return { ok: false, reason: `the ${TOKEN_HEADER} header is missing`, tokenFailed: true };
+		if (!safeEqual(given, input.expectedToken)) return { ok: false, reason: `the ${TOKEN_HEADER} header is wrong`, tokenFailed: true };
 		verifiedBy.push('token');
 	}
 	if (input.signingSecret) {

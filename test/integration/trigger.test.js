@@ -41,6 +41,8 @@ afterEach(async () => {
 
 // ---- n8n stand-ins -------------------------------------------------------------------------
 const credentialType = new WebDataApi();
+/** Every credential read (n8n's getDecrypted) of this file, so tests can count them. */
+const credentialReads = { count: 0 };
 
 /** Answers the node's credential from the test's values; applies the credential's generic auth. */
 class CredentialsHelper extends workflowLib.ICredentialsHelper {
@@ -58,6 +60,8 @@ class CredentialsHelper extends workflowLib.ICredentialsHelper {
 		return credentialType.properties;
 	}
 	async getDecrypted() {
+		this.reads = (this.reads ?? 0) + 1;
+		credentialReads.count++;
 		if (!this.data) throw new Error('no credential given');
 		return { apiKey: '', baseUrl: 'https://api.firecrawl.dev', webhookSecret: '', ...this.data };
 	}
@@ -83,7 +87,7 @@ function nodeType() {
  *   parameters   the node's parameters
  *   credential   {webhookSecret?, baseUrl?} merged over {apiKey: CANARY_KEY, baseUrl: fake}; null = none
  */
-async function trigger(parameters, { credential = {}, webhookId = crypto.randomUUID(), workflowId = 'wf-trigger-1' } = {}) {
+async function trigger(parameters, { credential = {}, webhookId = crypto.randomUUID(), workflowId = `wf-${crypto.randomUUID().slice(0, 8)}` } = {}) {
 	const node = {
 		id: 'trigger-node-1',
 		name: 'Web Data Trigger',
@@ -107,10 +111,11 @@ async function trigger(parameters, { credential = {}, webhookId = crypto.randomU
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const base = `http://127.0.0.1:${server.address().port}`;
 	const credentialData = credential === null ? null : { apiKey: CANARY_KEY, baseUrl: api.url, ...credential };
+	const credentialsHelper = new CredentialsHelper(credentialData);
 
 	function additionalData(extra = {}) {
 		return {
-			credentialsHelper: new CredentialsHelper(credentialData),
+			credentialsHelper,
 			variables: {},
 			instanceBaseUrl: `${base}/`,
 			restApiUrl: `${base}/rest`,
@@ -236,16 +241,29 @@ async function trigger(parameters, { credential = {}, webhookId = crypto.randomU
 		let answer;
 		if (result.workflowData) {
 			executions.push({ mode: which, items: result.workflowData[0].map((i) => i.json) });
-			answer = { message: 'Workflow was started' };
+			// n8n 2.41 webhook-helpers, responseMode "onReceived": the description's responseData
+			// (default 'firstEntryJson', sent as that literal string), 'noData' → no body, an empty
+			// value → the node's webhookResponse, else {message: 'Workflow was started'}.
+			const description = nodeType().description.webhooks[0];
+			const responseData = description.responseData === undefined ? 'firstEntryJson' : description.responseData;
+			if (responseData === 'noData') answer = undefined;
+			else if (responseData) answer = responseData;
+			else answer = result.webhookResponse ?? { message: 'Workflow was started' };
 		} else answer = result.webhookResponse ?? { message: 'Webhook call received' };
-		res.setHeader('content-type', 'application/json');
-		res.end(JSON.stringify(answer));
+		if (typeof answer === 'string') res.end(answer); // n8n sends a string body as it is
+		else {
+			res.setHeader('content-type', 'application/json');
+			res.end(answer === undefined ? '' : JSON.stringify(answer));
+		}
 		responses.push({ status: 200, body: answer });
 	}
 
 	const harness = {
 		node,
 		base,
+		credentialsHelper,
+		/** Changes the credential as a user would in n8n (the next read sees it). */
+		setCredential: (patch) => Object.assign(credentialData, patch),
 		productionUrl: `${base}/webhook/${webhookId}/webhook`,
 		testUrl: `${base}/webhook-test/${webhookId}/webhook`,
 		executions,
@@ -457,6 +475,62 @@ describe('Create a Monitor for This Workflow', () => {
 		// A new delivery of the same check (fresh webhookIds) does start executions again.
 		await api.deliverMonitor(t.staticData().monitorId);
 		expect(t.executions).toHaveLength(6);
+	});
+
+	test('accepted deliveries answer {"received": true} (not n8n\'s literal "firstEntryJson"); the signing secret is read once per activation, not per delivery', async () => {
+		const description = nodeType().description.webhooks[0];
+		expect(description.responseMode).toBe('onReceived');
+		expect(description.responseData).toBe(''); // undefined would make n8n answer the literal "firstEntryJson"
+		const t = await trigger(createParams(), { credential: { webhookSecret: SIGNING_SECRET } });
+		await t.activate();
+		const monitorId = t.staticData().monitorId;
+		const readsAfterActivation = t.credentialsHelper.reads;
+		const deliveries = await runCheck(monitorId);
+		expect(deliveries.map((d) => d.responseStatus)).toEqual([200, 200, 200]);
+		expect(t.executions).toHaveLength(3);
+		expect(t.responses.map((r) => [r.status, r.body])).toEqual([
+			[200, { received: true }],
+			[200, { received: true }],
+			[200, { received: true }],
+		]);
+		const raw = await fetch(t.productionUrl, { method: 'POST', headers: deliveries[0].headers, body: deliveries[0].rawBody });
+		expect(await raw.text()).toBe('{"received":true,"duplicate":true}'); // the de-dup still answers, starts nothing
+		expect(t.executions).toHaveLength(3);
+		expect(t.credentialsHelper.reads - readsAfterActivation).toBe(1); // was one read per delivery
+
+		// A new activation reads the credential again.
+		await t.deactivate();
+		await t.activate();
+		const reads = t.credentialsHelper.reads;
+		expect((await runCheck(t.staticData().monitorId)).slice(3).map((d) => d.responseStatus)).toEqual([200, 200, 200]);
+		expect(t.credentialsHelper.reads - reads).toBe(1);
+	});
+
+	test('a signing secret changed in the credential is used at once; forged deliveries cannot make every request a credential read', async () => {
+		const t = await trigger(createParams(), { credential: { webhookSecret: SIGNING_SECRET } });
+		await t.activate();
+		const token = t.staticData().secretToken;
+		const body = () => JSON.stringify({ success: true, type: 'monitor.page', id: 'c', webhookId: crypto.randomUUID(), data: [{ url: 'https://x.example.com', status: 'changed' }], metadata: {} });
+		const signed = (raw, secret) => ({ 'X-WebData-Trigger-Token': token, 'X-Firecrawl-Signature': sign(raw, secret) });
+		let raw = body();
+		expect((await t.post(raw, signed(raw, SIGNING_SECRET))).status).toBe(200); // reads and caches the secret
+		const cached = t.credentialsHelper.reads;
+
+		t.setCredential({ webhookSecret: 'whsec-rotated' }); // the team rotated its secret; the service signs with the new one
+		raw = body();
+		const afterRotation = await t.post(raw, signed(raw, 'whsec-rotated'));
+		expect(afterRotation).toEqual({ status: 200, body: { received: true } });
+		expect(t.credentialsHelper.reads - cached).toBe(1); // one fresh read, after the cached secret failed
+
+		const before = t.credentialsHelper.reads;
+		for (let i = 0; i < 5; i++) {
+			raw = body();
+			expect((await t.post(raw, signed(raw, SIGNING_SECRET))).status).toBe(401); // the old secret no longer passes
+		}
+		raw = body();
+		expect((await t.post(raw, { 'X-WebData-Trigger-Token': 'f'.repeat(64), 'X-Firecrawl-Signature': sign(raw, 'whsec-rotated') })).status).toBe(401);
+		expect(t.credentialsHelper.reads - before).toBe(0); // re-reads are limited to one per second per node
+		expect(t.executions).toHaveLength(2);
 	});
 
 	test('deactivation deletes the created monitor and forgets the registration; deliveries are then refused', async () => {
