@@ -21,7 +21,8 @@
  *                deactivation deletes the monitor
  *        attach: activation points the monitor's webhook at n8n (previous webhook kept); a check
  *                run → executions filtered by the workflow's options; deactivation restores the
- *                previous webhook
+ *                previous webhook; a monitor that had no webhook is left with an inert one (no
+ *                n8n URL, no token) that the API accepts
  *      plus the workflow's own check module (test/e2e/checks/<name>.js, `module.exports.trigger =
  *      {connection}`), called with {executions, deliveries, monitorId} after the check run.
  * Everything n8n printed and returned is added to `captured` for the canary scan. n8n's output is in
@@ -80,7 +81,7 @@ class Phase {
 	async startN8n() {
 		const t0 = Date.now();
 		const bin = path.join(this.ctx.hostDir, 'node_modules', 'n8n', 'bin', 'n8n');
-		const child = proc.start(path.join(this.ctx.nodeDir, 'bin', 'node'), [bin, 'start'], { env: this.env, cwd: this.tmp });
+		const child = proc.start(path.join(this.ctx.nodeDir, 'bin', 'node'), [...(this.nodeArgs ?? []), bin, 'start'], { env: this.env, cwd: this.tmp });
 		const log = fs.createWriteStream(this.startLog, { flags: 'a' });
 		log.write(`\n$ n8n start (port ${this.port})\n`);
 		const keep = (d) => {
@@ -165,6 +166,7 @@ class Phase {
 			N8N_WEBHOOK_URL: `${this.base}/`,
 			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
 			...(process.env.E2E_N8N_LOG_LEVEL ? { N8N_LOG_LEVEL: process.env.E2E_N8N_LOG_LEVEL } : {}),
+			...(this.extraEnv ?? {}), // the benchmark's own settings (test/bench/trigger-throughput.js)
 		};
 		const startMs = await this.startN8n();
 
@@ -271,8 +273,9 @@ class Phase {
 	}
 
 	/** Creates the workflow through the public API, with its credential references on `credential`. */
-	async createWorkflow(item, vars, credential) {
+	async createWorkflow(item, vars, credential, { webhookId } = {}) {
 		const wf = JSON.parse(this.substitute(item.text, vars));
+		if (webhookId) for (const node of wf.nodes) if (node.type === TRIGGER_TYPE) node.webhookId = webhookId;
 		for (const node of wf.nodes) {
 			if (node.type.startsWith('n8n-nodes-webdata.')) node.credentials = { webDataApi: { id: credential.id, name: credential.name } };
 		}
@@ -429,6 +432,21 @@ class Phase {
 			return `3 deliveries of ${real.webhookId.slice(0, 8)}…, 1 execution`;
 		});
 
+		await this.step(`${label}: an accepted delivery is answered {"received":true} (not n8n's literal "firstEntryJson") and starts one execution; its retry is answered as a duplicate`, async () => {
+			const before = await countNow();
+			const raw = fresh();
+			const headers = { [TOKEN_HEADER]: token, 'X-Firecrawl-Signature': sign(this.signingSecret, raw) };
+			const first = await this.postToN8n(w.productionUrl, raw, headers);
+			assert.equal(first.status, 200, `HTTP ${first.status} (${first.body.slice(0, 120)})`);
+			assert.deepEqual(JSON.parse(first.body), { received: true }, `the body: ${first.body.slice(0, 120)}`);
+			const again = await this.postToN8n(w.productionUrl, raw, headers);
+			assert.deepEqual([again.status, JSON.parse(again.body)], [200, { received: true, duplicate: true }]);
+			const executions = await this.executions(w.id, { count: before + 1 });
+			await sleep(300);
+			assert.equal((await countNow()), before + 1, 'exactly one new execution');
+			return `${first.status} ${first.body}; retry ${again.status} ${again.body}; executions ${before} → ${executions.length}`;
+		});
+
 		await this.step(`${label}: after an n8n restart (SIGTERM, no delete) the webhook is served again, no second monitor, deliveries still start executions`, async () => {
 			await this.stopN8n();
 			assert.ok((await this.monitorsAtFake()).some((m) => m.id === monitorId), 'the monitor survives the stop');
@@ -543,6 +561,45 @@ class Phase {
 			assert.deepEqual(now.webhook, PREVIOUS_WEBHOOK);
 			return `webhook back to ${now.webhook.url}`;
 		});
+
+		await this.step(`${label}: a monitor that had no webhook: deactivation leaves no live URL or token (an inert webhook the API accepts), and later checks reach nobody`, async () => {
+			const res = await fetch(`${this.fake.url}/v2/monitor`, {
+				method: 'POST',
+				headers: { authorization: `Bearer ${this.apiKey}`, 'content-type': 'application/json' },
+				body: JSON.stringify({ name: 'Monitor without a webhook (e2e)', schedule: { text: 'hourly' }, targets: [{ type: 'scrape', urls: ['https://news.example.com/bare'] }] }),
+			});
+			const bareId = (await res.json()).data.id;
+			const bare = await this.createWorkflow(item, { MONITOR_ID: bareId }, this.credentials.tokenOnly, { webhookId: crypto.randomUUID() });
+			await this.api('POST', `/workflows/${bare.id}/activate`);
+			const registered = await this.until(async () => {
+				const m = await this.fake.call('GET', `/__fake/monitor/${bareId}`);
+				return m.webhook?.url === bare.productionUrl ? m.webhook : undefined;
+			}, "the bare monitor's webhook to point at n8n");
+			const token = registered.headers[TOKEN_HEADER];
+			assert.match(token, /^[0-9a-f]{64}$/);
+			await this.until(async () => (await this.postToN8n(bare.productionUrl, '{}', {})).status !== 404, 'the production webhook to be served');
+			const logBefore = (await this.fake.log()).length;
+			await this.api('POST', `/workflows/${bare.id}/deactivate`);
+			const patches = await this.until(async () => {
+				const found = (await this.fake.log()).slice(logBefore).filter((r) => r.method === 'PATCH' && r.path === `/v2/monitor/${bareId}`);
+				return found.length ? found : undefined;
+			}, 'the webhook update at deactivation');
+			await sleep(300);
+			assert.deepEqual(patches.map((r) => r.status), [200], `one accepted PATCH (got ${patches.map((r) => `${JSON.stringify(r.body)} → ${r.status}`).join('; ')})`);
+			const after = (await this.fake.call('GET', `/__fake/monitor/${bareId}`)).webhook;
+			assert.notEqual(after.url, bare.productionUrl, 'the webhook no longer points at n8n');
+			assert.ok(!JSON.stringify(after).includes(token), 'the secret token is gone from the monitor');
+			assert.match(after.url, /^http:\/\/127\.0\.0\.1:9\//, 'an inert loopback address');
+			const delivered = (await this.deliveries()).length;
+			await this.fake.call('POST', `/__fake/monitor/${bareId}/tick`);
+			await this.settled();
+			const later = (await this.deliveries()).slice(delivered);
+			assert.ok(later.every((d) => d.url === after.url && d.responseStatus === null), `later deliveries go to the inert address only (got ${later.map((d) => `${d.url} ${d.responseStatus}`).join(', ')})`);
+			assert.equal((await this.executions(bare.id)).length, 0, 'no execution');
+			const old = await this.postToN8n(bare.productionUrl, JSON.stringify({ type: 'monitor.page', webhookId: crypto.randomUUID(), data: [{}] }), { [TOKEN_HEADER]: token });
+			assert.equal(old.status, 404, 'the old URL with the old token starts nothing');
+			return `PATCH → ${patches[0].status}, webhook now ${after.url} (events ${JSON.stringify(after.events)}, no token); a later check: ${later.length} delivery to it, 0 executions; old URL + token → ${old.status}`;
+		});
 	}
 }
 
@@ -580,4 +637,4 @@ async function runTriggerPhase(env) {
 	}
 }
 
-module.exports = { runTriggerPhase, isTriggerWorkflow };
+module.exports = { runTriggerPhase, isTriggerWorkflow, Phase, TOKEN_HEADER };
