@@ -48,15 +48,15 @@ function refuse(ctx: IWebhookFunctions, status: 400 | 401, message: string): IWe
 	return { noWebhookResponse: true };
 }
 
-async function readSigningSecret(ctx: IWebhookFunctions): Promise<string | undefined> {
+async function readSigningSecret(ctx: IWebhookFunctions): Promise<{ secret: string | undefined; read: boolean }> {
 	let credentials: IDataObject;
 	try {
 		credentials = await ctx.getCredentials('webDataApi');
 	} catch {
-		return undefined; // manual mode without a credential: no signature to check
+		return { secret: undefined, read: false }; // no credential (manual mode): no signature to check
 	}
 	const secret = typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret.trim() : '';
-	return secret === '' ? undefined : secret;
+	return { secret: secret === '' ? undefined : secret, read: true };
 }
 
 /** The signing secret, from the cache when fresh; `fresh` forces a read of the credential. */
@@ -66,8 +66,8 @@ async function signingSecretOf(ctx: IWebhookFunctions, scope: string, fresh = fa
 		const cached = signingSecrets.get(scope, credentialId);
 		if (cached) return cached.secret;
 	}
-	const secret = await readSigningSecret(ctx);
-	signingSecrets.set(scope, credentialId, secret);
+	const { secret, read } = await readSigningSecret(ctx);
+	if (read) signingSecrets.set(scope, credentialId, secret); // a failed read is not kept
 	return secret;
 }
 
