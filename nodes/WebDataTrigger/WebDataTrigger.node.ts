@@ -13,7 +13,6 @@ import { triggerProperties } from './description';
 import { searchMonitors } from './listSearch';
 import { checkExists, create, registrationOf, remove, type Connection } from './registration';
 import { SigningSecretCache } from './secretCache';
-import { forgetDeliveries, seenInStaticData } from './sharedDedup';
 import { authenticateDelivery, DeliveryDeduper, type HeaderBag } from './verify';
 
 /** Accepted webhookIds of every trigger node in this n8n process (bounded; see DeliveryDeduper). */
@@ -117,9 +116,7 @@ export class WebDataTrigger implements INodeType {
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
 				signingSecrets.forget(scopeOf(this));
-				const removed = await remove(this);
-				forgetDeliveries(registrationOf(this)); // the registration is over: its delivery ids too
-				return removed;
+				return await remove(this);
 			},
 		},
 	};
@@ -171,11 +168,7 @@ export class WebDataTrigger implements INodeType {
 
 		// 3. A retry of a delivery already accepted starts nothing.
 		if (typeof envelope.webhookId === 'string' && envelope.webhookId !== '') {
-			// This process's memory first (no I/O), then the workflow's static data, which n8n re-reads
-			// from the database per delivery and saves after it: shared by every webhook process.
-			const seenHere = deliveries.seen(scope, envelope.webhookId);
-			const seenAnywhere = seenInStaticData(registrationOf(this), envelope.webhookId);
-			if (seenHere || seenAnywhere) {
+			if (deliveries.seen(scope, envelope.webhookId)) {
 				return { webhookResponse: { received: true, duplicate: true } };
 			}
 		}
