@@ -1,0 +1,619 @@
+#!/usr/bin/env node
+'use strict';
+/*
+ * Queue-mode end-to-end suite: this package in n8n 2.41.1's distributed mode.
+ *
+ *   1. bash test/e2e/install.sh (Node 24 + n8n in .cache/) and bash test/e2e/queue/install.sh
+ *      (PostgreSQL and Redis from Debian packages), each skipped when present
+ *   2. PostgreSQL (initdb in a throwaway folder, as the postgres user when run as root: postgres
+ *      refuses root) and redis-server (--save '') on free loopback ports
+ *   3. the package from `npm pack`, untarred into each n8n process's own user folder
+ *      (community package, as test/e2e/run.js does)
+ *   4. n8n processes, all with EXECUTIONS_MODE=queue, DB_TYPE=postgresdb, the same Redis and the
+ *      same N8N_ENCRYPTION_KEY:
+ *        main       `n8n start` (runs the migrations, so it starts first), N8N_DISABLE_PRODUCTION_MAIN_PROCESS=true:
+ *                   production webhooks are served only by the webhook processes
+ *        worker-1/2 `n8n worker --concurrency=5`, QUEUE_HEALTH_CHECK_ACTIVE=true (readiness endpoint)
+ *        webhook-1/2 `n8n webhook`
+ *      and a loopback round-robin HTTP proxy in this process in front of webhook-1/2: WEBHOOK_URL of
+ *      every process points at it, so the URLs n8n registers (the trigger's monitor webhook) lead
+ *      to both webhook processes in turn. The proxy records which process answered each request.
+ *   5. owner, API key, credentials and workflows through main's REST / public API
+ *   6. workflows run by a worker: each one in WORKFLOWS below is the example with its Manual
+ *      Trigger replaced by a Webhook node of the same name (POST, respond immediately); it is
+ *      activated and called through the proxy, the webhook process enqueues it, a worker runs it.
+ *      The execution is read back with GET /api/v1/executions/:id?includeData=true and handed to
+ *      the example's own check (test/e2e/checks/<name>.js, as in the main e2e suite); the worker
+ *      that ran it is found in the workers' logs ("Worker started execution <id>").
+ *   7. the Web Data Trigger across processes (examples/trigger-on-page-change.json, signed
+ *      deliveries): activation registers one monitor (not one per process), deliveries of a check
+ *      reach both webhook processes, the same webhookId three times → one execution, forged
+ *      deliveries → 401 on each webhook process and no execution, 20 distinct deliveries sent 3×
+ *      each alternately to both processes → 20 executions (printed as a measurement),
+ *      deactivation deletes the monitor once.
+ *   8. everything stopped (n8n, Redis, Postgres, the fake, the proxy), also on failure or Ctrl-C;
+ *      the canary API key must appear in nothing n8n printed or returned.
+ * Output: "ok - …" / "not ok - …: reason" per test, "# …" diagnostics, last line "N passed, N failed";
+ * exit 1 when anything failed. Plain CommonJS under the system Node; n8n runs under .cache/node24.
+ * Environment: QUEUE_E2E_KEEP_TMP=1 keeps the temp dir (logs of every process are there);
+ * QUEUE_E2E_N8N_LOG_LEVEL=debug; QUEUE_E2E_TARBALL=<file.tgz> installs that package instead of `npm pack`.
+ * Build first (`npm run build`). How to add a workflow: see README.md next to this file.
+ */
+const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const http = require('node:http');
+const os = require('node:os');
+const path = require('node:path');
+
+const proc = require('../lib/proc');
+const { startFake, fakeClient } = require('../lib/fake');
+const { freePort, n8nEnv } = require('../lib/n8n');
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const CACHE = path.join(ROOT, '.cache');
+const NODE_DIR = path.join(CACHE, 'node24');
+const HOST_DIR = path.join(CACHE, 'n8n-host');
+const N8N_BIN = path.join(HOST_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
+const PACKAGE_NAME = 'n8n-nodes-webdata';
+const TRIGGER_TYPE = `${PACKAGE_NAME}.webDataTrigger`;
+const TOKEN_HEADER = 'X-WebData-Trigger-Token';
+const SIGNATURE_HEADER = 'X-Firecrawl-Signature';
+const READY_TIMEOUT_MS = 240000; // five n8n processes on two cores start slowly
+const API_KEY_SCOPES = [
+	'workflow:create', 'workflow:read', 'workflow:update', 'workflow:delete', 'workflow:list',
+	'workflow:activate', 'workflow:deactivate', 'execution:read', 'execution:list', 'credential:create',
+];
+
+/**
+ * Workflows run by a worker: examples/<name>.json checked by test/e2e/checks/<name>.js.
+ * `trigger`: the name of the node to replace with a Webhook node (the example's Manual Trigger).
+ */
+const WORKFLOWS = [
+	{ name: 'parse-pdf-to-markdown', trigger: 'manual' },
+	{ name: 'agent-run-and-wait', trigger: 'manual' },
+	{ name: 'monitor-run-and-read-changes', trigger: 'manual' },
+];
+const TRIGGER_WORKFLOW = 'trigger-on-page-change';
+
+const results = [];
+const captured = [];
+const timings = [];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const oneLine = (t) => String(t).replace(/\s+/g, ' ').trim().slice(0, 500);
+const sign = (secret, raw) => `sha256=${crypto.createHmac('sha256', secret).update(raw).digest('hex')}`;
+
+function record(name, ok, reason, details) {
+	results.push({ name, ok });
+	console.log(ok ? `ok - ${name}` : `not ok - ${name}: ${oneLine(reason)}`);
+	if (!ok && details) console.log(String(details).split('\n').map((l) => `#   ${l}`).join('\n'));
+}
+
+async function step(name, fn, details) {
+	const t0 = Date.now();
+	try {
+		const note = await fn();
+		const ms = Date.now() - t0;
+		timings.push([name, ms]);
+		record(`${name} (${secs(ms)})${note ? ` — ${note}` : ''}`, true);
+		return true;
+	} catch (e) {
+		const reason = e.code === 'ERR_ASSERTION' ? e.message.split('\n')[0] : e.message;
+		record(name, false, reason, details ? details() : undefined);
+		return false;
+	}
+}
+
+async function until(fn, what, timeoutMs = 30000, everyMs = 200) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await fn();
+		if (value) return value;
+		if (Date.now() > deadline) throw new Error(`timed out after ${secs(timeoutMs)} waiting for ${what}`);
+		await sleep(everyMs);
+	}
+}
+
+// ---- services ---------------------------------------------------------------------------------
+function runCommand(cmd, args, opts = {}) {
+	return proc.run(cmd, args, { timeoutMs: 120000, ...opts });
+}
+
+/** A long-running child whose output goes to `logFile`; resolves the child. */
+function startLogged(name, cmd, args, { env, cwd, logFile }) {
+	const child = proc.start(cmd, args, { env, cwd });
+	const log = fs.createWriteStream(logFile, { flags: 'a' });
+	const chunks = [];
+	const keep = (d) => {
+		log.write(d);
+		chunks.push(d.toString('utf8'));
+	};
+	child.stdout.on('data', keep);
+	child.stderr.on('data', keep);
+	child.once('exit', (code, signal) => log.end(`[${name} exited: code ${code}, signal ${signal}]\n`));
+	child.output = () => chunks.join('');
+	child.label = name;
+	return child;
+}
+
+const asPostgres = (cmd, args) => (process.getuid && process.getuid() === 0 ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]);
+
+async function startPostgres(tmp, pgBin) {
+	const dir = path.join(tmp, 'pg');
+	fs.mkdirSync(dir, { mode: 0o700 });
+	if (process.getuid && process.getuid() === 0) {
+		fs.chmodSync(tmp, 0o755);
+		await runCommand('chown', ['-R', 'postgres:postgres', dir]);
+	}
+	const [c1, a1] = asPostgres(path.join(pgBin, 'initdb'), ['-D', path.join(dir, 'data'), '-U', 'n8n', '--auth=trust', '-E', 'UTF8', '--no-instructions', '--no-sync']);
+	const init = await runCommand(c1, a1, { logFile: path.join(tmp, 'postgres.log') });
+	if (init.code !== 0) throw new Error(`initdb failed (exit ${init.code}): ${proc.tail(init.stdout + init.stderr, 10)}`);
+	const port = await freePort();
+	const [c2, a2] = asPostgres(path.join(pgBin, 'postgres'), [
+		'-D', path.join(dir, 'data'), '-h', '127.0.0.1', '-p', String(port), '-k', dir,
+		'-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200',
+	]);
+	const child = startLogged('postgres', c2, a2, { env: process.env, cwd: dir, logFile: path.join(tmp, 'postgres.log') });
+	await until(async () => {
+		if (child.exitCode !== null) throw new Error(`postgres exited early: ${proc.tail(child.output(), 10)}`);
+		return /ready to accept connections/.test(child.output());
+	}, 'postgres to accept connections', 60000);
+	return { child, port };
+}
+
+async function startRedis(tmp) {
+	const dir = path.join(tmp, 'redis');
+	fs.mkdirSync(dir);
+	const port = await freePort();
+	const child = startLogged('redis', 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+		env: process.env,
+		cwd: dir,
+		logFile: path.join(tmp, 'redis.log'),
+	});
+	await until(async () => {
+		if (child.exitCode !== null) throw new Error(`redis-server exited early: ${proc.tail(child.output(), 10)}`);
+		return /Ready to accept connections/i.test(child.output());
+	}, 'redis to accept connections', 30000);
+	return { child, port };
+}
+
+/** Round-robin HTTP proxy on loopback; `log` holds {n, backend, method, url, status}. */
+function startProxy(backends) {
+	const log = [];
+	let next = 0;
+	const server = http.createServer((req, res) => {
+		const n = log.length;
+		const backend = backends[next++ % backends.length];
+		const entry = { n, backend: backend.name, method: req.method, url: req.url, status: undefined };
+		log.push(entry);
+		const out = http.request({ host: '127.0.0.1', port: backend.port, method: req.method, path: req.url, headers: req.headers }, (r) => {
+			entry.status = r.statusCode;
+			res.writeHead(r.statusCode, r.headers);
+			r.pipe(res);
+		});
+		out.on('error', (e) => {
+			entry.status = 502;
+			if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+			res.end(`proxy: ${e.message}`);
+		});
+		req.pipe(out);
+	});
+	return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: server.address().port, log })));
+}
+
+// ---- main ----------------------------------------------------------------------------------------
+async function main() {
+	const t0 = Date.now();
+	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'webdata-queue-e2e-'));
+	console.log(`# temp dir ${tmp}`);
+	const children = {};
+	let proxy;
+	let cleanedUp = false;
+	const cleanup = async () => {
+		if (cleanedUp) return;
+		cleanedUp = true;
+		// n8n first (they hold DB and Redis connections), then Redis, then Postgres (SIGINT: fast shutdown).
+		const n8ns = Object.values(children).filter((c) => c && c.label?.startsWith('n8n'));
+		for (const c of n8ns) proc.killGroup(c, 'SIGTERM');
+		await Promise.race([Promise.all(n8ns.map((c) => (c.exitCode !== null || c.signalCode !== null ? null : new Promise((r) => c.once('exit', r))))), sleep(15000)]);
+		if (children.redis) proc.killGroup(children.redis, 'SIGTERM');
+		if (children.postgres) proc.killGroup(children.postgres, 'SIGINT');
+		await sleep(500);
+		await proc.stopAll(5000);
+		if (proxy) proxy.server.close();
+		if (!process.env.QUEUE_E2E_KEEP_TMP) fs.rmSync(tmp, { recursive: true, force: true });
+	};
+	process.once('SIGINT', () => cleanup().then(() => process.exit(130)));
+	process.once('SIGTERM', () => cleanup().then(() => process.exit(143)));
+	process.once('exit', () => proc.killAllSync());
+
+	try {
+		await run(tmp, children, (p) => (proxy = p));
+	} catch (e) {
+		record('queue suite set-up', false, e.message, e.details);
+	} finally {
+		const tc = Date.now();
+		await cleanup();
+		timings.push(['stop everything', Date.now() - tc]);
+	}
+	const leaked = captured.filter((c) => c.text && c.text.includes(canaryKey)).map((c) => c.source);
+	record('queue: the API key appears in nothing n8n printed or returned', leaked.length === 0, `found in ${leaked.join(', ')}`);
+	console.log('# timings:');
+	for (const [name, ms] of timings) console.log(`#   ${secs(ms).padStart(7)}  ${name}`);
+	console.log(`# queue suite wall time: ${secs(Date.now() - t0)}`);
+	const passed = results.filter((r) => r.ok).length;
+	const failed = results.length - passed;
+	console.log(`${passed} passed, ${failed} failed`);
+	process.exitCode = failed ? 1 : 0;
+}
+
+const canaryKey = `fc-queue-canary-${crypto.randomBytes(12).toString('hex')}`;
+
+async function run(tmp, children, setProxy) {
+	// 1. installs
+	let t = Date.now();
+	for (const script of [path.join(ROOT, 'test', 'e2e', 'install.sh'), path.join(__dirname, 'install.sh')]) {
+		const r = await runCommand('bash', [script], { cwd: ROOT, logFile: path.join(tmp, 'install.log'), timeoutMs: 20 * 60 * 1000 });
+		if (r.code !== 0) throw Object.assign(new Error(`${path.relative(ROOT, script)} failed (exit ${r.code})`), { details: proc.tail(r.stdout + r.stderr, 20) });
+	}
+	const ready = fs.readFileSync(path.join(tmp, 'install.log'), 'utf8').match(/\[queue install\] ready: postgres ([^\s,]+)/);
+	const pgBin = ready[1];
+	timings.push(['install scripts', Date.now() - t]);
+
+	// 2. services
+	t = Date.now();
+	const [pg, redis] = await Promise.all([startPostgres(tmp, pgBin), startRedis(tmp)]);
+	children.postgres = pg.child;
+	children.redis = redis.child;
+	const signingSecret = `queue-signing-${crypto.randomBytes(12).toString('hex')}`;
+	const fakeApi = await startFake({ root: ROOT, apiKey: canaryKey, logFile: path.join(tmp, 'fake-api.log'), args: ['--signing-secret', signingSecret, '--time-scale', '5'] });
+	children.fake = fakeApi.child;
+	const fake = fakeClient(fakeApi.url); // the trigger's: signs deliveries, runs checks 5× faster
+	// The examples' checks expect the fake's real-time pace (e.g. agent polls at 1 s and 3 s): a second fake.
+	const plainFakeApi = await startFake({ root: ROOT, apiKey: canaryKey, logFile: path.join(tmp, 'fake-api-plain.log') });
+	children.plainFake = plainFakeApi.child;
+	const plainFake = fakeClient(plainFakeApi.url);
+	timings.push(['postgres + redis + fake API', Date.now() - t]);
+	console.log(`# postgres 127.0.0.1:${pg.port}, redis 127.0.0.1:${redis.port}, fake ${fakeApi.url}`);
+
+	// 3. the package
+	t = Date.now();
+	let tarball = process.env.QUEUE_E2E_TARBALL; // a given package tarball instead of `npm pack` (diagnostics)
+	if (tarball) console.log(`# package from QUEUE_E2E_TARBALL=${tarball}`);
+	else {
+		const pack = await runCommand('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], { cwd: ROOT });
+		if (pack.code !== 0) throw new Error(`npm pack failed: ${proc.tail(pack.stderr, 5)}`);
+		tarball = path.join(tmp, fs.readdirSync(tmp).find((f) => f.endsWith('.tgz')));
+	}
+	const names = ['main', 'worker-1', 'worker-2', 'webhook-1', 'webhook-2'];
+	for (const name of names) {
+		const target = path.join(tmp, name, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+		fs.mkdirSync(target, { recursive: true });
+		const x = await runCommand('tar', ['xzf', tarball, '-C', target, '--strip-components=1']);
+		if (x.code !== 0) throw new Error(`untar failed: ${x.stderr}`);
+		if (!fs.existsSync(path.join(target, 'dist', 'nodes', 'WebDataTrigger', 'WebDataTrigger.node.js'))) throw new Error('the package is not built: run "npm run build" first');
+	}
+	timings.push(['npm pack + untar ×5', Date.now() - t]);
+
+	// 4. n8n processes
+	const proxyBackends = [{ name: 'webhook-1', port: await freePort() }, { name: 'webhook-2', port: await freePort() }];
+	const proxy = await startProxy(proxyBackends);
+	setProxy(proxy);
+	const proxyBase = `http://127.0.0.1:${proxy.port}`;
+	const encryptionKey = crypto.randomBytes(24).toString('hex');
+	const mainPort = await freePort();
+	const base = `http://127.0.0.1:${mainPort}`;
+	const common = {
+		EXECUTIONS_MODE: 'queue',
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: '127.0.0.1',
+		DB_POSTGRESDB_PORT: String(pg.port),
+		DB_POSTGRESDB_DATABASE: 'postgres',
+		DB_POSTGRESDB_USER: 'n8n',
+		DB_POSTGRESDB_PASSWORD: '',
+		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+		QUEUE_BULL_REDIS_PORT: String(redis.port),
+		N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
+		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+		WEBHOOK_URL: `${proxyBase}/`,
+		N8N_WEBHOOK_URL: `${proxyBase}/`,
+		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
+		EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
+	};
+	const envOf = async (name, port) => ({
+		...n8nEnv({ nodeDir: NODE_DIR, userFolder: path.join(tmp, name), encryptionKey, port, brokerPort: await freePort() }),
+		...common,
+		...(process.env.QUEUE_E2E_N8N_LOG_LEVEL ? { N8N_LOG_LEVEL: process.env.QUEUE_E2E_N8N_LOG_LEVEL } : {}),
+	});
+	const startN8n = async (name, args, port, extra = {}) => {
+		const env = { ...(await envOf(name, port)), ...extra };
+		const child = startLogged(`n8n ${name}`, path.join(NODE_DIR, 'bin', 'node'), [N8N_BIN, ...args], { env, cwd: tmp, logFile: path.join(tmp, `n8n-${name}.log`) });
+		children[name] = child;
+		return child;
+	};
+	const readiness = async (child, url) => {
+		const t1 = Date.now();
+		await until(async () => {
+			if (child.exitCode !== null || child.signalCode !== null) throw Object.assign(new Error(`${child.label} exited early (code ${child.exitCode})`), { details: proc.tail(child.output(), 25) });
+			try {
+				return (await fetch(url)).ok;
+			} catch {
+				return false;
+			}
+		}, `${child.label} at ${url}`, READY_TIMEOUT_MS, 500);
+		return Date.now() - t1;
+	};
+
+	t = Date.now();
+	const mainChild = await startN8n('main', ['start'], mainPort);
+	const mainMs = await readiness(mainChild, `${base}/healthz/readiness`);
+	const workerPorts = [await freePort(), await freePort()];
+	const others = [
+		[await startN8n('worker-1', ['worker', '--concurrency=5'], await freePort(), { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(workerPorts[0]), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }), `http://127.0.0.1:${workerPorts[0]}/healthz/readiness`],
+		[await startN8n('worker-2', ['worker', '--concurrency=5'], await freePort(), { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(workerPorts[1]), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }), `http://127.0.0.1:${workerPorts[1]}/healthz/readiness`],
+		[await startN8n('webhook-1', ['webhook'], proxyBackends[0].port), `http://127.0.0.1:${proxyBackends[0].port}/healthz/readiness`],
+		[await startN8n('webhook-2', ['webhook'], proxyBackends[1].port), `http://127.0.0.1:${proxyBackends[1].port}/healthz/readiness`],
+	];
+	const otherMs = await Promise.all(others.map(([c, u]) => readiness(c, u)));
+	timings.push(['n8n main, then 2 workers + 2 webhook processes in parallel, ready', Date.now() - t]);
+	record(`queue: n8n main, 2 workers and 2 webhook processes ready on Postgres + Redis (${secs(Date.now() - t)}: main ${secs(mainMs)}, others ${otherMs.map(secs).join(', ')})`, true);
+	const n8nOut = () => names.map((n) => `--- ${n}\n${proc.tail(children[n]?.output() ?? '', 8)}`).join('\n');
+
+	// 5. owner, API key, credentials
+	const rest = async (method, route, body, headers = {}, at = base) => {
+		const res = await fetch(`${at}${route}`, { method, headers: { 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+		const text = await res.text();
+		captured.push({ source: `${method} ${route}`, text });
+		let json;
+		try {
+			json = text ? JSON.parse(text) : undefined;
+		} catch {
+			json = text;
+		}
+		return { status: res.status, json, text, headers: res.headers };
+	};
+	const owner = await rest('POST', '/rest/owner/setup', { email: 'queue-owner@example.com', firstName: 'Queue', lastName: 'Owner', password: `Q-${crypto.randomBytes(8).toString('hex')}-Pw1` });
+	const cookie = (owner.headers.get('set-cookie') || '').split(';')[0];
+	if (owner.status !== 200 || !cookie) throw new Error(`owner setup answered ${owner.status}: ${oneLine(owner.text)}`);
+	const key = await rest('POST', '/rest/api-keys', { label: 'queue-e2e', scopes: API_KEY_SCOPES, expiresAt: null }, { cookie });
+	const apiKeyN8n = key.json?.data?.rawApiKey;
+	if (!apiKeyN8n) throw new Error(`creating an API key answered ${key.status}: ${oneLine(key.text)}`);
+	const api = async (method, route, body) => {
+		const r = await rest(method, `/api/v1${route}`, body, { 'X-N8N-API-KEY': apiKeyN8n });
+		if (r.status < 200 || r.status >= 300) throw new Error(`public API ${method} ${route} answered ${r.status}: ${oneLine(r.text)}`);
+		return r.json;
+	};
+	const credential = async (name, webhookSecret, baseUrl = fake.url) => ({ id: (await api('POST', '/credentials', { name, type: 'webDataApi', data: { apiKey: canaryKey, baseUrl, webhookSecret } })).id, name });
+	const plainCred = await credential('Web Data (queue)', '', plainFake.url);
+	const signedCred = await credential('Web Data (queue, signed)', signingSecret);
+
+	const createWorkflow = async (wf, cred) => {
+		for (const node of wf.nodes) if (node.type.startsWith(`${PACKAGE_NAME}.`)) node.credentials = { webDataApi: { id: cred.id, name: cred.name } };
+		const created = await api('POST', '/workflows', { name: `${wf.name} (queue e2e)`, nodes: wf.nodes, connections: wf.connections, settings: { executionOrder: 'v1' } });
+		return created.id;
+	};
+	const executions = async (workflowId) => {
+		const list = await api('GET', `/executions?workflowId=${encodeURIComponent(workflowId)}&includeData=true&limit=250`);
+		captured.push({ source: `executions of ${workflowId}`, text: JSON.stringify(list) });
+		return (list.data || []).sort((a, b) => Number(a.id) - Number(b.id));
+	};
+	const finished = (e) => e.finished || ['success', 'error', 'crashed', 'canceled'].includes(e.status);
+	const workerOf = (executionId) =>
+		['worker-1', 'worker-2'].filter((w) => new RegExp(`Worker started execution ${executionId} \\(`).test(children[w].output()));
+	const activate = async (id, probeUrl) => {
+		await api('POST', `/workflows/${id}/activate`);
+		// A GET to a POST webhook: n8n answers 404 "…not registered for GET requests. Did you mean to
+		// make a POST request?" once it knows the webhook (and 404 "…is not registered" before).
+		if (probeUrl)
+			await until(
+				async () => {
+					const r = await fetch(probeUrl).catch(() => undefined);
+					return r && (r.status !== 404 || /POST request/.test(await r.text()));
+				},
+				`the webhook ${probeUrl} to be served`,
+				60000,
+				300,
+			);
+	};
+
+	// 6. workflows run by a worker
+	const workerCount = { 'worker-1': 0, 'worker-2': 0 };
+	const only = process.env.QUEUE_E2E_ONLY; // "trigger": skip the worker-run examples (diagnostics)
+	for (const w of only === 'trigger' ? [] : WORKFLOWS) {
+		await step(`queue: examples/${w.name} runs on a worker (Webhook trigger → webhook process → Redis → worker) and passes its e2e check`, async () => {
+			const check = require(path.join(ROOT, 'test', 'e2e', 'checks', `${w.name}.js`));
+			const wf = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', `${w.name}.json`), 'utf8'));
+			const manual = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
+			assert.ok(manual, `examples/${w.name}.json has no Manual Trigger to replace`);
+			const hookPath = `queue-${w.name}-${crypto.randomBytes(4).toString('hex')}`;
+			Object.assign(manual, { type: 'n8n-nodes-base.webhook', typeVersion: 2, parameters: { httpMethod: 'POST', path: hookPath, responseMode: 'onReceived', options: {} }, webhookId: crypto.randomUUID() });
+			await plainFake.reset();
+			const vars = { ...(check.vars || {}), ...((typeof check.before === 'function' && (await check.before(plainFake, check.vars || {}))) || {}) };
+			const id = await createWorkflow(wf, plainCred);
+			const url = `${proxyBase}/webhook/${hookPath}`;
+			await activate(id, url);
+			const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+			assert.equal(res.status, 200, `the webhook answered ${res.status}`);
+			const [e] = await until(async () => {
+				const list = await executions(id);
+				return list.length && list.every(finished) ? list : undefined;
+			}, 'the execution to finish', 120000, 500);
+			const all = await executions(id);
+			assert.equal(all.length, 1, `one execution (got ${all.length})`);
+			const ran = workerOf(e.id);
+			assert.equal(ran.length, 1, `exactly one worker logged "Worker started execution ${e.id}" (got ${ran.join(', ') || 'none'})`);
+			workerCount[ran[0]]++;
+			await check({ output: e, outputSource: 'public API', exitCode: e.status === 'success' ? 0 : 1, stdout: '', stderr: '', fake: plainFake, vars, apiKey: canaryKey, workflow: wf });
+			await api('POST', `/workflows/${id}/deactivate`);
+			return `execution ${e.id} (${e.mode}, ${e.status}) ran on ${ran[0]}`;
+		}, n8nOut);
+	}
+
+	// 7. the trigger across processes
+	await triggerProofs({ fake, api, createWorkflow, executions, finished, workerOf, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut, activate });
+	console.log(`# executions per worker (worker-run examples): ${JSON.stringify(workerCount)}`);
+}
+
+async function triggerProofs(x) {
+	const { fake, api, createWorkflow, executions, finished, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut } = x;
+	const label = `examples/${TRIGGER_WORKFLOW}`;
+	const wf = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', `${TRIGGER_WORKFLOW}.json`), 'utf8'));
+	const triggerNode = wf.nodes.find((n) => n.type === TRIGGER_TYPE);
+	triggerNode.webhookId = crypto.randomUUID();
+	triggerNode.parameters.runCheckWhenListening = false;
+	const productionPath = `/webhook/${triggerNode.webhookId}/webhook`;
+	let id;
+	let monitorId;
+	let token;
+	let real;
+	const settled = () => fake.call('POST', '/__fake/settled', { timeoutMs: 30000 });
+	const count = async () => (await executions(id)).length;
+	const waitCount = async (n, what) => {
+		await until(async () => {
+			const list = await executions(id);
+			return list.length >= n && list.every(finished);
+		}, what, 60000, 300);
+		await sleep(1500); // anything extra would show up now
+		return await executions(id);
+	};
+	const post = async (port, raw, headers) => {
+		const res = await fetch(`http://127.0.0.1:${port}${productionPath}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: raw });
+		return { status: res.status, body: await res.text() };
+	};
+
+	const ok = await step(`queue: ${label}: activation registers one monitor for the proxy's URL (not one per process)`, async () => {
+		await fake.reset();
+		id = await createWorkflow(wf, signedCred);
+		await api('POST', `/workflows/${id}/activate`);
+		await until(async () => (await fake.log()).some((r) => r.method === 'POST' && r.path === '/v2/monitor'), 'the monitor creation', 60000);
+		await until(async () => (await fetch(`http://127.0.0.1:${proxyBackends[0].port}${productionPath}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status !== 404, 'webhook-1 to serve the trigger', 60000, 300);
+		await until(async () => (await fetch(`http://127.0.0.1:${proxyBackends[1].port}${productionPath}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status !== 404, 'webhook-2 to serve the trigger', 60000, 300);
+		await sleep(3000); // a second registration (one per process) would have happened by now
+		const posts = (await fake.log()).filter((r) => r.method === 'POST' && r.path === '/v2/monitor');
+		assert.equal(posts.length, 1, `one POST /v2/monitor (got ${posts.length})`);
+		assert.equal(posts[0].body.webhook.url, `${proxyBase}${productionPath}`, 'the webhook URL is the proxy (WEBHOOK_URL)');
+		token = posts[0].body.webhook.headers[TOKEN_HEADER];
+		assert.match(token, /^[0-9a-f]{64}$/);
+		const monitors = await (await fetch(`${fake.url}/v2/monitor?limit=100`, { headers: { authorization: `Bearer ${canaryKey}` } })).json();
+		assert.equal(monitors.data.length, 1, 'one monitor at the service');
+		monitorId = monitors.data[0].id;
+		return `monitor ${monitorId.slice(0, 8)}…, ${posts[0].body.webhook.url}`;
+	}, n8nOut);
+	if (!ok) return;
+
+	await step(`queue: ${label}: a check's deliveries reach both webhook processes through the proxy; one execution each, run by workers`, async () => {
+		const before = proxy.log.length;
+		await fake.call('POST', `/__fake/monitor/${monitorId}/tick`);
+		await settled();
+		const deliveries = await fake.call('GET', '/__fake/deliveries');
+		assert.deepEqual(deliveries.map((d) => d.responseStatus), deliveries.map(() => 200), 'every delivery answered 200');
+		const list = await waitCount(deliveries.length, 'one execution per delivery');
+		assert.equal(list.length, deliveries.length, `${deliveries.length} deliveries → ${list.length} executions`);
+		const backends = new Set(proxy.log.slice(before).map((l) => l.backend));
+		assert.equal(backends.size, 2, `deliveries went to ${[...backends].join(', ')}`);
+		const workers = list.map((e) => x.workerOf(e.id)[0] ?? 'none');
+		assert.ok(workers.every((w) => w.startsWith('worker-')), `executions ran on workers: ${workers.join(', ')}`);
+		real = deliveries.find((d) => d.type === 'monitor.check.completed') ?? deliveries[0];
+		return `${deliveries.length} deliveries (${deliveries.map((d) => d.type).join(', ')}) → ${list.length} executions on ${workers.join(', ')}`;
+	}, n8nOut);
+
+	await step(`queue: ${label}: the same webhookId delivered 3 times, alternately to both webhook processes → exactly one execution`, async () => {
+		assert.ok(real, 'a real delivery from the previous step');
+		const before = await count();
+		const logFrom = proxy.log.length;
+		// The service's retry: the fake sends the identical bytes again, through the proxy (round robin).
+		await fake.call('POST', `/__fake/redeliver/${real.webhookId}`);
+		await fake.call('POST', `/__fake/redeliver/${real.webhookId}`);
+		await fake.call('POST', `/__fake/redeliver/${real.webhookId}`);
+		const hits = proxy.log.slice(logFrom).filter((l) => l.url === productionPath);
+		assert.equal(hits.length, 3);
+		assert.deepEqual(new Set(hits.map((h) => h.backend)).size, 2, `the retries reached both processes (${hits.map((h) => h.backend).join(', ')})`);
+		await sleep(2500);
+		const list = await executions(id);
+		const forId = list.filter((e) => JSON.stringify(e.data?.resultData?.runData ?? {}).includes(real.webhookId));
+		assert.equal(list.length, before, `no new execution for retries (before ${before}, now ${list.length})`);
+		assert.equal(forId.length, 1, `one execution holds webhookId ${real.webhookId} (got ${forId.length})`);
+		// A fresh id sent 3 times alternately, straight to the two processes.
+		const env = { ...JSON.parse(real.rawBody), webhookId: crypto.randomUUID() };
+		const raw = JSON.stringify(env);
+		const headers = { [TOKEN_HEADER]: token, [SIGNATURE_HEADER]: sign(signingSecret, raw) };
+		const answers = [];
+		for (const p of [proxyBackends[0], proxyBackends[1], proxyBackends[0]]) {
+			answers.push(await post(p.port, raw, headers));
+		}
+		assert.deepEqual(answers.map((a) => a.status), [200, 200, 200]);
+		assert.deepEqual(JSON.parse(answers[1].body), { received: true, duplicate: true }, `webhook-2 knew webhook-1's delivery: ${answers[1].body}`);
+		const after = await waitCount(before + 1, 'the new delivery’s execution');
+		assert.equal(after.length, before + 1, `exactly one new execution (before ${before}, now ${after.length})`);
+		return `redeliveries via ${hits.map((h) => h.backend).join(' → ')}: +0; fresh id via webhook-1 → webhook-2 → webhook-1: ${answers.map((a) => oneLine(a.body)).join(' | ')}, +1`;
+	}, n8nOut);
+
+	await step(`queue: ${label}: forged deliveries (no token, wrong token, wrong signature) → 401 on each webhook process, no execution`, async () => {
+		const before = await count();
+		const raw = JSON.stringify({ ...JSON.parse(real.rawBody), webhookId: crypto.randomUUID() });
+		const cases = [
+			['no token', { [SIGNATURE_HEADER]: sign(signingSecret, raw) }],
+			['wrong token', { [TOKEN_HEADER]: 'f'.repeat(64), [SIGNATURE_HEADER]: sign(signingSecret, raw) }],
+			['wrong signature', { [TOKEN_HEADER]: token, [SIGNATURE_HEADER]: sign('not-the-secret', raw) }],
+			['no signature', { [TOKEN_HEADER]: token }],
+		];
+		const seen = [];
+		for (const b of proxyBackends) {
+			for (const [name, headers] of cases) {
+				const r = await post(b.port, raw, headers);
+				assert.equal(r.status, 401, `${name} on ${b.name}: ${r.status} ${r.body.slice(0, 100)}`);
+				seen.push(`${b.name}/${name} 401`);
+			}
+		}
+		// The same id, now genuine, still starts its execution: forged requests recorded nothing.
+		const good = await post(proxyBackends[1].port, raw, { [TOKEN_HEADER]: token, [SIGNATURE_HEADER]: sign(signingSecret, raw) });
+		assert.equal(good.status, 200);
+		const after = await waitCount(before + 1, 'the genuine delivery’s execution');
+		assert.equal(after.length, before + 1, `only the genuine delivery started an execution (before ${before}, now ${after.length})`);
+		return `${seen.length} forged → 401; then the genuine one → 1 execution`;
+	}, n8nOut);
+
+	await step(`queue: ${label}: executions per delivery — 20 distinct deliveries, each sent 3× alternately to both webhook processes → 20 executions`, async () => {
+		const before = await count();
+		const base = JSON.parse(real.rawBody);
+		let n = 0;
+		const t0 = Date.now();
+		const statuses = {};
+		for (let i = 0; i < 20; i++) {
+			const raw = JSON.stringify({ ...base, webhookId: crypto.randomUUID() });
+			const headers = { [TOKEN_HEADER]: token, [SIGNATURE_HEADER]: sign(signingSecret, raw) };
+			for (let k = 0; k < 3; k++) {
+				const r = await post(proxyBackends[n++ % 2].port, raw, headers);
+				statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+			}
+		}
+		const sendMs = Date.now() - t0;
+		const after = await waitCount(before + 20, '20 executions');
+		const made = after.length - before;
+		console.log(`# MEASURED executions per delivery in queue mode: 60 requests (20 webhookIds × 3, alternating webhook-1/webhook-2) → ${made} executions (${(made / 20).toFixed(2)} per delivery); answers ${JSON.stringify(statuses)}; sent in ${secs(sendMs)} (${(sendMs / 60).toFixed(0)} ms per request, sequential)`);
+		assert.equal(made, 20, `20 executions (got ${made})`);
+		return `${made} executions for 20 deliveries (60 requests), ${(sendMs / 60).toFixed(0)} ms per request`;
+	}, n8nOut);
+
+	await step(`queue: ${label}: deactivation deletes the monitor once (not once per process)`, async () => {
+		const logFrom = (await fake.log()).length;
+		await api('POST', `/workflows/${id}/deactivate`);
+		await until(async () => (await fake.log()).slice(logFrom).some((r) => r.method === 'DELETE'), 'the monitor deletion', 60000);
+		await sleep(3000);
+		const deletes = (await fake.log()).slice(logFrom).filter((r) => r.method === 'DELETE');
+		assert.equal(deletes.length, 1, `one DELETE (got ${deletes.length})`);
+		assert.equal(deletes[0].path, `/v2/monitor/${monitorId}`);
+		const monitors = await (await fetch(`${fake.url}/v2/monitor?limit=100`, { headers: { authorization: `Bearer ${canaryKey}` } })).json();
+		assert.equal(monitors.data.length, 0, 'no monitor left');
+		const r = await post(proxyBackends[0].port, '{}', {});
+		assert.equal(r.status, 404, `the webhook is gone from webhook-1 (${r.status})`);
+		return `DELETE ${deletes[0].path}`;
+	}, n8nOut);
+}
+
+main().catch((e) => {
+	console.error(e);
+	console.log('0 passed, 1 failed');
+	process.exit(1);
+});
