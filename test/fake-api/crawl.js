@@ -1,3 +1,284 @@
 'use strict';
-// Skeleton: routes of this group are being written (see issue 9).
-module.exports = { routes: (state) => [] };
+// Crawl and batch-scrape jobs (OpenAPI /crawl, /crawl/{id}, /crawl/{id}/errors, /crawl/active,
+// /crawl/params-preview, /batch/scrape, /batch/scrape/{id}, /batch/scrape/{id}/errors).
+// Strict bodies: crawl nests ScrapeOptions under `scrapeOptions`; batch scrape has the ScrapeOptions
+// fields at the TOP LEVEL beside `urls` (a nested `scrapeOptions` there is an unrecognized key → 400).
+//
+// Jobs progress with the clock: a job "scraping" for durationMs (default 2000, divided by timeScale),
+// its pages finishing evenly over that time. Markers (in the crawl URL, or in any batch URL):
+//   fake-duration-<ms>   the job's duration (before timeScale)
+//   fake-job-fail        the job ends "failed" (no more pages after half the time)
+//   fake-page-error      (batch) this URL fails: it is listed by /errors, not in data
+// Status responses are paged: PAGE_SIZE documents per response, `next` = absolute URL with ?skip=N
+// on the fake's origin while more finished pages exist (or while the job still runs).
+const { fail, badRequest, isUuid, isHttpUrl, uuidv7, iso, baseUrlOf } = require('./util');
+const { str, int, num, bool, arr, obj, rec, nullable, assertValid } = require('./validate');
+const { SCRAPE_OPTION_PROPS, refineScrapeOptions, checkScrapeOptions, fakeDocument } = require('./scrapeOptions');
+
+const PAGE_SIZE = 3;
+const DEFAULT_DURATION_MS = 2000;
+const SITE_PATHS = ['', 'about', 'pricing', 'blog', 'blog/first-post', 'blog/second-post', 'docs', 'docs/getting-started', 'docs/api', 'contact', 'careers', 'legal/privacy'];
+
+const webhook = (events) =>
+	obj({ url: str({ url: true }), headers: rec(str()), metadata: rec((v, p, out) => void v), events: arr(str({ enum: events })) }, { required: ['url'] });
+
+const crawlBody = obj(
+	{
+		url: str({ url: true }),
+		prompt: str({ max: 10000 }),
+		excludePaths: arr(str()),
+		includePaths: arr(str()),
+		maxDiscoveryDepth: int({ min: 0 }),
+		sitemap: str({ enum: ['skip', 'include', 'only'] }),
+		ignoreQueryParameters: bool(),
+		regexOnFullURL: bool(),
+		limit: int({ min: 1, max: 10000 }),
+		crawlEntireDomain: bool(),
+		allowExternalLinks: bool(),
+		allowSubdomains: bool(),
+		ignoreRobotsTxt: bool(),
+		robotsUserAgent: str(),
+		delay: num({ min: 0 }),
+		maxConcurrency: int({ min: 1 }),
+		webhook: webhook(['completed', 'page', 'failed', 'started']),
+		scrapeOptions: (v, p, out) => out.push(...checkScrapeOptions(v, p)),
+		zeroDataRetention: bool(),
+		origin: str(),
+		integration: nullable(str()),
+	},
+	{ required: ['url'] },
+);
+
+const batchBody = obj(
+	{
+		urls: arr(str({ url: true }), { min: 1 }),
+		webhook: webhook(['completed', 'page', 'failed', 'started']),
+		maxConcurrency: int({ min: 1 }),
+		ignoreInvalidURLs: bool(),
+		...SCRAPE_OPTION_PROPS,
+		zeroDataRetention: bool(),
+		origin: str(),
+		integration: nullable(str()),
+	},
+	{ required: ['urls'], refine: refineScrapeOptions },
+);
+
+const previewBody = obj({ url: str({ url: true }), prompt: str({ min: 1, max: 10000 }) }, { required: ['url', 'prompt'] });
+
+function requireObject(body) {
+	if (body === null || typeof body !== 'object' || Array.isArray(body))
+		throw badRequest('Bad Request', [{ code: 'invalid_type', path: [], expected: 'object', message: 'Expected object' }]);
+}
+
+function markers(text) {
+	const d = /fake-duration-(\d+)/.exec(text);
+	return { durationMs: d ? Number(d[1]) : undefined, fail: text.includes('fake-job-fail') };
+}
+
+function crawlUrls(body) {
+	const u = new URL(body.url);
+	const origin = u.origin;
+	const limit = Math.min(body.limit ?? 10, SITE_PATHS.length);
+	const start = body.url;
+	const rest = SITE_PATHS.map((p) => `${origin}/${p}`).filter((x) => x !== start && x !== `${start}/` && `${x}/` !== start);
+	let urls = [start, ...rest];
+	if (body.includePaths?.length) {
+		const res = body.includePaths.map((r) => new RegExp(r));
+		urls = urls.filter((x, i) => i === 0 || res.some((re) => re.test(new URL(x).pathname.slice(1))));
+	}
+	if (body.excludePaths?.length) {
+		const res = body.excludePaths.map((r) => new RegExp(r));
+		urls = urls.filter((x) => !res.some((re) => re.test(new URL(x).pathname.slice(1))));
+	}
+	if (body.maxDiscoveryDepth === 0) urls = urls.slice(0, 1);
+	return urls.slice(0, limit);
+}
+
+class Jobs {
+	constructor(state) {
+		this.state = state;
+		this.jobs = new Map();
+	}
+
+	reset() {
+		this.jobs.clear();
+	}
+
+	create(kind, request, urls, markerText, origin) {
+		const m = markers(markerText);
+		const createdAt = Date.now();
+		const id = uuidv7(createdAt);
+		const job = {
+			id,
+			kind,
+			createdAt,
+			request,
+			urls,
+			durationMs: this.state.scaled(m.durationMs ?? DEFAULT_DURATION_MS),
+			fail: m.fail,
+			cancelledAt: null,
+			origin,
+		};
+		this.jobs.set(id, job);
+		return job;
+	}
+
+	find(kind, id) {
+		if (!isUuid(id)) throw fail(400, 'Invalid job ID format');
+		const job = this.jobs.get(id);
+		if (!job || job.kind !== kind) throw fail(404, kind === 'crawl' ? 'Crawl job not found' : 'Batch scrape job not found');
+		return job;
+	}
+
+	/** {status, done (count of finished urls), endAt}. */
+	phase(job, now = Date.now()) {
+		const n = job.urls.length;
+		const frac = (t) => (job.durationMs > 0 ? Math.min(1, Math.max(0, (t - job.createdAt) / job.durationMs)) : 1);
+		if (job.cancelledAt !== null) return { status: 'cancelled', done: Math.floor(n * frac(job.cancelledAt)), endAt: job.cancelledAt };
+		if (job.fail) {
+			const half = job.createdAt + job.durationMs / 2;
+			if (now >= half) return { status: 'failed', done: Math.floor(n / 2), endAt: half };
+			return { status: 'scraping', done: Math.floor(n * frac(now)), endAt: null };
+		}
+		const f = frac(now);
+		if (f >= 1) return { status: 'completed', done: n, endAt: job.createdAt + job.durationMs };
+		return { status: 'scraping', done: Math.floor(n * f), endAt: null };
+	}
+
+	scrapeOptionsOf(job) {
+		if (job.kind === 'crawl') return job.request.scrapeOptions ?? {};
+		const { urls, webhook: _w, maxConcurrency, ignoreInvalidURLs, zeroDataRetention, origin, integration, ...options } = job.request;
+		return options;
+	}
+
+	finished(job, ph) {
+		return job.urls.slice(0, ph.done).filter((u) => !u.includes('fake-page-error'));
+	}
+
+	status(ctx, kind, id) {
+		const job = this.find(kind, id);
+		const ph = this.phase(job);
+		const skip = Number(ctx.query.skip ?? 0);
+		if (!Number.isInteger(skip) || skip < 0)
+			throw badRequest('Bad Request', [{ code: 'invalid_query', path: ['skip'], message: 'skip must be a non-negative integer' }]);
+		const done = this.finished(job, ph);
+		const options = this.scrapeOptionsOf(job);
+		const data = done.slice(skip, skip + PAGE_SIZE).map((u, k) => fakeDocument(u, options, { origin: job.origin, seq: `${job.id}-${skip + k}` }));
+		const more = skip + PAGE_SIZE < done.length || (ph.status === 'scraping' && skip + PAGE_SIZE <= job.urls.length);
+		const path = kind === 'crawl' ? `/v2/crawl/${id}` : `/v2/batch/scrape/${id}`;
+		const now = Date.now();
+		const body = {
+			success: true,
+			status: ph.status,
+			total: job.urls.length,
+			completed: done.length,
+			creditsUsed: done.length,
+			expiresAt: iso(job.createdAt + 24 * 3600 * 1000),
+			createdAt: iso(job.createdAt),
+			duration: ((ph.endAt ?? now) - job.createdAt) / 1000,
+			next: more && data.length === PAGE_SIZE ? `${baseUrlOf(ctx.req, this.state.url)}${path}?skip=${skip + PAGE_SIZE}` : null,
+			data,
+		};
+		if (ph.endAt !== null) body.completedAt = iso(ph.endAt);
+		return { status: 200, body };
+	}
+
+	errors(kind, id) {
+		const job = this.find(kind, id);
+		const ph = this.phase(job);
+		const errors = job.urls
+			.slice(0, ph.done)
+			.filter((u) => u.includes('fake-page-error'))
+			.map((u, k) => ({ id: `${job.id.slice(0, 24)}${String(k).padStart(12, '0')}`, timestamp: iso(job.createdAt + 1), url: u, error: 'Page failed: fake-page-error marker' }));
+		const robotsBlocked = job.kind === 'crawl' && !job.request.ignoreRobotsTxt ? [`${new URL(job.request.url).origin}/admin`] : [];
+		return { status: 200, body: { errors, robotsBlocked } };
+	}
+
+	cancel(kind, id) {
+		const job = this.find(kind, id);
+		if (this.phase(job).status === 'scraping') job.cancelledAt = Date.now();
+		return { status: 200, body: { status: 'cancelled' } };
+	}
+}
+
+function charge(state, credits) {
+	if (state.team.remainingCredits < credits) throw fail(402, 'Payment Required: Insufficient credits');
+}
+
+function routes(state) {
+	const jobs = new Jobs(state);
+	state.crawlJobs = jobs;
+	state.resetHooks.push(() => jobs.reset());
+	const originOf = (ctx) => baseUrlOf(ctx.req, state.url);
+	const ID = '([^/]+)';
+	return [
+		[
+			'POST',
+			/^\/v2\/crawl$/,
+			(ctx) => {
+				const body = ctx.json();
+				requireObject(body);
+				if (!isHttpUrl(body.url)) throw badRequest('Invalid URL', [{ code: 'invalid_string', validation: 'url', path: ['url'], message: 'Invalid URL' }]);
+				assertValid(crawlBody, body);
+				charge(state, 1);
+				const job = jobs.create('crawl', body, crawlUrls(body), body.url, originOf(ctx));
+				return { status: 200, body: { success: true, id: job.id, url: `${originOf(ctx)}/v2/crawl/${job.id}` } };
+			},
+		],
+		[
+			'GET',
+			/^\/v2\/crawl\/active$/,
+			(ctx) => {
+				const crawls = [...jobs.jobs.values()]
+					.filter((j) => j.kind === 'crawl' && jobs.phase(j).status === 'scraping')
+					.map((j) => ({ id: j.id, teamId: 'fake-team', url: j.request.url, status: 'scraping', options: { ...j.request, url: undefined } }));
+				return { status: 200, body: { success: true, crawls } };
+			},
+		],
+		[
+			'POST',
+			/^\/v2\/crawl\/params-preview$/,
+			(ctx) => {
+				const body = ctx.json();
+				requireObject(body);
+				assertValid(previewBody, body);
+				const p = body.prompt.toLowerCase();
+				const data = { url: body.url };
+				const m = /\b(blog|docs|pricing)\b/.exec(p);
+				if (m) data.includePaths = [`${m[1]}/.*`];
+				if (/\bsubdomain/.test(p)) data.allowSubdomains = true;
+				if (/\bexternal\b/.test(p)) data.allowExternalLinks = true;
+				const d = /depth (\d+)/.exec(p);
+				if (d) data.maxDiscoveryDepth = Number(d[1]);
+				data.sitemap = /\bno sitemap\b/.test(p) ? 'skip' : 'include';
+				return { status: 200, body: { success: true, data } };
+			},
+		],
+		['GET', new RegExp(`^/v2/crawl/${ID}$`), (ctx, id) => jobs.status(ctx, 'crawl', id)],
+		['DELETE', new RegExp(`^/v2/crawl/${ID}$`), (ctx, id) => jobs.cancel('crawl', id)],
+		['GET', new RegExp(`^/v2/crawl/${ID}/errors$`), (ctx, id) => jobs.errors('crawl', id)],
+		[
+			'POST',
+			/^\/v2\/batch\/scrape$/,
+			(ctx) => {
+				const body = ctx.json();
+				requireObject(body);
+				if (Array.isArray(body.urls) && body.ignoreInvalidURLs !== true) {
+					const bad = body.urls.findIndex((u) => !isHttpUrl(u));
+					if (bad >= 0) throw badRequest('Invalid URL', [{ code: 'invalid_string', validation: 'url', path: ['urls', bad], message: 'Invalid URL' }]);
+				}
+				const valid = Array.isArray(body.urls) ? body.urls.filter((u) => isHttpUrl(u)) : body.urls;
+				assertValid(batchBody, { ...body, urls: valid });
+				charge(state, 1);
+				const job = jobs.create('batch', body, valid, valid.join(' '), originOf(ctx));
+				const invalidURLs = body.ignoreInvalidURLs === true ? body.urls.filter((u) => !isHttpUrl(u)) : undefined;
+				return { status: 200, body: { success: true, id: job.id, url: `${originOf(ctx)}/v2/batch/scrape/${job.id}`, ...(invalidURLs ? { invalidURLs } : {}) } };
+			},
+		],
+		['GET', new RegExp(`^/v2/batch/scrape/${ID}$`), (ctx, id) => jobs.status(ctx, 'batch', id)],
+		['DELETE', new RegExp(`^/v2/batch/scrape/${ID}$`), (ctx, id) => jobs.cancel('batch', id)],
+		['GET', new RegExp(`^/v2/batch/scrape/${ID}/errors$`), (ctx, id) => jobs.errors('batch', id)],
+	];
+}
+
+module.exports = { routes, PAGE_SIZE };
