@@ -29,3 +29,46 @@ export function readMaxWaitMs(ctx: IExecuteFunctions, i: number): number {
 	}
 	return Math.round(seconds * 1000);
 }
+
+export type OnTimeout = 'returnStatus' | 'cancelAndFail' | 'fail';
+
+/**
+ * "On Timeout" of a Run and Wait operation (name `onTimeout`, values returnStatus, cancelAndFail,
+ * fail; default returnStatus). `noun` names the job ("run", "crawl"), `readOp` the operation that
+ * reads it later ("Get", "Get Status"), `runningStatus` the status a running job reports.
+ */
+export function onTimeoutField(noun: string, readOp: string, runningStatus: string): INodeProperties {
+	return {
+		displayName: 'On Timeout',
+		name: 'onTimeout',
+		type: 'options',
+		default: 'returnStatus',
+		description: `What to do when the ${noun} has not finished within Max Wait`,
+		options: [
+			{
+				name: `Cancel the ${noun.charAt(0).toUpperCase()}${noun.slice(1)} and Fail`,
+				value: 'cancelAndFail',
+				description: `Cancel the ${noun} (so it uses no more credits), then stop with an error`,
+			},
+			{
+				name: 'Fail',
+				value: 'fail',
+				description: `Stop with an error; the ${noun} goes on and can be read later with ${readOp}`,
+			},
+			{
+				name: 'Return Last Status',
+				value: 'returnStatus',
+				description: `Output the last status read (status "${runningStatus}") as the item; read the result later with ${readOp}`,
+			},
+		],
+	};
+}
+
+/** On Timeout, checked. */
+export function readOnTimeout(ctx: IExecuteFunctions, i: number): OnTimeout {
+	const value = ctx.getNodeParameter('onTimeout', i, 'returnStatus');
+	if (value !== 'returnStatus' && value !== 'cancelAndFail' && value !== 'fail') {
+		throw invalid(ctx.getNode(), 'On Timeout', value, 'choose one of returnStatus, cancelAndFail, fail', i);
+	}
+	return value;
+}

@@ -5,7 +5,7 @@ import { errorItem } from '../../helpers/items';
 import { waitFor } from '../../helpers/poller';
 import type { Operation, RunContext } from '../../helpers/types';
 import { invalid } from '../../helpers/validation';
-import { maxWaitField, readMaxWaitMs } from '../../helpers/wait';
+import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../helpers/wait';
 import { defaultDeps } from '../../transport';
 import { cancelAgentRun } from './cancel';
 import { getAgentJob } from './get';
@@ -16,30 +16,7 @@ import { buildStartBody, readStartParameters, startAgentRun } from './startReque
 const properties: INodeProperties[] = [
 	...startFields,
 	maxWaitField('run'),
-	{
-		displayName: 'On Timeout',
-		name: 'onTimeout',
-		type: 'options',
-		default: 'returnStatus',
-		description: 'What to do when the run has not finished within Max Wait',
-		options: [
-			{
-				name: 'Cancel the Run and Fail',
-				value: 'cancelAndFail',
-				description: 'Cancel the run (so it uses no more credits), then stop with an error',
-			},
-			{
-				name: 'Fail',
-				value: 'fail',
-				description: 'Stop with an error; the run goes on and can be read later with Get',
-			},
-			{
-				name: 'Return Last Status',
-				value: 'returnStatus',
-				description: 'Output the last status read (status "processing") as the item; read the result later with Get',
-			},
-		],
-	},
+	onTimeoutField('run', 'Get', 'processing'),
 	{
 		displayName: 'On Unsuccessful Run',
 		name: 'onUnsuccessful',
@@ -110,7 +87,7 @@ export const runAndWait: Operation = {
 		// Everything is checked before the run is started.
 		const body = buildStartBody(node, readStartParameters(this, i), i);
 		const maxWaitMs = readMaxWaitMs(this, i);
-		const onTimeout = readChoice(this, 'onTimeout', 'On Timeout', ['returnStatus', 'cancelAndFail', 'fail'], 'returnStatus', i);
+		const onTimeout = readOnTimeout(this, i);
 		const onUnsuccessful = readChoice(this, 'onUnsuccessful', 'On Unsuccessful Run', ['error', 'outputItem'], 'error', i);
 		const deps = run?.transportDeps ?? defaultDeps;
 

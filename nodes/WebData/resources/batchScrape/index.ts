@@ -1,14 +1,218 @@
-import type { Resource } from '../../helpers/types';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, IPairedItemData } from 'n8n-workflow';
 
-// Skeleton: the operations of this resource are being written (see issue 9).
+import { documentUrl, outputModeField, readOutputMode } from '../../helpers/document';
+import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../helpers/scrapeOptions';
+import type { Operation, Resource, RunContext } from '../../helpers/types';
+import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../helpers/wait';
+import { apiRequest, defaultDeps } from '../../transport';
+import { applySharedOptions, maxConcurrencyOption, readOptions, webhookOptions, zeroDataRetentionOption } from '../crawl/fields';
+import {
+	cancelJob,
+	failOrItem,
+	getStatusItems,
+	jobHints,
+	jobIdField,
+	pageJson,
+	readErrors,
+	readJobId,
+	readReturn,
+	returnField,
+	waitForJob,
+} from '../crawl/jobs';
+
+/**
+ * Batch Scrape: the URL of EVERY input item goes into ONE job (POST /v2/batch/scrape). Its body has
+ * `urls` and the ScrapeOptions fields at the TOP LEVEL (not nested under `scrapeOptions`).
+ * Output pages are paired back to the input item whose URL they came from.
+ */
+
+const OUTPUT = outputModeField('url, title, Markdown (or summary), JSON and the page error');
+
+const startFields: INodeProperties[] = [
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		required: true,
+		default: '={{ $json.url }}',
+		placeholder: 'https://example.com/page',
+		description: 'The page to scrape, read from each input item with an expression. The URLs of all items go into one batch job.',
+	},
+	{
+		displayName: 'Batch Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		description: 'Options of the whole job, read from the first input item',
+		options: [maxConcurrencyOption('batch'), ...webhookOptions('batch', 'batch_scrape'), zeroDataRetentionOption],
+	},
+	...scrapeOptionProperties(),
+];
+
+interface Prepared {
+	urls: string[];
+	/** Input item index of each URL sent (same order as `urls`). */
+	indexes: number[];
+	errors: INodeExecutionData[];
+	body: IDataObject;
+}
+
+/** Reads every item's URL (error items under Continue On Fail) and the job options of item 0. */
+function prepare(ctx: IExecuteFunctions, items: INodeExecutionData[]): Prepared {
+	const node = ctx.getNode();
+	const urls: string[] = [];
+	const indexes: number[] = [];
+	const errors: INodeExecutionData[] = [];
+	items.forEach((_item, k) => {
+		try {
+			urls.push(requireHttpUrl(node, 'URL', ctx.getNodeParameter('url', k, ''), k));
+			indexes.push(k);
+		} catch (error) {
+			errors.push(...failOrItem(ctx, error, k));
+		}
+	});
+	const body: IDataObject = { urls };
+	if (items.length > 0) {
+		Object.assign(body, readScrapeOptions(ctx, 0));
+		applySharedOptions(node, readOptions(ctx, 0), body, 0);
+	}
+	return { urls, indexes, errors, body };
+}
+
+async function startBatch(ctx: IExecuteFunctions, body: IDataObject, run: RunContext): Promise<IDataObject> {
+	const res = await apiRequest<IDataObject>(
+		ctx,
+		{ method: 'POST', path: '/batch/scrape', body, itemIndex: 0, hints: jobHints('batch') },
+		run?.transportDeps ?? defaultDeps,
+	);
+	const { success: _s, ...rest } = res;
+	void _s;
+	return rest;
+}
+
+const pairedAll = (indexes: number[]): IPairedItemData[] => indexes.map((item) => ({ item }));
+
+/** Error of the whole job: thrown, or (Continue On Fail) one error item paired to every URL's item. */
+function jobFailure(ctx: IExecuteFunctions, error: unknown, indexes: number[]): INodeExecutionData[] {
+	const item = failOrItem(ctx, error, indexes[0] ?? 0)[0];
+	return [{ json: item.json, pairedItem: pairedAll(indexes) }];
+}
+
+function normalize(url: string): string {
+	try {
+		const u = new URL(url);
+		return `${u.protocol}//${u.host.toLowerCase()}${u.pathname.replace(/\/+$/, '')}${u.search}`;
+	} catch {
+		return url;
+	}
+}
+
+/** Pairs each page to the input item whose URL it came from (a URL given twice: in turn). */
+export function pairPages(docs: IDataObject[], urls: string[], indexes: number[]): number[][] {
+	const byUrl = new Map<string, number[]>();
+	urls.forEach((u, k) => {
+		const key = normalize(u);
+		byUrl.set(key, [...(byUrl.get(key) ?? []), indexes[k]]);
+	});
+	const used = new Map<string, number>();
+	return docs.map((doc) => {
+		const meta = (doc.metadata ?? {}) as IDataObject;
+		for (const candidate of [meta.sourceURL, meta.url, documentUrl(doc)]) {
+			if (typeof candidate !== 'string') continue;
+			const key = normalize(candidate);
+			const list = byUrl.get(key);
+			if (!list) continue;
+			const n = used.get(key) ?? 0;
+			used.set(key, n + 1);
+			return [list[Math.min(n, list.length - 1)]];
+		}
+		return indexes; // not recognisable: paired to every input item of the job
+	});
+}
+
+const start: Operation = {
+	properties: startFields,
+	async executeAll(this: IExecuteFunctions, items: INodeExecutionData[], run: RunContext): Promise<INodeExecutionData[]> {
+		const p = prepare(this, items);
+		if (p.urls.length === 0) return p.errors;
+		try {
+			const started = await startBatch(this, p.body, run);
+			return [...p.errors, { json: { ...started, urls: p.urls.length }, pairedItem: pairedAll(p.indexes) }];
+		} catch (error) {
+			return [...p.errors, ...jobFailure(this, error, p.indexes)];
+		}
+	},
+};
+
+const runAndWait: Operation = {
+	properties: [...startFields, maxWaitField('batch scrape'), onTimeoutField('batch scrape', 'Get Status', 'scraping'), OUTPUT],
+	async executeAll(this: IExecuteFunctions, items: INodeExecutionData[], run: RunContext): Promise<INodeExecutionData[]> {
+		const p = prepare(this, items);
+		const maxWaitMs = readMaxWaitMs(this, 0);
+		const onTimeout = readOnTimeout(this, 0);
+		const mode = readOutputMode(this, 0);
+		if (p.urls.length === 0) return p.errors;
+		try {
+			const startedAt = Date.now();
+			const started = await startBatch(this, p.body, run);
+			const id = String(started.id);
+			const outcome = await waitForJob(this, 'batch', id, { maxWaitMs, onTimeout, startedAt, i: 0, run });
+			if (outcome.timedOut || outcome.documents.length === 0) {
+				return [...p.errors, { json: outcome.status, pairedItem: pairedAll(p.indexes) }];
+			}
+			const pairs = pairPages(outcome.documents, p.urls, p.indexes);
+			const pages = outcome.documents.map((doc, k) => ({
+				json: pageJson(id, outcome.status, doc, mode),
+				pairedItem: pairs[k].length === 1 ? { item: pairs[k][0] } : pairedAll(pairs[k]),
+			}));
+			return [...p.errors, ...pages];
+		} catch (error) {
+			return [...p.errors, ...jobFailure(this, error, p.indexes)];
+		}
+	},
+};
+
+const getStatus: Operation = {
+	properties: [jobIdField('batch'), returnField, { ...OUTPUT, displayOptions: { show: { return: ['pages'] } } }],
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const id = readJobId(this, 'batch', i);
+		const what = readReturn(this, i);
+		const mode = what === 'pages' ? readOutputMode(this, i) : 'full';
+		return await getStatusItems(this, 'batch', id, what, mode, i, run?.transportDeps ?? defaultDeps);
+	},
+};
+
+const getErrors: Operation = {
+	properties: [jobIdField('batch')],
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const id = readJobId(this, 'batch', i);
+		return [{ json: await readErrors(this, 'batch', id, i, run?.transportDeps ?? defaultDeps) }];
+	},
+};
+
+const cancel: Operation = {
+	properties: [jobIdField('batch')],
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const id = readJobId(this, 'batch', i);
+		return [{ json: await cancelJob(this, 'batch', id, i, run?.transportDeps ?? defaultDeps) }];
+	},
+};
+
 export const batchScrape: Resource = {
 	operationProperty: {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		default: '',
-		options: [],
+		default: 'runAndWait',
+		options: [
+			{ name: 'Cancel', value: 'cancel', action: 'Cancel a batch scrape', description: 'Stop a running batch scrape job' },
+			{ name: 'Get Errors', value: 'getErrors', action: 'Get the errors of a batch scrape', description: 'The URLs that failed and why' },
+			{ name: 'Get Status', value: 'getStatus', action: 'Get the status of a batch scrape', description: 'The status and the pages scraped so far' },
+			{ name: 'Run and Wait', value: 'runAndWait', action: 'Batch scrape and wait', description: 'Scrape the URL of every input item in one job, wait, and output one item per page' },
+			{ name: 'Start', value: 'start', action: 'Start a batch scrape', description: 'Start one job with the URL of every input item and output its ID' },
+		],
 	},
-	operations: {},
+	operations: { start, runAndWait, getStatus, getErrors, cancel },
 };

@@ -1,14 +1,150 @@
-import type { Resource } from '../../helpers/types';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-// Skeleton: the operations of this resource are being written (see issue 9).
+import { outputModeField, readOutputMode } from '../../helpers/document';
+import { requireHttpUrl } from '../../helpers/scrapeOptions';
+import type { Operation, Resource, RunContext } from '../../helpers/types';
+import { invalid } from '../../helpers/validation';
+import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../helpers/wait';
+import { apiRequest, defaultDeps } from '../../transport';
+import {
+	cancelJob,
+	failOrItem,
+	getStatusItems,
+	jobHints,
+	jobIdField,
+	pageJson,
+	readErrors,
+	readJobId,
+	readReturn,
+	returnField,
+	waitForJob,
+} from './jobs';
+import { buildCrawlBody, crawlFields, startCrawl } from './start';
+
+const OUTPUT = outputModeField('url, title, Markdown (or summary), JSON and the page error');
+
+const start: Operation = {
+	properties: crawlFields,
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const body = buildCrawlBody(this, i);
+		return [{ json: await startCrawl(this, body, i, run) }];
+	},
+};
+
+const runAndWait: Operation = {
+	properties: [...crawlFields, maxWaitField('crawl'), onTimeoutField('crawl', 'Get Status', 'scraping'), OUTPUT],
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const body = buildCrawlBody(this, i);
+		const maxWaitMs = readMaxWaitMs(this, i);
+		const onTimeout = readOnTimeout(this, i);
+		const mode = readOutputMode(this, i);
+		const startedAt = Date.now();
+		const started = await startCrawl(this, body, i, run);
+		const id = String(started.id);
+		try {
+			const outcome = await waitForJob(this, 'crawl', id, { maxWaitMs, onTimeout, startedAt, i, run });
+			if (outcome.timedOut || outcome.documents.length === 0) return [{ json: outcome.status }];
+			return outcome.documents.map((doc) => ({ json: pageJson(id, outcome.status, doc, mode) }));
+		} catch (error) {
+			return failOrItem(this, error, i);
+		}
+	},
+};
+
+const getStatus: Operation = {
+	properties: [jobIdField('crawl'), returnField, { ...OUTPUT, displayOptions: { show: { return: ['pages'] } } }],
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const id = readJobId(this, 'crawl', i);
+		const what = readReturn(this, i);
+		const mode = what === 'pages' ? readOutputMode(this, i) : 'full';
+		return await getStatusItems(this, 'crawl', id, what, mode, i, run?.transportDeps ?? defaultDeps);
+	},
+};
+
+const getErrors: Operation = {
+	properties: [jobIdField('crawl')],
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const id = readJobId(this, 'crawl', i);
+		return [{ json: await readErrors(this, 'crawl', id, i, run?.transportDeps ?? defaultDeps) }];
+	},
+};
+
+const cancel: Operation = {
+	properties: [jobIdField('crawl')],
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const id = readJobId(this, 'crawl', i);
+		return [{ json: await cancelJob(this, 'crawl', id, i, run?.transportDeps ?? defaultDeps) }];
+	},
+};
+
+const getActive: Operation = {
+	properties: [],
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const body = await apiRequest<IDataObject>(
+			this,
+			{ method: 'GET', path: '/crawl/active', itemIndex: i, hints: jobHints('crawl') },
+			run?.transportDeps ?? defaultDeps,
+		);
+		const crawls = Array.isArray(body.crawls) ? (body.crawls as IDataObject[]) : [];
+		return crawls.map((c) => ({ json: c }));
+	},
+};
+
+const previewProperties: INodeProperties[] = [
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'https://example.com',
+		description: 'The site the crawl would start from (an absolute http or https URL)',
+	},
+	{
+		displayName: 'Prompt',
+		name: 'prompt',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		required: true,
+		default: '',
+		placeholder: 'e.g. All blog posts, but no tag pages',
+		description: 'What to crawl, in words. The output shows the crawl options the service derives from it (nothing is crawled).',
+	},
+];
+
+const previewParams: Operation = {
+	properties: previewProperties,
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const node = this.getNode();
+		const url = requireHttpUrl(node, 'URL', this.getNodeParameter('url', i, ''), i);
+		const prompt = String(this.getNodeParameter('prompt', i, '') ?? '').trim();
+		if (prompt === '' || prompt.length > 10_000) throw invalid(node, 'Prompt', prompt, 'it must hold 1 to 10,000 characters', i);
+		const body = await apiRequest<IDataObject>(
+			this,
+			{ method: 'POST', path: '/crawl/params-preview', body: { url, prompt }, itemIndex: i, hints: jobHints('crawl') },
+			run?.transportDeps ?? defaultDeps,
+		);
+		const data = body.data !== null && typeof body.data === 'object' ? (body.data as IDataObject) : {};
+		return [{ json: data }];
+	},
+};
+
 export const crawl: Resource = {
 	operationProperty: {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		default: '',
-		options: [],
+		default: 'runAndWait',
+		options: [
+			{ name: 'Cancel', value: 'cancel', action: 'Cancel a crawl', description: 'Stop a running crawl' },
+			{ name: 'Get Active', value: 'getActive', action: 'Get active crawls', description: 'List the crawls of your team that are running' },
+			{ name: 'Get Errors', value: 'getErrors', action: 'Get the errors of a crawl', description: 'Pages that failed and URLs blocked by robots.txt' },
+			{ name: 'Get Status', value: 'getStatus', action: 'Get the status of a crawl', description: 'The status and the pages scraped so far' },
+			{ name: 'Preview Parameters', value: 'previewParams', action: 'Preview crawl parameters from a prompt', description: 'The crawl options the service derives from a prompt, without crawling' },
+			{ name: 'Run and Wait', value: 'runAndWait', action: 'Crawl a website and wait', description: 'Start a crawl, wait for it, and output one item per page' },
+			{ name: 'Start', value: 'start', action: 'Start a crawl', description: 'Start a crawl and output its ID at once' },
+		],
 	},
-	operations: {},
+	operations: { start, runAndWait, getStatus, getErrors, cancel, getActive, previewParams },
 };

@@ -1,0 +1,118 @@
+import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
+
+import { invalid } from '../../helpers/validation';
+import { requireHttpUrl } from '../../helpers/scrapeOptions';
+
+/** Webhook options shared by Crawl and Batch Scrape (`webhook` object of their bodies). */
+export function webhookOptions(noun: string, eventPrefix: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Webhook URL',
+			name: 'webhookUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://example.com/hooks/web-data',
+			description: `An http(s) address the service calls as the ${noun} starts, for each page, and when it ends (events ${eventPrefix}.started, ${eventPrefix}.page, ${eventPrefix}.completed, ${eventPrefix}.failed)`,
+		},
+		{
+			displayName: 'Webhook Events',
+			name: 'webhookEvents',
+			type: 'multiOptions',
+			default: [],
+			description: 'Which events to send to the Webhook URL (none chosen: all)',
+			options: [
+				{ name: 'Completed', value: 'completed' },
+				{ name: 'Failed', value: 'failed' },
+				{ name: 'Page', value: 'page' },
+				{ name: 'Started', value: 'started' },
+			],
+		},
+		{
+			displayName: 'Webhook Metadata',
+			name: 'webhookMetadata',
+			type: 'json',
+			default: '{}',
+			description: 'A JSON object included in every webhook call (for example an ID of yours). Needs a Webhook URL.',
+		},
+	];
+}
+
+const EVENTS = ['completed', 'failed', 'page', 'started'];
+
+/** The `webhook` object from the webhook options, or undefined when no Webhook URL is set. */
+export function buildWebhook(node: INode, options: IDataObject, i: number): IDataObject | undefined {
+	const url = typeof options.webhookUrl === 'string' ? options.webhookUrl.trim() : '';
+	const events = options.webhookEvents;
+	const rawMeta = options.webhookMetadata;
+	let metadata: IDataObject | undefined;
+	if (rawMeta !== undefined && rawMeta !== '' && rawMeta !== '{}') {
+		let parsed: unknown = rawMeta;
+		if (typeof rawMeta === 'string') {
+			try {
+				parsed = JSON.parse(rawMeta);
+			} catch {
+				throw invalid(node, 'Webhook Metadata', rawMeta, 'it must be a JSON object such as {"source": "n8n"}', i);
+			}
+		}
+		if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+			throw invalid(node, 'Webhook Metadata', rawMeta, 'it must be a JSON object such as {"source": "n8n"}', i);
+		}
+		if (Object.keys(parsed).length) metadata = parsed as IDataObject;
+	}
+	const hasEvents = Array.isArray(events) && events.length > 0;
+	if (url === '') {
+		if (hasEvents || metadata) throw invalid(node, 'Webhook URL', url, 'set it to use Webhook Events or Webhook Metadata', i);
+		return undefined;
+	}
+	const webhook: IDataObject = { url: requireHttpUrl(node, 'Webhook URL', url, i) };
+	if (events !== undefined && !Array.isArray(events)) throw invalid(node, 'Webhook Events', events, `a list of ${EVENTS.join(', ')}`, i);
+	if (hasEvents) {
+		for (const e of events) if (!EVENTS.includes(String(e))) throw invalid(node, 'Webhook Events', e, `choose from ${EVENTS.join(', ')}`, i);
+		webhook.events = events;
+	}
+	if (metadata) webhook.metadata = metadata;
+	return webhook;
+}
+
+/** A whole number in [min, max], or throws naming the field. */
+export function checkInt(node: INode, field: string, raw: unknown, min: number, max: number, i: number): number {
+	const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+	if (typeof n !== 'number' || !Number.isInteger(n) || n < min || n > max) {
+		throw invalid(node, field, raw, `it must be a whole number from ${min} to ${max}`, i);
+	}
+	return n;
+}
+
+export const maxConcurrencyOption = (noun: string): INodeProperties => ({
+	displayName: 'Max Concurrency',
+	name: 'maxConcurrency',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 1000, numberPrecision: 0 },
+	default: 5,
+	description: `How many pages of this ${noun} may be scraped at the same time (default: your plan's limit)`,
+});
+
+export const zeroDataRetentionOption: INodeProperties = {
+	displayName: 'Zero Data Retention',
+	name: 'zeroDataRetention',
+	type: 'boolean',
+	default: false,
+	description: 'Whether the service keeps no copy of the pages (must be enabled for your team by the service)',
+};
+
+/** Reads the job-level options that both resources share into `body`. */
+export function applySharedOptions(node: INode, options: IDataObject, body: IDataObject, i: number): void {
+	if (options.maxConcurrency !== undefined) body.maxConcurrency = checkInt(node, 'Max Concurrency', options.maxConcurrency, 1, 1000, i);
+	if (options.zeroDataRetention !== undefined) {
+		if (typeof options.zeroDataRetention !== 'boolean') throw invalid(node, 'Zero Data Retention', options.zeroDataRetention, 'true or false', i);
+		body.zeroDataRetention = options.zeroDataRetention;
+	}
+	const webhook = buildWebhook(node, options, i);
+	if (webhook) body.webhook = webhook;
+}
+
+/** Reads the `options` collection. */
+export function readOptions(ctx: IExecuteFunctions, i: number): IDataObject {
+	const options = ctx.getNodeParameter('options', i, {});
+	return options !== null && typeof options === 'object' && !Array.isArray(options) ? (options as IDataObject) : {};
+}

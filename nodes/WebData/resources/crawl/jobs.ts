@@ -1,0 +1,241 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { documentJson, type OutputMode } from '../../helpers/document';
+import { uuidLocator } from '../../helpers/fields';
+import { errorItem, isCancellation } from '../../helpers/items';
+import { waitFor } from '../../helpers/poller';
+import type { RunContext } from '../../helpers/types';
+import { invalid, requireUuid } from '../../helpers/validation';
+import type { OnTimeout } from '../../helpers/wait';
+import { apiRequest, defaultDeps, type TransportDeps } from '../../transport';
+
+/**
+ * What Crawl and Batch Scrape share: job status reads that follow the `next` links, page items,
+ * the wait, cancel and errors. Both are jobs at `/crawl/{id}` or `/batch/scrape/{id}` with the same
+ * status shape (status, total, completed, creditsUsed, expiresAt, next, data: Document[]).
+ */
+
+export type JobKind = 'crawl' | 'batch';
+
+const PATH: Record<JobKind, string> = { crawl: '/crawl', batch: '/batch/scrape' };
+const NOUN: Record<JobKind, string> = { crawl: 'crawl', batch: 'batch scrape' };
+/** Safety bound for following `next` links (each page of the service holds up to 10 MB). */
+const MAX_STATUS_PAGES = 1000;
+
+export const TERMINAL = ['completed', 'failed', 'cancelled'];
+
+export function jobHints(kind: JobKind): Record<string, string> {
+	const idName = kind === 'crawl' ? 'Crawl ID' : 'Batch Job ID';
+	return {
+		'404': `No ${NOUN[kind]} has this ID for your team. Results are kept for 24 hours after the job ends; check the ${idName}.`,
+		'text:Invalid job ID format': `The ${idName} must be a UUID. Copy it from the output of the Start operation.`,
+		'402': `Your team has not enough credits for this ${NOUN[kind]}. Each page costs credits: add credits, or lower the number of pages${kind === 'crawl' ? ' (Limit)' : ''}.`,
+		'429': `Too many requests, or too many ${NOUN[kind]} jobs at once for your plan. Wait a little and run again, or lower Max Concurrency.`,
+	};
+}
+
+/** The job ID (resource locator) of Get Status, Get Errors and Cancel. */
+export function jobIdField(kind: JobKind): INodeProperties {
+	return kind === 'crawl'
+		? uuidLocator({
+				displayName: 'Crawl ID',
+				name: 'crawlId',
+				idLabel: 'Crawl ID',
+				description: 'The crawl to use. Its ID is in the output of Start (field "id"), or pick a running crawl.',
+				searchListMethod: 'searchActiveCrawls',
+				defaultMode: 'id',
+			})
+		: uuidLocator({
+				displayName: 'Batch Job ID',
+				name: 'batchId',
+				idLabel: 'Batch Job ID',
+				description: 'The batch scrape job to use. Its ID is in the output of Start (field "id").',
+			});
+}
+
+export function readJobId(ctx: IExecuteFunctions, kind: JobKind, i: number): string {
+	const name = kind === 'crawl' ? 'crawlId' : 'batchId';
+	const raw = ctx.getNodeParameter(name, i, '', { extractValue: true });
+	return requireUuid(ctx.getNode(), kind === 'crawl' ? 'Crawl ID' : 'Batch Job ID', raw, i);
+}
+
+/** The job's status fields without the page data, the `next` link and `success`. */
+export function statusJson(id: string, body: IDataObject): IDataObject {
+	const { success: _s, data: _d, next: _n, ...rest } = body;
+	void _s;
+	void _d;
+	void _n;
+	return { id, ...rest };
+}
+
+/** One status read (first page only). */
+export async function readStatusPage(
+	ctx: IExecuteFunctions,
+	kind: JobKind,
+	id: string,
+	i: number,
+	deps: TransportDeps,
+): Promise<IDataObject> {
+	return await apiRequest<IDataObject>(ctx, { method: 'GET', path: `${PATH[kind]}/${id}`, itemIndex: i, hints: jobHints(kind) }, deps);
+}
+
+/** Every page of the result: the first status body's data plus the data of each `next` link. */
+export async function readAllDocuments(
+	ctx: IExecuteFunctions,
+	kind: JobKind,
+	first: IDataObject,
+	i: number,
+	deps: TransportDeps,
+): Promise<{ status: IDataObject; documents: IDataObject[] }> {
+	const documents: IDataObject[] = [];
+	let body = first;
+	let last = first;
+	for (let page = 0; ; page++) {
+		if (Array.isArray(body.data)) documents.push(...(body.data as IDataObject[]));
+		last = body;
+		const next = body.next;
+		if (typeof next !== 'string' || next === '' || page + 1 >= MAX_STATUS_PAGES) break;
+		body = await apiRequest<IDataObject>(ctx, { method: 'GET', path: next, itemIndex: i, hints: jobHints(kind) }, deps);
+	}
+	// The status fields of the last page are the freshest.
+	return { status: { ...first, ...last }, documents };
+}
+
+/** One item per page: `jobId`, `jobStatus`, then the Document (Full or Compact). */
+export function pageJson(id: string, status: IDataObject, doc: IDataObject, mode: OutputMode): IDataObject {
+	return { jobId: id, jobStatus: status.status, ...documentJson(doc, mode) };
+}
+
+export async function cancelJob(
+	ctx: IExecuteFunctions,
+	kind: JobKind,
+	id: string,
+	i: number,
+	deps: TransportDeps,
+): Promise<IDataObject> {
+	const body = await apiRequest<IDataObject>(ctx, { method: 'DELETE', path: `${PATH[kind]}/${id}`, itemIndex: i, hints: jobHints(kind) }, deps);
+	return { id, ...body };
+}
+
+export async function readErrors(
+	ctx: IExecuteFunctions,
+	kind: JobKind,
+	id: string,
+	i: number,
+	deps: TransportDeps,
+): Promise<IDataObject> {
+	const body = await apiRequest<IDataObject>(ctx, { method: 'GET', path: `${PATH[kind]}/${id}/errors`, itemIndex: i, hints: jobHints(kind) }, deps);
+	return { id, errors: body.errors ?? [], robotsBlocked: body.robotsBlocked ?? [] };
+}
+
+/** Status-only / pages choice of Get Status. */
+export const returnField: INodeProperties = {
+	displayName: 'Return',
+	name: 'return',
+	type: 'options',
+	default: 'pages',
+	description: 'What to output',
+	options: [
+		{
+			name: 'Pages',
+			value: 'pages',
+			description: 'One item per page scraped so far (all result pages are read); one status item while there are none',
+		},
+		{ name: 'Status Only', value: 'status', description: 'One item with the job status (status, total, completed, credits used)' },
+	],
+};
+
+export function readReturn(ctx: IExecuteFunctions, i: number): 'pages' | 'status' {
+	const value = ctx.getNodeParameter('return', i, 'pages');
+	if (value !== 'pages' && value !== 'status') throw invalid(ctx.getNode(), 'Return', value, 'choose one of pages, status', i);
+	return value;
+}
+
+/** Get Status: the status item, or one item per page. */
+export async function getStatusItems(
+	ctx: IExecuteFunctions,
+	kind: JobKind,
+	id: string,
+	what: 'pages' | 'status',
+	mode: OutputMode,
+	i: number,
+	deps: TransportDeps,
+): Promise<INodeExecutionData[]> {
+	const first = await readStatusPage(ctx, kind, id, i, deps);
+	if (what === 'status') return [{ json: statusJson(id, first) }];
+	const { status, documents } = await readAllDocuments(ctx, kind, first, i, deps);
+	if (documents.length === 0) return [{ json: statusJson(id, status) }];
+	return documents.map((doc) => ({ json: pageJson(id, status, doc, mode) }));
+}
+
+export interface WaitOutcome {
+	/** Final status with all documents, or the last status on a Return Last Status timeout. */
+	status: IDataObject;
+	documents: IDataObject[];
+	timedOut: boolean;
+}
+
+/**
+ * Waits for a started job with THE poller, then reads all its pages. On timeout, On Timeout decides;
+ * a failed or cancelled job is an error naming the job.
+ */
+export async function waitForJob(
+	ctx: IExecuteFunctions,
+	kind: JobKind,
+	id: string,
+	opts: { maxWaitMs: number; onTimeout: OnTimeout; startedAt: number; i: number; run?: RunContext },
+): Promise<WaitOutcome> {
+	const { i, maxWaitMs } = opts;
+	const node = ctx.getNode();
+	const deps = opts.run?.transportDeps ?? defaultDeps;
+	const noun = NOUN[kind];
+	const readOp = kind === 'crawl' ? 'Crawl → Get Status' : 'Batch Scrape → Get Status';
+	const wait = await waitFor<IDataObject>({
+		read: async (pollDeps) => await readStatusPage(ctx, kind, id, i, pollDeps),
+		isTerminal: (s) => TERMINAL.includes(String(s.status)),
+		maxWaitMs,
+		startedAt: opts.startedAt,
+		signal: ctx.getExecutionCancelSignal(),
+		transportDeps: deps,
+	});
+	const seconds = Math.round(maxWaitMs / 1000);
+	if (wait.outcome === 'timeout') {
+		const last = wait.status ? `status "${String(wait.status.status)}", ${String(wait.status.completed ?? 0)} of ${String(wait.status.total ?? '?')} pages done` : 'no status could be read';
+		if (opts.onTimeout === 'returnStatus' && wait.status) {
+			return { status: statusJson(id, wait.status), documents: [], timedOut: true };
+		}
+		let cancelled = false;
+		if (opts.onTimeout === 'cancelAndFail') {
+			await cancelJob(ctx, kind, id, i, deps);
+			cancelled = true;
+		}
+		const error = new NodeOperationError(
+			node,
+			`The ${noun} did not finish within Max Wait (${seconds} s)${cancelled ? ' and was cancelled' : ''}`,
+			{
+				itemIndex: i,
+				description: `Last ${last}. ${cancelled ? 'Pages already scraped were charged.' : `The job goes on: read its pages later with ${readOp} (ID ${id}).`} Raise Max Wait (on n8n Cloud an execution may last 300 s), or use Start and read the pages later.`,
+			},
+		);
+		error.context.jobId = id;
+		throw error;
+	}
+	const final = wait.status as IDataObject;
+	if (final.status !== 'completed') {
+		const error = new NodeOperationError(node, `The ${noun} ended with status "${String(final.status)}"`, {
+			itemIndex: i,
+			description: `${String(final.completed ?? 0)} of ${String(final.total ?? '?')} pages were scraped. Read them with ${readOp} (ID ${id}); the errors with Get Errors.`,
+		});
+		error.context.jobId = id;
+		throw error;
+	}
+	const all = await readAllDocuments(ctx, kind, final, i, deps);
+	return { status: statusJson(id, all.status), documents: all.documents, timedOut: false };
+}
+
+/** Under Continue On Fail, an error becomes an item; otherwise (or when cancelled) it is thrown. */
+export function failOrItem(ctx: IExecuteFunctions, error: unknown, i: number): INodeExecutionData[] {
+	if (isCancellation(error) || !ctx.continueOnFail()) throw error;
+	return [errorItem(error, i)];
+}

@@ -1,0 +1,212 @@
+import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
+
+import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../helpers/scrapeOptions';
+import { invalid } from '../../helpers/validation';
+import type { RunContext } from '../../helpers/types';
+import { apiRequest, defaultDeps } from '../../transport';
+import { applySharedOptions, checkInt, maxConcurrencyOption, readOptions, webhookOptions, zeroDataRetentionOption } from './fields';
+import { jobHints } from './jobs';
+
+export const MAX_LIMIT = 10_000;
+
+/** The Start fields of a crawl (also used by Run and Wait). */
+export const crawlFields: INodeProperties[] = [
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'https://example.com',
+		description: 'The page to start crawling from (an absolute http or https URL). Links found on it are followed.',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_LIMIT, numberPrecision: 0 },
+		// eslint-disable-next-line n8n-nodes-base/node-param-default-wrong-for-limit
+		default: 10,
+		// eslint-disable-next-line n8n-nodes-base/node-param-description-wrong-for-limit
+		description: 'The most pages to crawl (each page costs credits)',
+	},
+	{
+		displayName: 'Crawl Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Allow External Links',
+				name: 'allowExternalLinks',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to follow links to other websites',
+			},
+			{
+				displayName: 'Allow Subdomains',
+				name: 'allowSubdomains',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to follow links to subdomains of the site (blog.example.com for example.com)',
+			},
+			{
+				displayName: 'Crawl Entire Domain',
+				name: 'crawlEntireDomain',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to follow links to sibling and parent paths too, not only to pages below the start URL',
+			},
+			{
+				displayName: 'Delay (Seconds)',
+				name: 'delay',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 3600 },
+				default: 1,
+				description: 'Seconds to wait between two pages (gentler on the site; sets concurrency to 1)',
+			},
+			{
+				displayName: 'Exclude Paths',
+				name: 'excludePaths',
+				type: 'string',
+				default: '',
+				placeholder: 'blog/.*, tag/.*',
+				description: 'Regular expressions on the URL path, separated by commas or new lines: pages that match are skipped',
+			},
+			{
+				displayName: 'Ignore Query Parameters',
+				name: 'ignoreQueryParameters',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to treat URLs that differ only in their query (?a=1) as the same page',
+			},
+			{
+				displayName: 'Ignore Robots.txt',
+				name: 'ignoreRobotsTxt',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to crawl pages the site\'s robots.txt disallows',
+			},
+			{
+				displayName: 'Include Paths',
+				name: 'includePaths',
+				type: 'string',
+				default: '',
+				placeholder: 'docs/.*',
+				description: 'Regular expressions on the URL path, separated by commas or new lines: only pages that match are crawled',
+			},
+			{
+				displayName: 'Match Paths on Full URL',
+				name: 'regexOnFullURL',
+				type: 'boolean',
+				default: false,
+				description: 'Whether Include/Exclude Paths are matched against the whole URL (with its query) instead of the path',
+			},
+			maxConcurrencyOption('crawl'),
+			{
+				displayName: 'Max Discovery Depth',
+				name: 'maxDiscoveryDepth',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 100, numberPrecision: 0 },
+				default: 2,
+				description: 'How many links away from the start page (and sitemap pages) to go. 0: only the start URL and sitemap pages.',
+			},
+			{
+				displayName: 'Prompt',
+				name: 'prompt',
+				type: 'string',
+				typeOptions: { rows: 2 },
+				default: '',
+				placeholder: 'e.g. Only the blog posts from 2025',
+				description: 'Describe in words what to crawl; the service derives the crawl options from it. Options set here win over what it derives. (Preview Parameters shows what it would derive.)',
+			},
+			{
+				displayName: 'Sitemap',
+				name: 'sitemap',
+				type: 'options',
+				default: 'include',
+				options: [
+					{ name: 'Include', value: 'include', description: 'Use the sitemap and the links found on pages' },
+					{ name: 'Skip', value: 'skip', description: 'Ignore the sitemap; only follow links' },
+					{ name: 'Only', value: 'only', description: 'Only pages in the sitemap (plus the start URL)' },
+				],
+				description: 'How to use the site\'s sitemap',
+			},
+			...webhookOptions('crawl', 'crawl'),
+			zeroDataRetentionOption,
+		],
+	},
+	...scrapeOptionProperties(),
+];
+
+function pathList(node: INode, field: string, raw: unknown, i: number): string[] | undefined {
+	if (raw === undefined || raw === '') return undefined;
+	const list = (Array.isArray(raw) ? raw.map(String) : String(raw).split(/[\n,]/)).map((s) => s.trim()).filter((s) => s !== '');
+	for (const pattern of list) {
+		try {
+			new RegExp(pattern);
+		} catch {
+			throw invalid(node, field, pattern, 'each entry must be a valid regular expression, such as blog/.*', i);
+		}
+	}
+	return list.length ? list : undefined;
+}
+
+const SITEMAP = ['include', 'skip', 'only'];
+const BOOLEANS = ['allowExternalLinks', 'allowSubdomains', 'crawlEntireDomain', 'ignoreQueryParameters', 'ignoreRobotsTxt', 'regexOnFullURL'];
+const BOOLEAN_NAMES: Record<string, string> = {
+	allowExternalLinks: 'Allow External Links',
+	allowSubdomains: 'Allow Subdomains',
+	crawlEntireDomain: 'Crawl Entire Domain',
+	ignoreQueryParameters: 'Ignore Query Parameters',
+	ignoreRobotsTxt: 'Ignore Robots.txt',
+	regexOnFullURL: 'Match Paths on Full URL',
+};
+
+/** Reads and checks every crawl field of item i; the POST /v2/crawl body (ScrapeOptions nested). */
+export function buildCrawlBody(ctx: IExecuteFunctions, i: number): IDataObject {
+	const node = ctx.getNode();
+	const body: IDataObject = { url: requireHttpUrl(node, 'URL', ctx.getNodeParameter('url', i, ''), i) };
+	body.limit = checkInt(node, 'Limit', ctx.getNodeParameter('limit', i, 10), 1, MAX_LIMIT, i);
+	const o = readOptions(ctx, i);
+	if (typeof o.prompt === 'string' && o.prompt.trim() !== '') {
+		if (o.prompt.length > 10_000) throw invalid(node, 'Prompt', o.prompt, 'at most 10,000 characters', i);
+		body.prompt = o.prompt.trim();
+	}
+	if (o.maxDiscoveryDepth !== undefined) body.maxDiscoveryDepth = checkInt(node, 'Max Discovery Depth', o.maxDiscoveryDepth, 0, 100, i);
+	const include = pathList(node, 'Include Paths', o.includePaths, i);
+	if (include) body.includePaths = include;
+	const exclude = pathList(node, 'Exclude Paths', o.excludePaths, i);
+	if (exclude) body.excludePaths = exclude;
+	if (o.sitemap !== undefined) {
+		if (!SITEMAP.includes(String(o.sitemap))) throw invalid(node, 'Sitemap', o.sitemap, `choose one of ${SITEMAP.join(', ')}`, i);
+		body.sitemap = o.sitemap;
+	}
+	for (const key of BOOLEANS) {
+		if (o[key] === undefined) continue;
+		if (typeof o[key] !== 'boolean') throw invalid(node, BOOLEAN_NAMES[key], o[key], 'true or false', i);
+		body[key] = o[key];
+	}
+	if (o.delay !== undefined) {
+		const d = Number(o.delay);
+		if (typeof o.delay === 'boolean' || o.delay === '' || !Number.isFinite(d) || d < 0 || d > 3600)
+			throw invalid(node, 'Delay (Seconds)', o.delay, 'a number of seconds from 0 to 3600', i);
+		body.delay = d;
+	}
+	applySharedOptions(node, o, body, i);
+	const scrapeOptions = readScrapeOptions(ctx, i);
+	if (Object.keys(scrapeOptions).length) body.scrapeOptions = scrapeOptions;
+	return body;
+}
+
+export async function startCrawl(ctx: IExecuteFunctions, body: IDataObject, i: number, run?: RunContext): Promise<IDataObject> {
+	const res = await apiRequest<IDataObject>(
+		ctx,
+		{ method: 'POST', path: '/crawl', body, itemIndex: i, hints: jobHints('crawl') },
+		run?.transportDeps ?? defaultDeps,
+	);
+	const { success: _s, ...rest } = res;
+	void _s;
+	return rest;
+}
