@@ -10,6 +10,7 @@ import { resourceProperties } from './helpers/description';
 import { asNodeError, errorItem, isCancellation } from './helpers/items';
 import { runPool } from './helpers/pool';
 import type { Resource, RunContext } from './helpers/types';
+import { searchActiveCrawls } from './methods/crawlSearch';
 import { searchAgentRuns } from './methods/listSearch';
 import { searchInteractSessions } from './resources/interact/listSearch';
 import { searchMonitorChecks, searchMonitors } from './methods/monitorSearch';
@@ -120,7 +121,7 @@ export class WebData implements INodeType {
 	};
 
 	methods = {
-		listSearch: { searchAgentRuns, searchInteractSessions, searchMonitors, searchMonitorChecks },
+		listSearch: { searchActiveCrawls, searchAgentRuns, searchInteractSessions, searchMonitors, searchMonitorChecks },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
