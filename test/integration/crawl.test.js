@@ -1,0 +1,241 @@
+'use strict';
+/**
+ * Crawl resource end to end in n8n's engine against the strict fake API (test/fake-api/crawl.js).
+ * Jobs run 2 s / timeScale (10 here); the URL marker fake-duration-<ms> sets a job's duration.
+ * Every test asserts on what the fake received and on what the items hold. Build first.
+ */
+const { runWorkflow } = require('../helpers/workflow-runner');
+const { startFakeApi } = require('../fake-api/server');
+const { PAGE_SIZE } = require('../fake-api/crawl');
+const { CANARY_KEY, record } = require('../helpers/canary');
+
+jest.setTimeout(30000);
+
+let api;
+beforeAll(async () => {
+	api = await startFakeApi({ apiKey: CANARY_KEY, timeScale: 10 });
+});
+afterAll(async () => {
+	await api.close();
+});
+beforeEach(() => {
+	api.reset();
+});
+
+const credentials = () => ({ webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url, webhookSecret: '' } });
+const NODE = 'Web Data';
+const UNKNOWN = '0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a';
+const ref = (value) => ({ __rl: true, mode: 'id', value });
+
+function workflow(parameters, { items = [{}], node = {} } = {}) {
+	return {
+		nodes: [
+			{ id: 'n1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{ id: 'n2', name: 'Items', type: 'test.items', typeVersion: 1, position: [200, 0], parameters: { items: JSON.stringify(items.map((json) => ({ json }))) } },
+			{
+				id: 'n3',
+				name: NODE,
+				type: 'n8n-nodes-webdata.webData',
+				typeVersion: 1,
+				position: [400, 0],
+				parameters: { resource: 'crawl', ...parameters },
+				credentials: { webDataApi: { id: 'c1', name: 'Web Data account' } },
+				...node,
+			},
+		],
+		connections: { Start: { main: [[{ node: 'Items', type: 'main', index: 0 }]] }, Items: { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+async function run(parameters, options) {
+	const result = await runWorkflow(workflow(parameters, options), { credentials: credentials() });
+	record(result.error);
+	if (result.runData[NODE]) record(result.items(NODE));
+	return result;
+}
+
+async function startDirect(body) {
+	const res = await fetch(`${api.url}/v2/crawl`, { method: 'POST', headers: { Authorization: `Bearer ${CANARY_KEY}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+	expect(res.status).toBe(200);
+	return (await res.json()).id;
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+describe('Run and Wait', () => {
+	test('sends the crawl options at the top level and the scrape options NESTED in scrapeOptions; follows next; one item per page', async () => {
+		const result = await run({
+			operation: 'runAndWait',
+			url: 'https://example.com',
+			limit: 7,
+			options: {
+				maxDiscoveryDepth: 3,
+				excludePaths: 'legal/.*, careers',
+				sitemap: 'skip',
+				allowSubdomains: true,
+				allowExternalLinks: false,
+				delay: 0.5,
+				maxConcurrency: 2,
+				webhookUrl: 'https://hooks.example.com/crawl',
+				webhookEvents: ['page', 'completed'],
+				webhookMetadata: '{"source":"n8n"}',
+			},
+			formats: ['markdown', 'links'],
+			scrapeOptions: { onlyMainContent: true, locationCountry: 'DE' },
+			maxWait: 30,
+		});
+		expect(result.status).toBe('success');
+		const [start] = api.requests({ method: 'POST', path: '/v2/crawl' });
+		expect(start.status).toBe(200);
+		expect(start.body).toEqual({
+			url: 'https://example.com',
+			limit: 7,
+			maxDiscoveryDepth: 3,
+			excludePaths: ['legal/.*', 'careers'],
+			sitemap: 'skip',
+			allowSubdomains: true,
+			allowExternalLinks: false,
+			delay: 0.5,
+			maxConcurrency: 2,
+			webhook: { url: 'https://hooks.example.com/crawl', events: ['page', 'completed'], metadata: { source: 'n8n' } },
+			scrapeOptions: { formats: ['markdown', 'links'], onlyMainContent: true, location: { country: 'DE' } },
+		});
+		const items = result.items(NODE);
+		expect(items).toHaveLength(7);
+		const id = start.path && JSON.parse(JSON.stringify(items[0].json)).jobId;
+		expect(items.every((it) => it.json.jobId === id && typeof it.json.markdown === 'string' && Array.isArray(it.json.links))).toBe(true);
+		expect(items.map((it) => it.json.url)[0]).toBe('https://example.com');
+		expect(new Set(items.map((it) => it.json.url)).size).toBe(7);
+		expect(items.every((it) => JSON.stringify(it.pairedItem) === JSON.stringify({ item: 0 }))).toBe(true);
+		// Paging: the page reads after the last status poll followed ?skip= links.
+		const pageReads = api.requests({ method: 'GET', path: `/v2/crawl/${id}` }).filter((r) => r.query.skip !== undefined);
+		expect(pageReads.map((r) => r.query.skip)).toEqual([String(PAGE_SIZE), String(2 * PAGE_SIZE)]);
+	});
+
+	test('the strict fake rejects scrape options at the top level of a crawl body (what the nesting test guards)', async () => {
+		const res = await fetch(`${api.url}/v2/crawl`, { method: 'POST', headers: { Authorization: `Bearer ${CANARY_KEY}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ url: 'https://example.com', formats: ['markdown'] }) });
+		expect(res.status).toBe(400);
+	});
+
+	test('sends only what the user set (Limit and the default format)', async () => {
+		const result = await run({ operation: 'runAndWait', url: 'https://example.com/docs', maxWait: 30, output: 'compact' });
+		expect(result.status).toBe('success');
+		expect(api.requests({ method: 'POST', path: '/v2/crawl' })[0].body).toEqual({ url: 'https://example.com/docs', limit: 10, scrapeOptions: { formats: ['markdown'] } });
+		const [first] = result.items(NODE);
+		expect(Object.keys(first.json).sort()).toEqual(['jobId', 'jobStatus', 'markdown', 'title', 'url'].sort());
+	});
+
+	test('On Timeout "Return Last Status" outputs the running status', async () => {
+		const result = await run({ operation: 'runAndWait', url: 'https://example.com/fake-duration-600000', maxWait: 1 });
+		expect(result.status).toBe('success');
+		const [item] = result.items(NODE);
+		expect(item.json).toMatchObject({ status: 'scraping' });
+		expect(api.requests({ method: 'DELETE' })).toHaveLength(0);
+	});
+
+	test('On Timeout "Cancel and Fail" cancels the crawl and fails', async () => {
+		const result = await run({ operation: 'runAndWait', url: 'https://example.com/fake-duration-600000', maxWait: 1, onTimeout: 'cancelAndFail' });
+		expect(result.status).toBe('error');
+		expect(result.error.message).toMatch(/did not finish within Max Wait \(1 s\) and was cancelled/);
+		const [del] = api.requests({ method: 'DELETE' });
+		expect(del.status).toBe(200);
+		const id = del.path.split('/').pop();
+		const status = await (await fetch(`${api.url}/v2/crawl/${id}`, { headers: { Authorization: `Bearer ${CANARY_KEY}` } })).json();
+		expect(status.status).toBe('cancelled');
+	});
+
+	test('a failed crawl is an error (an error item under Continue On Fail)', async () => {
+		const result = await run(
+			{ operation: 'runAndWait', url: 'https://example.com/fake-job-fail', maxWait: 30 },
+			{ node: { onError: 'continueRegularOutput' } },
+		);
+		expect(result.status).toBe('success');
+		const [item] = result.items(NODE);
+		expect(item.json.error).toMatch(/ended with status "failed"/);
+		expect(item.pairedItem).toEqual({ item: 0 });
+	});
+
+	test.each([
+		[{ url: 'example.com' }, /URL "example.com" is not valid/],
+		[{ url: 'ftp://example.com' }, /URL/],
+		[{ limit: 0 }, /Limit 0 is not valid/],
+		[{ limit: 10001 }, /Limit 10001 is not valid/],
+		[{ options: { maxDiscoveryDepth: -1 } }, /Max Discovery Depth/],
+		[{ options: { includePaths: 'blog/(' } }, /Include Paths "blog\/\(" is not valid/],
+		[{ options: { delay: -1 } }, /Delay \(Seconds\)/],
+		[{ options: { maxConcurrency: 0 } }, /Max Concurrency/],
+		[{ options: { webhookUrl: 'not a url' } }, /Webhook URL/],
+		[{ options: { webhookEvents: ['page'] } }, /Webhook URL/],
+		[{ options: { webhookUrl: 'https://h.example.com', webhookMetadata: '[1]' } }, /Webhook Metadata/],
+		[{ maxWait: 0 }, /Max Wait/],
+		[{ onTimeout: 'later' }, /On Timeout/],
+		[{ scrapeOptions: { timeout: 5 } }, /Timeout/],
+	])('bad input %j → an error naming the field, zero requests', async (params, pattern) => {
+		const result = await run({ operation: 'runAndWait', url: 'https://example.com', ...params });
+		expect(result.status).toBe('error');
+		expect(result.error.message).toMatch(pattern);
+		expect(api.log).toHaveLength(0);
+	});
+});
+
+describe('Start, Get Status, Get Errors, Cancel, Get Active', () => {
+	test('Start returns the id at once', async () => {
+		const result = await run({ operation: 'start', url: 'https://example.com', limit: 3, options: { includePaths: 'docs/.*' } });
+		expect(result.status).toBe('success');
+		const [item] = result.items(NODE);
+		expect(item.json.id).toMatch(/^[0-9a-f-]{36}$/);
+		expect(api.log.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v2/crawl']);
+		expect(api.log[0].body).toEqual({ url: 'https://example.com', limit: 3, includePaths: ['docs/.*'], scrapeOptions: { formats: ['markdown'] } });
+	});
+
+	test('Get Status reads every page through next; Status Only reads one', async () => {
+		const id = await startDirect({ url: 'https://example.com', limit: 8 });
+		await sleep(400);
+		let result = await run({ operation: 'getStatus', crawlId: ref(id) });
+		expect(result.items(NODE)).toHaveLength(8);
+		expect(api.requests({ method: 'GET' }).map((r) => r.query.skip)).toEqual([undefined, '3', '6']);
+		api.log.length = 0;
+		result = await run({ operation: 'getStatus', crawlId: ref(id), return: 'status' });
+		const items = result.items(NODE);
+		expect(items).toHaveLength(1);
+		expect(items[0].json).toMatchObject({ id, status: 'completed', total: 8, completed: 8 });
+		expect(items[0].json.data).toBeUndefined();
+		expect(api.log).toHaveLength(1);
+	});
+
+	test('Get Errors, Cancel, Get Active', async () => {
+		const id = await startDirect({ url: 'https://example.com/fake-duration-600000', limit: 5 });
+		let result = await run({ operation: 'getActive' });
+		expect(result.items(NODE).map((it) => it.json.id)).toEqual([id]);
+		result = await run({ operation: 'getErrors', crawlId: ref(id) });
+		expect(result.items(NODE)[0].json).toMatchObject({ id, errors: [], robotsBlocked: ['https://example.com/admin'] });
+		result = await run({ operation: 'cancel', crawlId: ref(id) });
+		expect(result.items(NODE)[0].json).toEqual({ id, status: 'cancelled' });
+		expect(api.requests({ method: 'DELETE' })[0].path).toBe(`/v2/crawl/${id}`);
+		result = await run({ operation: 'getActive' });
+		expect(result.items(NODE)).toHaveLength(0);
+	});
+
+	test('an unknown crawl: 404 with a hint; a non-UUID ID: error naming the field, zero requests', async () => {
+		let result = await run({ operation: 'getStatus', crawlId: ref(UNKNOWN) });
+		expect(result.status).toBe('error');
+		expect(`${result.error.message} ${result.error.description}`).toMatch(/No crawl has this ID/);
+		api.log.length = 0;
+		result = await run({ operation: 'cancel', crawlId: ref('abc') });
+		expect(result.error.message).toMatch(/Crawl ID/);
+		expect(api.log).toHaveLength(0);
+	});
+});
+
+describe('Preview Parameters', () => {
+	test('sends url and prompt, outputs the derived options', async () => {
+		const result = await run({ operation: 'previewParams', url: 'https://example.com', prompt: 'Only the blog, no sitemap' });
+		expect(api.log[0].body).toEqual({ url: 'https://example.com', prompt: 'Only the blog, no sitemap' });
+		expect(result.items(NODE)[0].json).toEqual({ url: 'https://example.com', includePaths: ['blog/.*'], sitemap: 'skip' });
+	});
+	test('an empty prompt is refused before sending', async () => {
+		const result = await run({ operation: 'previewParams', url: 'https://example.com', prompt: '  ' });
+		expect(result.error.message).toMatch(/Prompt/);
+		expect(api.log).toHaveLength(0);
+	});
+});
