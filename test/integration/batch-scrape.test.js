@@ -1,0 +1,183 @@
+'use strict';
+/**
+ * Batch Scrape end to end in n8n's engine against the strict fake API (test/fake-api/crawl.js):
+ * every input item's URL in ONE job, ScrapeOptions at the TOP LEVEL of the body, pages paired back
+ * to the item whose URL they came from. Build first.
+ */
+const { runWorkflow } = require('../helpers/workflow-runner');
+const { startFakeApi } = require('../fake-api/server');
+const { CANARY_KEY, record } = require('../helpers/canary');
+
+jest.setTimeout(30000);
+
+let api;
+beforeAll(async () => {
+	api = await startFakeApi({ apiKey: CANARY_KEY, timeScale: 10 });
+});
+afterAll(async () => {
+	await api.close();
+});
+beforeEach(() => {
+	api.reset();
+});
+
+const credentials = () => ({ webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url, webhookSecret: '' } });
+const NODE = 'Web Data';
+const UNKNOWN = '0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a';
+const ref = (value) => ({ __rl: true, mode: 'id', value });
+
+function workflow(parameters, { items = [{}], node = {} } = {}) {
+	return {
+		nodes: [
+			{ id: 'n1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{ id: 'n2', name: 'Items', type: 'test.items', typeVersion: 1, position: [200, 0], parameters: { items: JSON.stringify(items.map((json) => ({ json }))) } },
+			{
+				id: 'n3',
+				name: NODE,
+				type: 'n8n-nodes-webdata.webData',
+				typeVersion: 1,
+				position: [400, 0],
+				parameters: { resource: 'batchScrape', ...parameters },
+				credentials: { webDataApi: { id: 'c1', name: 'Web Data account' } },
+				...node,
+			},
+		],
+		connections: { Start: { main: [[{ node: 'Items', type: 'main', index: 0 }]] }, Items: { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+async function run(parameters, options) {
+	const result = await runWorkflow(workflow(parameters, options), { credentials: credentials() });
+	record(result.error);
+	if (result.runData[NODE]) record(result.items(NODE));
+	return result;
+}
+
+const URLS = ['https://example.com/a', 'https://example.org/b', 'https://example.net/c', 'https://example.com/d', 'https://example.com/a'];
+
+describe('Run and Wait', () => {
+	test('ONE job with every item URL; ScrapeOptions at the TOP LEVEL beside urls; pages paired to their input item', async () => {
+		const result = await run(
+			{
+				operation: 'runAndWait',
+				url: '={{ $json.link }}',
+				formats: ['markdown', 'html'],
+				scrapeOptions: { onlyMainContent: false, locationCountry: 'FR', locationLanguages: 'fr' },
+				options: { maxConcurrency: 3, webhookUrl: 'https://hooks.example.com/b', webhookEvents: ['completed'], zeroDataRetention: false },
+				maxWait: 30,
+			},
+			{ items: URLS.map((link) => ({ link })) },
+		);
+		expect(result.status).toBe('success');
+		const posts = api.requests({ method: 'POST', path: '/v2/batch/scrape' });
+		expect(posts).toHaveLength(1);
+		expect(posts[0].status).toBe(200);
+		expect(posts[0].body).toEqual({
+			urls: URLS,
+			formats: ['markdown', 'html'],
+			onlyMainContent: false,
+			location: { country: 'FR', languages: ['fr'] },
+			maxConcurrency: 3,
+			webhook: { url: 'https://hooks.example.com/b', events: ['completed'] },
+			zeroDataRetention: false,
+		});
+		const items = result.items(NODE);
+		expect(items).toHaveLength(5);
+		// Pages come in job order; each is paired to the item whose URL it is (the repeated URL in turn).
+		expect(items.map((it) => [it.json.url, it.pairedItem])).toEqual(URLS.map((u, k) => [u, { item: k }]));
+		expect(items.every((it) => typeof it.json.html === 'string' && it.json.jobStatus === 'completed')).toBe(true);
+		// 5 pages at 3 per response: the page after the last poll followed one next link.
+		expect(api.requests({ method: 'GET' }).filter((r) => r.query.skip === '3')).toHaveLength(1);
+	});
+
+	test('pairing follows the URL, not the position: a failing page leaves a gap', async () => {
+		const links = ['https://x.example.com/1', 'https://x.example.com/fake-page-error', 'https://x.example.com/3'];
+		const result = await run({ operation: 'runAndWait', url: '={{ $json.link }}', maxWait: 30 }, { items: links.map((link) => ({ link })) });
+		const items = result.items(NODE);
+		expect(items.map((it) => [it.json.url, it.pairedItem])).toEqual([
+			[links[0], { item: 0 }],
+			[links[2], { item: 2 }],
+		]);
+	});
+
+	test('Continue On Fail: an invalid URL becomes an error item paired to its input; the valid ones still go', async () => {
+		const result = await run(
+			{ operation: 'runAndWait', url: '={{ $json.link }}', maxWait: 30 },
+			{ items: [{ link: 'https://example.com/one' }, { link: 'not-a-url' }, { link: 'https://example.com/three' }], node: { onError: 'continueRegularOutput' } },
+		);
+		expect(result.status).toBe('success');
+		expect(api.requests({ method: 'POST' })[0].body).toEqual({ urls: ['https://example.com/one', 'https://example.com/three'], formats: ['markdown'] });
+		const items = result.items(NODE);
+		expect(items[0].json.error).toMatch(/URL "not-a-url" is not valid/);
+		expect(items[0].pairedItem).toEqual({ item: 1 });
+		expect(items.slice(1).map((it) => it.pairedItem)).toEqual([{ item: 0 }, { item: 2 }]);
+	});
+
+	test('without Continue On Fail an invalid URL stops the node before anything is sent', async () => {
+		const result = await run({ operation: 'runAndWait', url: '={{ $json.link }}' }, { items: [{ link: 'https://example.com/ok' }, { link: 'ftp://example.com/x' }] });
+		expect(result.status).toBe('error');
+		expect(result.error.message).toMatch(/URL "ftp:\/\/example.com\/x" is not valid/);
+		expect(api.log).toHaveLength(0);
+	});
+
+	test.each([
+		[{ options: { maxConcurrency: 0 } }, /Max Concurrency/],
+		[{ options: { webhookUrl: 'hooks' } }, /Webhook URL/],
+		[{ scrapeOptions: { waitFor: -5 } }, /Wait For/],
+		[{ maxWait: 100000 }, /Max Wait/],
+	])('bad option %j → error naming the field, zero requests', async (params, pattern) => {
+		const result = await run({ operation: 'runAndWait', url: '={{ $json.link }}', ...params }, { items: [{ link: 'https://example.com/ok' }] });
+		expect(result.status).toBe('error');
+		expect(result.error.message).toMatch(pattern);
+		expect(api.log).toHaveLength(0);
+	});
+
+	test('the strict fake rejects a nested scrapeOptions in a batch body (what the top-level test guards)', async () => {
+		const res = await fetch(`${api.url}/v2/batch/scrape`, {
+			method: 'POST',
+			headers: { Authorization: `Bearer ${CANARY_KEY}`, 'Content-Type': 'application/json' },
+			body: JSON.stringify({ urls: ['https://example.com'], scrapeOptions: { formats: ['markdown'] } }),
+		});
+		expect(res.status).toBe(400);
+	});
+});
+
+describe('Start, Get Status, Get Errors, Cancel', () => {
+	test('Start: one job, one item paired to every input item', async () => {
+		const result = await run({ operation: 'start', url: '={{ $json.link }}' }, { items: [{ link: 'https://a.example.com' }, { link: 'https://b.example.com/fake-duration-600000' }] });
+		const [item] = result.items(NODE);
+		expect(item.json).toMatchObject({ urls: 2 });
+		expect(item.json.id).toMatch(/^[0-9a-f-]{36}$/);
+		expect(item.pairedItem).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(api.log.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v2/batch/scrape']);
+
+		const id = item.json.id;
+		let r = await run({ operation: 'getStatus', batchId: ref(id), return: 'status' });
+		expect(r.items(NODE)[0].json).toMatchObject({ id, status: 'scraping', total: 2 });
+		r = await run({ operation: 'cancel', batchId: ref(id) });
+		expect(r.items(NODE)[0].json).toEqual({ id, status: 'cancelled' });
+		expect(api.requests({ method: 'DELETE' })[0].path).toBe(`/v2/batch/scrape/${id}`);
+		r = await run({ operation: 'getStatus', batchId: ref(id), return: 'status' });
+		expect(r.items(NODE)[0].json.status).toBe('cancelled');
+	});
+
+	test('Get Status pages and Get Errors', async () => {
+		const start = await run({ operation: 'start', url: '={{ $json.link }}' }, { items: ['1', 'fake-page-error', '3', '4'].map((p) => ({ link: `https://e.example.com/${p}` })) });
+		const id = start.items(NODE)[0].json.id;
+		await new Promise((r) => setTimeout(r, 400));
+		let r = await run({ operation: 'getStatus', batchId: ref(id), output: 'compact' });
+		expect(r.items(NODE).map((it) => it.json.url)).toEqual(['https://e.example.com/1', 'https://e.example.com/3', 'https://e.example.com/4']);
+		r = await run({ operation: 'getErrors', batchId: ref(id) });
+		expect(r.items(NODE)[0].json.errors).toEqual([expect.objectContaining({ url: 'https://e.example.com/fake-page-error' })]);
+	});
+
+	test('unknown job → 404 hint; non-UUID → no request', async () => {
+		let r = await run({ operation: 'getErrors', batchId: ref(UNKNOWN) });
+		expect(`${r.error.message} ${r.error.description}`).toMatch(/No batch scrape has this ID/);
+		api.log.length = 0;
+		r = await run({ operation: 'getStatus', batchId: ref('123') });
+		expect(r.error.message).toMatch(/Batch Job ID/);
+		expect(api.log).toHaveLength(0);
+	});
+});
