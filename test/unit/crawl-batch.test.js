@@ -1,0 +1,56 @@
+'use strict';
+// Unit checks of Crawl / Batch Scrape pieces: pairing pages back to input items, the shared On Timeout
+// field (Agent keeps its saved name/values/default), webhook option checks. Build first.
+const { pairPages } = require('../../dist/nodes/WebData/resources/batchScrape');
+const { onTimeoutField } = require('../../dist/nodes/WebData/helpers/wait');
+const { buildWebhook } = require('../../dist/nodes/WebData/resources/crawl/fields');
+const { runAndWait } = require('../../dist/nodes/WebData/resources/agent/runAndWait');
+
+const doc = (sourceURL) => ({ markdown: 'x', metadata: { sourceURL } });
+
+describe('pairPages', () => {
+	test('by URL, not by position; a repeated URL pairs to its items in turn', () => {
+		const urls = ['https://a.example.com/1', 'https://b.example.com/2', 'https://a.example.com/1'];
+		const pairs = pairPages([doc('https://b.example.com/2'), doc('https://a.example.com/1'), doc('https://a.example.com/1')], urls, [4, 6, 9]);
+		expect(pairs).toEqual([[6], [4], [9]]);
+	});
+	test('normalises a trailing slash and host case; an unknown page pairs to every item', () => {
+		const pairs = pairPages([doc('https://EXAMPLE.com/x/'), doc('https://other.example.com/')], ['https://example.com/x'], [2]);
+		expect(pairs).toEqual([[2], [2]]);
+		expect(pairPages([doc('https://zzz.example.com/')], ['https://a.example.com', 'https://b.example.com'], [0, 1])).toEqual([[0, 1]]);
+	});
+});
+
+describe('On Timeout (shared)', () => {
+	test('Agent keeps name, values and default of its saved workflows', () => {
+		const field = runAndWait.properties.find((p) => p.name === 'onTimeout');
+		expect(field).toMatchObject({ name: 'onTimeout', type: 'options', default: 'returnStatus' });
+		expect(field.options.map((o) => [o.name, o.value])).toEqual([
+			['Cancel the Run and Fail', 'cancelAndFail'],
+			['Fail', 'fail'],
+			['Return Last Status', 'returnStatus'],
+		]);
+		expect(onTimeoutField('crawl', 'Get Status', 'scraping').options.map((o) => o.value)).toEqual(['cancelAndFail', 'fail', 'returnStatus']);
+	});
+});
+
+describe('buildWebhook', () => {
+	const node = { name: 'Web Data', type: 'n8n-nodes-webdata.webData', typeVersion: 1, position: [0, 0], parameters: {} };
+	test('only what is set', () => {
+		expect(buildWebhook(node, {}, 0)).toBeUndefined();
+		expect(buildWebhook(node, { webhookUrl: ' https://h.example.com/x ', webhookEvents: [], webhookMetadata: '{}' }, 0)).toEqual({ url: 'https://h.example.com/x' });
+		expect(buildWebhook(node, { webhookUrl: 'https://h.example.com', webhookEvents: ['page'], webhookMetadata: '{"a":"1"}' }, 0)).toEqual({
+			url: 'https://h.example.com',
+			events: ['page'],
+			metadata: { a: '1' },
+		});
+	});
+	test.each([
+		[{ webhookUrl: 'h.example.com' }, /Webhook URL/],
+		[{ webhookEvents: ['page'] }, /Webhook URL/],
+		[{ webhookUrl: 'https://h.example.com', webhookEvents: ['done'] }, /Webhook Events/],
+		[{ webhookUrl: 'https://h.example.com', webhookMetadata: 'nope' }, /Webhook Metadata/],
+	])('%j is refused', (options, pattern) => {
+		expect(() => buildWebhook(node, options, 0)).toThrow(pattern);
+	});
+});
