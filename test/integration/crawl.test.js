@@ -227,6 +227,16 @@ describe('Start, Get Status, Get Errors, Cancel, Get Active', () => {
 	});
 });
 
+describe('Hints', () => {
+	test('402 (no credits) names what to do', async () => {
+		api.setTeam({ remainingCredits: 0 });
+		const result = await run({ operation: 'start', url: 'https://example.com' });
+		expect(result.status).toBe('error');
+		expect(result.error.description).toMatch(/not enough credits for this crawl/);
+		expect(api.requests({ method: 'POST' })[0].status).toBe(402);
+	});
+});
+
 describe('Preview Parameters', () => {
 	test('sends url and prompt, outputs the derived options', async () => {
 		const result = await run({ operation: 'previewParams', url: 'https://example.com', prompt: 'Only the blog, no sitemap' });
