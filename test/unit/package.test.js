@@ -186,3 +186,74 @@ test('engines: every installed package accepts the lowest Node the package promi
 	// the package itself: no warning on the promised versions, nor on Node 24 (n8n 2.41.1's own floor)
 	for (const version of [floor, '20.20.2', '22.13.0', '24.0.0']) expect(semver.satisfies(version, pkg.engines.node)).toBe(true);
 });
+
+// --- issue 11.9: the release path (GitHub Actions) -------------------------------------------------
+
+/**
+ * Steps of the (single) job of a workflow as [{uses, run, name, …}]: enough YAML for these files, a
+ * block list of maps under `steps:`, values on one line or as a `|` block.
+ */
+function workflowSteps(text) {
+	const lines = text.split('\n');
+	const start = lines.findIndex((l) => /^\s+steps:\s*$/.test(l));
+	expect(start).toBeGreaterThan(-1);
+	const base = lines[start].search(/\S/); // items at base + 2, their keys at base + 4
+	const steps = [];
+	let key;
+	for (const raw of lines.slice(start + 1)) {
+		if (raw.trim() === '' || raw.trim().startsWith('#')) continue;
+		const indent = raw.search(/\S/);
+		if (indent <= base) break;
+		let line = raw;
+		if (indent === base + 2 && raw.slice(indent).startsWith('- ')) {
+			steps.push({});
+			line = `${' '.repeat(base + 4)}${raw.slice(indent + 2)}`;
+		}
+		const step = steps[steps.length - 1];
+		const field = new RegExp(`^ {${base + 4}}([\\w-]+):\\s*(.*)$`).exec(line);
+		if (field) {
+			key = field[1];
+			step[key] = field[2] === '|' ? '' : field[2];
+		} else if (key) {
+			step[key] = `${step[key]}${step[key] ? '\n' : ''}${line.trim()}`;
+		}
+	}
+	return steps;
+}
+
+test('release.yml: on a v* tag, npm ci → build → lint → npm test → npm publish --provenance, with id-token: write', () => {
+	const text = fs.readFileSync(path.join(ROOT, '.github', 'workflows', 'release.yml'), 'utf8');
+	expect(text).toMatch(/^on:\n  push:\n    tags: \['v\*'\]\n/m);
+	// id-token: write under the publishing job's permissions (or the workflow's)
+	expect(text).toMatch(/^( *)permissions:\n(?:\1  .*\n)*?\1  id-token: write\b/m);
+	const steps = workflowSteps(text);
+	const index = (predicate, what) => {
+		const i = steps.findIndex(predicate);
+		expect([what, i]).not.toEqual([what, -1]);
+		return i;
+	};
+	const checkout = index((s) => /^actions\/checkout@/.test(s.uses ?? ''), 'checkout');
+	const setup = index((s) => /^actions\/setup-node@/.test(s.uses ?? ''), 'setup-node');
+	expect(text).toMatch(/registry-url: https:\/\/registry\.npmjs\.org/);
+	const run = (re, what) => index((s) => re.test(s.run ?? ''), what);
+	const ci = run(/^npm ci\b/, 'npm ci');
+	const build = run(/^npm run build$/, 'build');
+	const lint = run(/^npm run lint$/, 'lint');
+	const tests = run(/^npm test$/, 'npm test');
+	const publish = run(/\bnpm publish\b/, 'npm publish');
+	expect([checkout, setup, ci, build, lint, tests, publish]).toEqual([...[checkout, setup, ci, build, lint, tests, publish]].sort((a, b) => a - b));
+	expect(steps[publish].run).toMatch(/^npm publish --provenance --access public$/);
+	expect(steps.filter((s) => /\bnpm publish\b/.test(s.run ?? ''))).toHaveLength(1);
+	// the tarball is checked between the tests and the publish step
+	const packCheck = run(/npm pack --dry-run/, 'tarball check');
+	expect(packCheck > tests && packCheck < publish).toBe(true);
+});
+
+test('ci.yml runs the project CI script as the README shows it', () => {
+	const text = fs.readFileSync(path.join(ROOT, '.github', 'workflows', 'ci.yml'), 'utf8');
+	const steps = workflowSteps(text);
+	expect(steps.map((s) => s.run).filter(Boolean)).toEqual(['bash .ci/run']);
+	expect(steps[0].uses).toMatch(/^actions\/checkout@/);
+	expect(text).toMatch(/^on:\n  push:/m);
+	expect(text).toMatch(/^  pull_request:/m);
+});
