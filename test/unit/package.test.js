@@ -124,9 +124,10 @@ test('a failed build stops `npm test` before jest runs on a stale dist/', () => 
 	}
 });
 
-test('every script that runs built code builds it itself (demo, benchmarks, e2e, screenshots)', () => {
-	for (const [name, command] of Object.entries(pkg.scripts)) {
-		if (/^(build|clean|lint)$/.test(name)) continue;
+test('every script that runs built code builds it itself (tests, demo, benchmarks, e2e, screenshots, pack)', () => {
+	const runsBuiltCode = Object.entries(pkg.scripts).filter(([, command]) => /\bnode test\/|\bjest\b|\bnpm pack\b/.test(command));
+	expect(runsBuiltCode.map(([name]) => name)).toEqual(expect.arrayContaining(['test', 'test:e2e', 'demo', 'release:pack']));
+	for (const [name, command] of runsBuiltCode) {
 		expect(`${name}: ${command}`).toMatch(new RegExp(`^${name.replace(/[:.]/g, '\\$&')}: npm run (build|clean) --silent && `));
 	}
 });
