@@ -4,6 +4,8 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 
 import { resourceProperties } from './helpers/description';
@@ -16,6 +18,7 @@ import { searchInteractSessions } from './resources/interact/listSearch';
 import { searchMonitorChecks, searchMonitors } from './methods/monitorSearch';
 import { account } from './resources/account';
 import { agent } from './resources/agent';
+import { resumeWebhook } from './resources/agent/resume';
 import { batchScrape } from './resources/batchScrape';
 import { crawl } from './resources/crawl';
 import { interact } from './resources/interact';
@@ -40,6 +43,9 @@ const resources: Record<string, Resource> = {
 	account,
 };
 
+// Its only webhook is the resume URL of a paused execution (restartWebhook): n8n never registers it
+// with a third-party service, so there is nothing for webhookMethods (checkExists/create/delete) to do.
+// eslint-disable-next-line @n8n/community-nodes/webhook-lifecycle-complete
 export class WebData implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Web Data',
@@ -54,6 +60,18 @@ export class WebData implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'webDataApi', required: true }],
+		// The resume call of a paused execution (Agent → Run and Wait, "Resume on Completion Webhook"):
+		// the execution's resume URL ($execution.resumeUrl); n8n registers no other URL for it.
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				path: '',
+				restartWebhook: true,
+				responseData: '', // answer with the node's webhookResponse
+			},
+		],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -123,6 +141,10 @@ export class WebData implements INodeType {
 	methods = {
 		listSearch: { searchActiveCrawls, searchAgentRuns, searchInteractSessions, searchMonitors, searchMonitorChecks },
 	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await resumeWebhook.call(this);
+	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { requireUuid } from '../../helpers/validation';
 import type { Operation, RunContext } from '../../helpers/types';
-import { apiRequest, defaultDeps, type TransportDeps } from '../../transport';
+import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';
 import { AGENT_HINTS, jobIdField } from './shared';
 
 /** The job as one flat item: id first, then what the service returned (without `success`). */
@@ -13,7 +13,7 @@ export function jobItem(jobId: string, body: IDataObject): IDataObject {
 }
 
 export async function getAgentJob(
-	ctx: IExecuteFunctions,
+	ctx: ApiContext,
 	jobId: string,
 	itemIndex: number,
 	deps: TransportDeps = defaultDeps,

@@ -1,0 +1,96 @@
+import { createHash, createHmac, timingSafeEqual } from 'crypto';
+
+/**
+ * Checks of incoming service webhooks, shared by nodes that receive them (the same rules as the
+ * Web Data Trigger's): the service signs each delivery, when the team has a signing secret, with
+ * `X-Firecrawl-Signature: sha256=<hex HMAC-SHA256(secret, exact raw body)>` (api-facts 3), and a
+ * receiver may add its own secret token to the webhook's `headers`. Every comparison takes constant
+ * time. Pure functions, testable without n8n.
+ */
+
+/** The service's HMAC signature header (api-facts 3). */
+export const SIGNATURE_HEADER = 'X-Firecrawl-Signature';
+
+export type HeaderBag = Record<string, string | string[] | undefined>;
+
+/** Constant-time equality of two strings of any length (their SHA-256 digests are compared). */
+export function safeEqual(a: string, b: string): boolean {
+	const left = createHash('sha256').update(a, 'utf8').digest();
+	const right = createHash('sha256').update(b, 'utf8').digest();
+	return timingSafeEqual(left, right);
+}
+
+/** One header's value, case-insensitively; undefined when absent or sent more than once. */
+export function headerValue(headers: HeaderBag | undefined, name: string): string | undefined {
+	if (!headers) return undefined;
+	const wanted = name.toLowerCase();
+	const values: string[] = [];
+	for (const [key, value] of Object.entries(headers)) {
+		if (key.toLowerCase() !== wanted || value === undefined) continue;
+		if (Array.isArray(value)) values.push(...value);
+		else values.push(String(value));
+	}
+	return values.length === 1 ? values[0] : undefined;
+}
+
+/** HMAC-SHA256 of the raw body as lower-case hex (what the service puts after "sha256="). */
+export function signBody(secret: string, rawBody: Buffer | string): string {
+	return createHmac('sha256', secret).update(rawBody).digest('hex');
+}
+
+/** Whether `header` is "sha256=<hex>" and the hex equals HMAC-SHA256(secret, rawBody), in constant time. */
+export function signatureMatches(secret: string, rawBody: Buffer | string, header: string | undefined): boolean {
+	if (typeof header !== 'string') return false;
+	const match = /^\s*sha256=([0-9a-fA-F]{64})\s*$/.exec(header);
+	if (!match) return false;
+	const expected = createHmac('sha256', secret).update(rawBody).digest();
+	const given = Buffer.from(match[1], 'hex');
+	return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * A token derived from a secret and a context, as 64 hex characters: HMAC-SHA256(secret, parts
+ * joined by newlines). The same inputs give the same token in any process, so nothing has to be
+ * stored to check it later.
+ */
+export function derivedToken(secret: string, ...parts: string[]): string {
+	return createHmac('sha256', secret).update(parts.join('\n')).digest('hex');
+}
+
+export interface DeliveryCheck {
+	headers: HeaderBag | undefined;
+	/** The exact bytes received; needed only when a signing secret is set. */
+	rawBody: Buffer | string | undefined;
+	/** Header that must carry `expectedToken`, when one is required. */
+	tokenHeader?: string;
+	expectedToken?: string;
+	/** The signing secret of the credential, or undefined/empty when none is set. */
+	signingSecret?: string;
+}
+
+export type DeliveryVerdict = { ok: true; verifiedBy: Array<'token' | 'signature'> } | { ok: false; reason: string };
+
+/**
+ * Every check whose secret is set must pass: the token first, then the signature over the raw body.
+ * `reason` is for logs and answers: it never contains a secret.
+ */
+export function verifyDelivery(input: DeliveryCheck): DeliveryVerdict {
+	const verifiedBy: Array<'token' | 'signature'> = [];
+	if (input.expectedToken) {
+		const name = input.tokenHeader ?? '';
+		const given = headerValue(input.headers, name);
+		if (given === undefined) return { ok: false, reason: `the ${name} header is missing` };
+		if (!safeEqual(given, input.expectedToken)) return { ok: false, reason: `the ${name} header is wrong` };
+		verifiedBy.push('token');
+	}
+	if (input.signingSecret) {
+		const header = headerValue(input.headers, SIGNATURE_HEADER);
+		if (header === undefined) return { ok: false, reason: `the ${SIGNATURE_HEADER} header is missing` };
+		if (input.rawBody === undefined) return { ok: false, reason: 'the raw request body is not available to check the signature' };
+		if (!signatureMatches(input.signingSecret, input.rawBody, header)) {
+			return { ok: false, reason: `the ${SIGNATURE_HEADER} header does not match the body` };
+		}
+		verifiedBy.push('signature');
+	}
+	return { ok: true, verifiedBy };
+}
