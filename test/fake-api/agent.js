@@ -1,6 +1,7 @@
 'use strict';
 // Agent jobs (api-facts 4; spec 2.11, 3, 6.2, 7.2). Job state is derived lazily from the clock:
 // a job is "processing" for durationMs (scaled by timeScale), then reaches its configured outcome.
+const crypto = require('crypto');
 const { fail, passthrough, badRequest, isUuid, isPlainObject, uuidv7, uuidFrom, iso, baseUrlOf, sampleFromSchema } = require('./util');
 const { str, num, bool, arr, obj, rec, union, nullable, assertValid } = require('./validate');
 
@@ -62,7 +63,11 @@ const agentRequestSchema = obj(
 	{ required: ['prompt'] },
 );
 
-/** Prompt markers: FAKE_DURATION_MS=500 FAKE_COST=40 FAKE_OUTCOME=fail|refused|credit_limit FAKE_LEGACY. */
+/**
+ * Prompt markers: FAKE_DURATION_MS=500 FAKE_COST=40 FAKE_OUTCOME=fail|refused|credit_limit FAKE_LEGACY,
+ * and for webhooks FAKE_NO_WEBHOOK (the run's end sends no webhook) FAKE_WEBHOOK_DELAY_MS=N (the end's
+ * webhook leaves N ms after the end, before timeScale).
+ */
 function promptMarkers(prompt) {
 	const out = {};
 	for (const [, key, value] of prompt.matchAll(/\bFAKE_([A-Z_]+?)(?:=([\w.-]+))?(?=\s|$|[,.;)\]])/g)) {
@@ -70,8 +75,27 @@ function promptMarkers(prompt) {
 		else if (key === 'COST') out.cost = Number(value);
 		else if (key === 'OUTCOME' && OUTCOMES.includes(value)) out.outcome = value;
 		else if (key === 'LEGACY') out.legacy = true;
+		else if (key === 'NO_WEBHOOK') out.noWebhook = true;
+		else if (key === 'WEBHOOK_DELAY_MS') out.webhookDelayMs = Number(value);
 	}
 	return out;
+}
+
+/** Agent webhook events (api-facts 3): the config takes short names; omitted or empty = all. */
+const WEBHOOK_EVENTS = ['started', 'action', 'completed', 'failed', 'cancelled'];
+/** The service retries a delivery that was not answered 2xx after 1, 5 and 15 minutes (api-facts 3). */
+const RETRY_DELAYS_MS = [60_000, 300_000, 900_000];
+
+/** The webhook config of a start request as the service keeps it: {url, headers, metadata, events}. */
+function webhookConfig(webhook) {
+	if (webhook === undefined) return null;
+	if (typeof webhook === 'string') return { url: webhook, headers: {}, metadata: {}, events: [...WEBHOOK_EVENTS] };
+	return {
+		url: webhook.url,
+		headers: webhook.headers ?? {},
+		metadata: webhook.metadata ?? {},
+		events: webhook.events?.length ? [...webhook.events] : [...WEBHOOK_EVENTS],
+	};
 }
 
 class Agents {
@@ -80,11 +104,30 @@ class Agents {
 		this.jobs = new Map();
 		this.defaults = {};
 		this.lastCreatedAt = 0;
+		this.timers = new Set();
+		state.resetHooks.push(() => this.clearTimers());
 	}
 
 	reset() {
+		this.clearTimers();
 		this.jobs.clear();
 		this.defaults = {};
+	}
+
+	clearTimers() {
+		for (const t of this.timers) clearTimeout(t);
+		this.timers.clear();
+	}
+
+	/** A timer that reset() and close() clear, and that does not keep the process alive. */
+	later(ms, fn) {
+		const t = setTimeout(() => {
+			this.timers.delete(t);
+			fn();
+		}, Math.max(0, ms));
+		t.unref?.();
+		this.timers.add(t);
+		return t;
 	}
 
 	/** Creates a job from a (validated) request body plus overrides; returns the job record. */
@@ -110,9 +153,87 @@ class Agents {
 			cancelFraction: 0,
 			polls: 0,
 			snapshotIds: [uuidFrom(id, 'snapshot', 1), uuidFrom(id, 'snapshot', 2)],
+			webhook: webhookConfig(request.webhook),
+			noWebhook: !!props.noWebhook,
+			webhookDelayMs: this.state.scaled(props.webhookDelayMs ?? 0),
+			endTimer: null,
+			endSent: false,
 		};
 		this.jobs.set(id, job);
+		if (job.webhook) this.scheduleWebhooks(job);
 		return job;
+	}
+
+	// ---- webhooks (api-facts 3: agent.started|action|completed|failed|cancelled) ----
+	wants(job, event) {
+		return !!job.webhook && job.webhook.events.includes(event);
+	}
+
+	/** started now, one action half-way, and the end event when the run ends (derived from the clock). */
+	scheduleWebhooks(job) {
+		if (this.wants(job, 'started')) this.sendWebhook(job, 'agent.started', true, [{ creditsUsed: 0 }]);
+		const ph = this.phase(job);
+		if (this.wants(job, 'action') && ph.status === 'processing') {
+			this.later(job.createdAt + job.durationMs / 2 - Date.now(), () => {
+				if (this.phase(job).kind !== 'processing') return;
+				const action = { creditsUsed: Math.floor(job.cost / 2), action: 'search', input: { query: job.prompt.slice(0, 60) } };
+				this.sendWebhook(job, 'agent.action', true, [action]);
+			});
+		}
+		job.endTimer = this.later(ph.endAt - Date.now() + job.webhookDelayMs, () => this.sendEnd(job));
+	}
+
+	/** Ends a running job now (its configured outcome); its end webhook follows at once (plus any delay). */
+	finishNow(id) {
+		const job = this.jobs.get(id);
+		if (!job) throw fail(404, 'Agent job not found');
+		if (this.phase(job).kind === 'processing') {
+			job.durationMs = Math.max(0, Date.now() - job.createdAt);
+			if (job.endTimer) {
+				clearTimeout(job.endTimer);
+				this.timers.delete(job.endTimer);
+			}
+			if (job.webhook) job.endTimer = this.later(job.webhookDelayMs, () => this.sendEnd(job));
+		}
+		return this.describe(job);
+	}
+
+	/** The end event of a finished run (completed, failed, or cancelled), once. */
+	sendEnd(job) {
+		if (job.endSent || job.noWebhook) return;
+		const ph = this.phase(job);
+		if (ph.kind === 'processing') {
+			job.endTimer = this.later(ph.endAt - Date.now(), () => this.sendEnd(job));
+			return;
+		}
+		job.endSent = true;
+		const creditsUsed = this.creditsUsed(job, ph);
+		if (ph.kind === 'completed') {
+			if (this.wants(job, 'completed')) this.sendWebhook(job, 'agent.completed', true, [{ creditsUsed, data: this.resultData(job) }]);
+		} else if (ph.kind === 'cancelled') {
+			if (this.wants(job, 'cancelled')) this.sendWebhook(job, 'agent.cancelled', false, [{ creditsUsed }]);
+		} else if (this.wants(job, 'failed')) {
+			this.sendWebhook(job, 'agent.failed', false, [{ creditsUsed }], ERRORS[ph.kind]);
+		}
+	}
+
+	/** One delivery in the envelope {success, type, id, webhookId, data, error?, metadata}; retried when not answered 2xx. */
+	sendWebhook(job, type, success, data, error) {
+		const envelope = { success, type, id: job.id, webhookId: crypto.randomUUID(), data };
+		if (error !== undefined) envelope.error = error;
+		envelope.metadata = job.webhook.metadata;
+		const retry = (record, n) => {
+			const answered = record && record.responseStatus >= 200 && record.responseStatus < 300;
+			if (answered || n >= RETRY_DELAYS_MS.length || !this.jobs.has(job.id)) return;
+			this.later(this.state.scaled(RETRY_DELAYS_MS[n]), () => {
+				const again = this.state.webhooks.redeliver(envelope.webhookId);
+				if (again) again.then((r) => retry(r, n + 1));
+			});
+		};
+		return this.state.webhooks.send(job.webhook.url, envelope, job.webhook.headers, { jobId: job.id }).then((record) => {
+			retry(record, 0);
+			return record;
+		});
 	}
 
 	/** Derived state at `now`: {status, kind, fraction, endAt}. kind ∈ processing|completed|cancelled|credit_limit|fail|refused. */
@@ -236,6 +357,11 @@ class Agents {
 		if (ph.status !== 'processing') throw fail(409, 'Agent already finished');
 		job.cancelledAt = Date.now();
 		job.cancelFraction = Math.min(1, ph.fraction);
+		if (job.endTimer) {
+			clearTimeout(job.endTimer);
+			this.timers.delete(job.endTimer);
+		}
+		if (job.webhook) job.endTimer = this.later(job.webhookDelayMs, () => this.sendEnd(job));
 		return { status: 200, body: { success: true } };
 	}
 
@@ -289,7 +415,8 @@ class Agents {
 	/** Internal view for tests and the control API. */
 	describe(job) {
 		const ph = this.phase(job);
-		return { ...job, phase: ph.kind, status: ph.status, endsAt: iso(ph.endAt), createdAt: iso(job.createdAt) };
+		const { endTimer: _timer, ...rest } = job;
+		return { ...rest, phase: ph.kind, status: ph.status, endsAt: iso(ph.endAt), createdAt: iso(job.createdAt) };
 	}
 
 	routes() {

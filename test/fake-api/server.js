@@ -216,6 +216,8 @@ async function startFakeApi(options = {}) {
 		/** Records a scrape job (id?, url?) that Interact can use: see interact.js. */
 		seedScrapeJob: (props) => interact.seedScrapeJob(state, props),
 		agentJob: (id) => control.agentJob(id),
+		/** Ends a running agent job now (its configured outcome); its end webhook goes out at once. */
+		finishAgentJob: (id) => state.agents.finishNow(id),
 		agentPolls: (id) => state.agents.jobs.get(id)?.polls ?? 0,
 		monitor: (id) => control.monitor(id),
 		setMonitorPlan: (id, plan) => control.setMonitorPlan(id, plan),
@@ -341,6 +343,7 @@ function controlApi(state) {
 		['POST', /^\/__fake\/agent-defaults$/, (ctx) => c.setAgentDefaults(ctx.json())],
 		['POST', /^\/__fake\/agent$/, (ctx) => c.createAgentJob(ctx.json())],
 		['GET', /^\/__fake\/agent\/([^/]+)$/, (ctx, id) => c.agentJob(id)],
+		['POST', /^\/__fake\/agent\/([^/]+)\/finish$/, (ctx, id) => state.agents.finishNow(id)],
 		['POST', /^\/__fake\/monitor$/, (ctx) => c.seedMonitor(ctx.json())],
 		['POST', /^\/__fake\/scrape-job$/, (ctx) => interact.seedScrapeJob(state, ctx.json())],
 		['GET', /^\/__fake\/monitor\/([^/]+)$/, (ctx, id) => c.monitor(id)],

@@ -1,5 +1,6 @@
 'use strict';
 // Outgoing webhook deliveries (api-facts 3): JSON POSTs, optional HMAC signature, recorded for tests.
+// Used by monitor checks (monitor.js) and agent runs (agent.js).
 const http = require('http');
 const https = require('https');
 const crypto = require('crypto');
@@ -51,8 +52,9 @@ class Webhooks {
 		const original = this.deliveries.find((d) => d.webhookId === webhookId);
 		if (!original) return null;
 		const attempts = this.deliveries.filter((d) => d.webhookId === webhookId).length;
-		const { monitorId, checkId } = original;
-		return this.transmit({ url: original.url, headers: original.headers, raw: original.rawBody, meta: { monitorId, checkId }, attempt: attempts + 1 });
+		const { monitorId, checkId, jobId } = original;
+		const meta = Object.fromEntries(Object.entries({ monitorId, checkId, jobId }).filter(([, v]) => v !== undefined));
+		return this.transmit({ url: original.url, headers: original.headers, raw: original.rawBody, meta, attempt: attempts + 1 });
 	}
 
 	async transmit({ url, headers, raw, meta, attempt }) {
