@@ -1,0 +1,342 @@
+#!/usr/bin/env node
+'use strict';
+/*
+ * Agent → Run and Wait with Wait Method "Resume on Completion Webhook", proven inside the real
+ * `n8n start` (2.41.1): `n8n execute` cannot resume a waiting execution, so this suite serves n8n.
+ *
+ *   npm run test:e2e:agent-resume      (builds first; needs test/e2e/install.sh's n8n in .cache/)
+ *
+ * Set-up: npm pack → community package in a fresh user folder; the trigger phase's harness
+ * (./lib/trigger-phase.js Phase): a fake API that signs its deliveries (time scale 5), `n8n start`
+ * on free loopback ports (WEBHOOK_URL = that address), owner, API key, two credentials (with and
+ * without the signing secret). The workflow is test/e2e/workflows/agent-run-and-resume.json with its
+ * Manual Trigger replaced by a Webhook node (POST, respond at once), so each proof starts a
+ * production execution by calling it; parameters are set per proof. The fake's runs last an hour
+ * unless a proof ends them (POST /__fake/agent/:id/finish), so every proof decides when the run ends.
+ *
+ * Proofs ("ok"/"not ok" lines, each timed):
+ *   1. the node starts the run with its webhook on this execution's resume URL, n8n's signature
+ *      token in the query, the node's own token header and the events completed/failed/cancelled;
+ *      the execution is "waiting" (no process runs it) and the service got no status read
+ *   2. forged or wrong resume calls while it waits → 401 (no / wrong n8n signature, no / wrong node
+ *      token, no / wrong HMAC signature), 200 "ignored" (another run's id, a non-ending event), 400
+ *      (not an envelope); the execution keeps waiting and nothing read the run
+ *   3. the run's end → the completion webhook resumes it: status success, the output item is the
+ *      run read once with GET /v2/agent/{id} (0 polls before the webhook), finished within 1 s of the
+ *      delivery; the same delivery sent again → 409 from n8n, nothing more read
+ *   4. On Timeout "Fail" + a completed run → success (the prepared timeout error is removed on resume);
+ *      a failed run with "Stop With Error" → the execution fails with the run's error
+ *   5. n8n is stopped while the execution waits, the run ends while n8n is down (the delivery is
+ *      refused), n8n starts again: the service's retry resumes the execution (the wait lives in the DB)
+ *   6. Max Wait passes without a webhook: n8n resumes the execution itself (its wait tracker looks
+ *      every 60 s, so up to about a minute late): "Return Last Status" → the prepared item (run id,
+ *      status "processing", timedOut true); "Fail" → the execution fails naming Max Wait; no status
+ *      read in either; a late completion webhook → 409, nothing resumes
+ * Output ends with "N passed, N failed"; exit 1 on any failure. AGENT_RESUME_KEEP_TMP=1 keeps logs.
+ */
+const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const proc = require('./lib/proc');
+const { n8nEnv, freePort } = require('./lib/n8n');
+const { packInto } = require('./lib/editor');
+const { Phase } = require('./lib/trigger-phase');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const NODE_DIR = path.join(ROOT, '.cache', 'node24');
+const HOST_DIR = path.join(ROOT, '.cache', 'n8n-host');
+const WORKFLOW_FILE = path.join(__dirname, 'workflows', 'agent-run-and-resume.json');
+const TOKEN_HEADER = 'X-WebData-Resume-Token';
+const LONG = 'FAKE_DURATION_MS=18000000'; // an hour at time scale 5: proofs end runs themselves
+
+const results = [];
+const captured = [];
+const timings = [];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const oneLine = (text) => String(text).replace(/\s+/g, ' ').trim().slice(0, 500);
+const sign = (secret, raw) => `sha256=${crypto.createHmac('sha256', secret).update(raw).digest('hex')}`;
+
+function record(label, ok, reason, details) {
+	const name = label.replace(/^trigger: /, ''); // Phase.step() names its lines for the trigger phase
+	results.push({ name, ok });
+	console.log(ok ? `ok - ${name}` : `not ok - ${name}: ${oneLine(reason)}`);
+	if (!ok && details) console.log(String(details).split('\n').map((l) => `#   ${l}`).join('\n'));
+}
+
+class ResumeSuite extends Phase {
+	/** The workflow with a Webhook trigger named "Start" on its own path, and "Run agent" set up by `params`. */
+	async createWorkflow(params, credential) {
+		const wf = JSON.parse(fs.readFileSync(WORKFLOW_FILE, 'utf8'));
+		const hookPath = `agent-resume-${crypto.randomBytes(6).toString('hex')}`;
+		const start = wf.nodes.find((n) => n.name === 'Start');
+		Object.assign(start, {
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			webhookId: crypto.randomUUID(),
+			parameters: { httpMethod: 'POST', path: hookPath, responseMode: 'onReceived', options: {} },
+		});
+		const agent = wf.nodes.find((n) => n.name === 'Run agent');
+		Object.assign(agent.parameters, params);
+		agent.credentials = { webDataApi: { id: credential.id, name: credential.name } };
+		const created = await this.api('POST', '/workflows', { name: `${wf.name} (${hookPath})`, nodes: wf.nodes, connections: wf.connections, settings: wf.settings });
+		await this.api('POST', `/workflows/${created.id}/activate`);
+		const url = `${this.base}/webhook/${hookPath}`;
+		await this.until(async () => (await fetch(url, { method: 'POST' })).status !== 404, 'the workflow webhook to be served');
+		// That probe started an execution: let it reach its wait (or end) before the proofs count.
+		const first = await this.until(async () => (await this.rawExecutions(created.id))[0], 'the probe execution');
+		await this.untilStatus(first.id, ['waiting', 'error', 'success']);
+		return { id: created.id, url, probeExecutionId: first.id };
+	}
+
+	async rawExecutions(workflowId) {
+		const list = await this.api('GET', `/executions?workflowId=${encodeURIComponent(workflowId)}&limit=250`);
+		return (list.data || []).sort((a, b) => Number(a.id) - Number(b.id));
+	}
+
+	async execution(id) {
+		const e = await this.api('GET', `/executions/${id}?includeData=true`);
+		this.captured.push({ source: `execution ${id} (public API)`, text: JSON.stringify(e) });
+		return e;
+	}
+
+	async untilStatus(id, statuses, timeoutMs = 30000) {
+		return await this.until(async () => {
+			const e = await this.api('GET', `/executions/${id}`);
+			return statuses.includes(e.status) ? e : undefined;
+		}, `execution ${id} to be ${statuses.join(' or ')}`, timeoutMs);
+	}
+
+	/** Calls the workflow and resolves {executionId, jobId, start} once its execution waits. */
+	async startRun(w) {
+		const before = new Set((await this.rawExecutions(w.id)).map((e) => e.id));
+		const res = await fetch(w.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		assert.equal(res.status, 200, `the workflow webhook answered ${res.status}`);
+		const e = await this.until(async () => (await this.rawExecutions(w.id)).find((x) => !before.has(x.id)), 'the new execution');
+		const waiting = await this.untilStatus(e.id, ['waiting', 'error', 'success']);
+		assert.equal(waiting.status, 'waiting', `the execution waits (status ${waiting.status})`);
+		const start = await this.until(async () => {
+			const log = await this.fake.log();
+			return log.filter((r) => r.method === 'POST' && r.path === '/v2/agent').find((r) => r.body?.webhook?.url?.includes(`/webhook-waiting/${e.id}?`));
+		}, 'the start request of this execution');
+		return { executionId: e.id, jobId: await this.jobOf(start), start };
+	}
+
+	/** The id of the run a start request created: the fake's run with that prompt created closest to it (runs start one by one). */
+	async jobOf(start) {
+		const res = await fetch(`${this.fake.url}/v2/agent`, { headers: { authorization: `Bearer ${this.apiKey}` } });
+		const list = (await res.json()).agents.filter((a) => a.options.prompt === start.body.prompt);
+		list.sort((a, b) => Math.abs(Date.parse(a.createdAt) - start.at) - Math.abs(Date.parse(b.createdAt) - start.at));
+		return list[0]?.id;
+	}
+
+	async statusReads(jobId) {
+		return (await this.fake.log()).filter((r) => r.method === 'GET' && r.path === `/v2/agent/${jobId}`);
+	}
+
+	async finish(jobId) {
+		return await this.fake.call('POST', `/__fake/agent/${jobId}/finish`);
+	}
+
+	async deliveriesOf(jobId) {
+		return (await this.deliveries()).filter((d) => d.jobId === jobId);
+	}
+
+	async post(url, raw, headers) {
+		const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: raw });
+		return { status: res.status, body: await res.text() };
+	}
+
+	// ---- the proofs -----------------------------------------------------------------------------
+	async run() {
+		const signed = this.credentials.signed;
+		const basic = { prompt: `Find three robotics start-ups ${LONG}`, waitMethod: 'completionWebhook', maxWait: 3600, onTimeout: 'returnStatus', onUnsuccessful: 'error' };
+		let w;
+		let run;
+
+		await this.step('agent resume: the run starts with its webhook on this execution\'s resume URL (n8n signature + node token, events completed/failed/cancelled); the execution waits with no status read', async () => {
+			await this.fake.reset();
+			w = await this.createWorkflow(basic, signed);
+			run = await this.startRun(w);
+			const hook = run.start.body.webhook;
+			const url = new URL(hook.url);
+			assert.equal(`${url.origin}${url.pathname}`, `${this.base}/webhook-waiting/${run.executionId}`, "n8n's resume URL of this execution (from WEBHOOK_URL)");
+			assert.match(url.searchParams.get('signature') ?? '', /^[0-9a-f]{64}$/, "n8n's per-execution resume token");
+			assert.match(hook.headers[TOKEN_HEADER], /^[0-9a-f]{64}$/, 'the node token header');
+			assert.deepEqual(hook.events, ['completed', 'failed', 'cancelled']);
+			assert.ok(run.jobId, 'the fake knows the run');
+			assert.equal((await this.statusReads(run.jobId)).length, 0, 'no status read while waiting');
+			return `execution ${run.executionId} waiting; run ${run.jobId}; 0 status reads`;
+		});
+
+		await this.step('agent resume: forged or wrong resume calls → 401 / 400 / 200 ignored, and the execution keeps waiting with no status read', async () => {
+			assert.ok(run, 'needs proof 1');
+			const hook = run.start.body.webhook;
+			const token = hook.headers[TOKEN_HEADER];
+			const noSig = hook.url.replace(/\?.*$/, '');
+			const wrongSig = `${noSig}?signature=${'0'.repeat(64)}`;
+			const envelope = (over = {}) => JSON.stringify({ success: true, type: 'agent.completed', id: run.jobId, webhookId: crypto.randomUUID(), data: [{ creditsUsed: 1, data: { forged: true } }], metadata: {}, ...over });
+			const good = envelope();
+			const cases = [
+				['no n8n signature in the URL', noSig, good, { [TOKEN_HEADER]: token, 'X-Firecrawl-Signature': sign(this.signingSecret, good) }, 401],
+				['a wrong n8n signature', wrongSig, good, { [TOKEN_HEADER]: token, 'X-Firecrawl-Signature': sign(this.signingSecret, good) }, 401],
+				['no node token', hook.url, good, { 'X-Firecrawl-Signature': sign(this.signingSecret, good) }, 401],
+				['a wrong node token', hook.url, good, { [TOKEN_HEADER]: 'f'.repeat(64), 'X-Firecrawl-Signature': sign(this.signingSecret, good) }, 401],
+				['no HMAC signature', hook.url, good, { [TOKEN_HEADER]: token }, 401],
+				['a wrong HMAC signature', hook.url, good, { [TOKEN_HEADER]: token, 'X-Firecrawl-Signature': sign('not-the-secret', good) }, 401],
+				['a body changed after signing', hook.url, envelope({ data: [{ creditsUsed: 1, data: { changed: true } }] }), { [TOKEN_HEADER]: token, 'X-Firecrawl-Signature': sign(this.signingSecret, good) }, 401],
+				['not an envelope (signed)', hook.url, '{"hello":1}', { [TOKEN_HEADER]: token, 'X-Firecrawl-Signature': sign(this.signingSecret, '{"hello":1}') }, 400],
+			];
+			const other = envelope({ id: crypto.randomUUID() });
+			const started = envelope({ type: 'agent.started' });
+			cases.push(['another run\'s id (signed)', hook.url, other, { [TOKEN_HEADER]: token, 'X-Firecrawl-Signature': sign(this.signingSecret, other) }, 200]);
+			cases.push(['an event that does not end the run (signed)', hook.url, started, { [TOKEN_HEADER]: token, 'X-Firecrawl-Signature': sign(this.signingSecret, started) }, 200]);
+			const seen = [];
+			for (const [name, url, raw, headers, want] of cases) {
+				const r = await this.post(url, raw, headers);
+				seen.push(`${name} → ${r.status}`);
+				assert.equal(r.status, want, `${name}: answered ${r.status} ${oneLine(r.body)}`);
+				if (want === 200) assert.match(r.body, /ignored/, `${name}: the answer says it was ignored`);
+			}
+			await sleep(500);
+			const e = await this.api('GET', `/executions/${run.executionId}`);
+			assert.equal(e.status, 'waiting', 'still waiting');
+			assert.equal((await this.statusReads(run.jobId)).length, 0, 'no status read');
+			return seen.join('; ');
+		});
+
+		await this.step('agent resume: the run ends → its completion webhook resumes the execution within 1 s with the run read once; a repeated delivery → 409', async () => {
+			assert.ok(run, 'needs proof 1');
+			await this.finish(run.jobId);
+			const done = await this.untilStatus(run.executionId, ['success', 'error'], 20000);
+			assert.equal(done.status, 'success', `execution ${done.status}`);
+			const e = await this.execution(run.executionId);
+			const items = e.data.resultData.runData['Run agent'].at(-1).data.main[0];
+			assert.equal(items.length, 1);
+			assert.equal(items[0].json.id, run.jobId);
+			assert.equal(items[0].json.status, 'completed');
+			assert.match(items[0].json.data?.answer ?? '', /Fake research result/, 'the result from GET /v2/agent/{id}');
+			assert.ok(!('success' in items[0].json));
+			const [delivery, ...more] = await this.deliveriesOf(run.jobId);
+			assert.equal(more.length, 0, 'one delivery');
+			assert.equal(delivery.type, 'agent.completed');
+			assert.equal(delivery.responseStatus, 200);
+			const reads = await this.statusReads(run.jobId);
+			assert.equal(reads.length, 1, 'the run was read once');
+			assert.ok(reads[0].at >= delivery.at, 'after the delivery');
+			const latency = Date.parse(e.stoppedAt) - delivery.at;
+			assert.ok(latency < 1000, `finished ${latency} ms after the delivery (limit 1000)`);
+			const again = await this.fake.call('POST', `/__fake/redeliver/${delivery.webhookId}`);
+			assert.equal(again.responseStatus, 409, `the repeated delivery answered ${again.responseStatus}`);
+			assert.equal((await this.statusReads(run.jobId)).length, 1, 'nothing more read');
+			return `execution finished ${latency} ms after the delivery; 1 status read; repeated delivery → ${again.responseStatus}`;
+		});
+
+		await this.step('agent resume: On Timeout "Fail" + a completed run → success; a failed run with "Stop With Error" → the execution fails with the run\'s error', async () => {
+			const wFail = await this.createWorkflow({ ...basic, onTimeout: 'fail' }, signed);
+			const a = await this.startRun(wFail);
+			await this.finish(a.jobId);
+			const okRun = await this.untilStatus(a.executionId, ['success', 'error'], 20000);
+			assert.equal(okRun.status, 'success', 'the prepared timeout error is gone once the webhook resumes');
+			const wBad = await this.createWorkflow({ ...basic, prompt: `Refuse this ${LONG} FAKE_OUTCOME=fail` }, this.credentials.tokenOnly);
+			const b = await this.startRun(wBad);
+			await this.finish(b.jobId);
+			const bad = await this.untilStatus(b.executionId, ['success', 'error'], 20000);
+			assert.equal(bad.status, 'error');
+			const e = await this.execution(b.executionId);
+			const error = e.data.resultData.runData['Run agent'].at(-1).error ?? e.data.resultData.error;
+			assert.match(error?.message ?? '', /The agent run failed/, `error: ${oneLine(JSON.stringify(error))}`);
+			assert.equal((await this.statusReads(b.jobId)).length, 1, 'read once');
+			return `"Fail" + completed → ${okRun.status}; failed run → error "${oneLine(error.message)}" (token-only credential: no signature needed)`;
+		});
+
+		await this.step('agent resume: n8n stopped while the execution waits, the run ends while it is down (delivery refused), n8n started again → the service\'s retry resumes the execution', async () => {
+			const r = await this.startRun(w);
+			await this.stopN8n();
+			await this.finish(r.jobId);
+			const first = await this.until(async () => (await this.deliveriesOf(r.jobId)).find((d) => d.responseStatus !== null || d.error), 'the refused delivery');
+			assert.equal(first.responseStatus, null, `n8n was down (${first.error})`);
+			await this.startN8n();
+			const done = await this.untilStatus(r.executionId, ['success', 'error'], 90000);
+			assert.equal(done.status, 'success');
+			const all = await this.deliveriesOf(r.jobId);
+			assert.ok(all.length >= 2 && all.at(-1).responseStatus === 200, `deliveries: ${all.map((d) => `#${d.attempt} ${d.responseStatus ?? d.error}`).join(', ')}`);
+			assert.equal((await this.statusReads(r.jobId)).length, 1, 'read once');
+			return `deliveries ${all.map((d) => `#${d.attempt} → ${d.responseStatus ?? 'refused'}`).join(', ')}`;
+		});
+
+		await this.step('agent resume: Max Wait passes without a webhook → n8n resumes it: "Return Last Status" gives the prepared item, "Fail" fails naming Max Wait; no status read; a late webhook → 409', async () => {
+			const wStatus = await this.createWorkflow({ ...basic, maxWait: 2 }, signed);
+			const wFail = await this.createWorkflow({ ...basic, maxWait: 2, onTimeout: 'fail' }, signed);
+			const [a, b] = [await this.startRun(wStatus), await this.startRun(wFail)];
+			const t0 = Date.now();
+			const [doneA, doneB] = [await this.untilStatus(a.executionId, ['success', 'error'], 100000), await this.untilStatus(b.executionId, ['success', 'error'], 100000)];
+			const waited = Date.now() - t0;
+			assert.equal(doneA.status, 'success');
+			const item = (await this.execution(a.executionId)).data.resultData.runData['Run agent'].at(-1).data.main[0][0].json;
+			assert.equal(item.id, a.jobId);
+			assert.equal(item.status, 'processing');
+			assert.equal(item.timedOut, true);
+			assert.equal(doneB.status, 'error');
+			const eB = await this.execution(b.executionId);
+			const error = eB.data.resultData.runData['Run agent'].at(-1).error ?? eB.data.resultData.error;
+			assert.match(error?.message ?? '', /did not send its completion webhook within Max Wait \(2 s\)/);
+			assert.equal((await this.statusReads(a.jobId)).length + (await this.statusReads(b.jobId)).length, 0, 'no status read');
+			await this.finish(a.jobId);
+			const late = await this.until(async () => (await this.deliveriesOf(a.jobId)).find((d) => d.responseStatus !== null), 'the late delivery');
+			assert.equal(late.responseStatus, 409, `late delivery answered ${late.responseStatus}`);
+			return `both resumed by n8n ${secs(waited)} after waiting began (n8n looks every 60 s); late webhook → ${late.responseStatus}`;
+		});
+	}
+}
+
+async function main() {
+	const t0 = Date.now();
+	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'webdata-agent-resume-'));
+	const userFolder = path.join(tmp, 'user');
+	fs.mkdirSync(userFolder);
+	const apiKey = `wd-canary-${crypto.randomBytes(16).toString('hex')}`;
+	let suite;
+	let code = 0;
+	try {
+		if (!fs.existsSync(path.join(HOST_DIR, 'node_modules', 'n8n'))) throw new Error('n8n is not installed in .cache/: run bash test/e2e/install.sh');
+		await packInto(ROOT, tmp, userFolder);
+		const ctx = {
+			nodeDir: NODE_DIR,
+			hostDir: HOST_DIR,
+			workDir: tmp,
+			env: n8nEnv({ nodeDir: NODE_DIR, userFolder, encryptionKey: 'webdata-e2e-encryption-key-0002', port: await freePort(), brokerPort: await freePort() }),
+		};
+		suite = new ResumeSuite({ root: ROOT, tmp, ctx, apiKey, record, captured, timings, substitute: (t) => t, oneLine });
+		const startMs = await suite.setup();
+		record(`agent resume: set-up (package, signing fake API, n8n start ready in ${secs(startMs)}, owner, API key, credentials)`, true);
+		await suite.run();
+	} catch (e) {
+		record('agent resume: set-up', false, e.message, [e.stack, suite?.n8nTail(30)].filter(Boolean).join('\n'));
+		code = 1;
+	} finally {
+		if (suite) {
+			await suite.stopN8n();
+			captured.push({ source: 'n8n start (stdout+stderr)', text: suite.n8nOutput.join('') });
+		}
+		await proc.stopAll();
+	}
+	const leaked = captured.filter((c) => String(c.text).includes(apiKey)).map((c) => c.source);
+	record('agent resume: the API key never appears in n8n output or executions', leaked.length === 0, `found in ${leaked.join(', ')}`);
+	const failed = results.filter((r) => !r.ok).length;
+	for (const [name, ms, note] of timings) console.log(`# time ${name}: ${secs(ms)}${note ? ` (${note})` : ''}`);
+	console.log(`# total ${secs(Date.now() - t0)}`);
+	if (failed === 0 && code === 0 && !process.env.AGENT_RESUME_KEEP_TMP) fs.rmSync(tmp, { recursive: true, force: true });
+	else console.log(`# logs kept in ${tmp}`);
+	console.log(`${results.length - failed} passed, ${failed} failed`);
+	process.exit(failed > 0 || code !== 0 ? 1 : 0);
+}
+
+process.on('exit', () => proc.killAllSync());
+main().catch((e) => {
+	console.error(e);
+	process.exit(1);
+});

@@ -1,0 +1,53 @@
+'use strict';
+// test/e2e/workflows/agent-run-and-resume.json: Manual Trigger → Web Data (Agent → Run and Wait,
+// Wait Method "Resume on Completion Webhook") under `n8n execute`. The CLI cannot serve the resume
+// URL, so this proves the waiting half: the run starts with its webhook on the execution's resume
+// URL, the execution is stored as "waiting" (the CLI process ends: nothing holds it), the node
+// prepared what Max Wait expiry gives, and no status was read. The resume itself (webhook, forged
+// calls, restart, Max Wait expiry) is proven under `n8n start` by `npm run test:e2e:agent-resume`.
+const assert = require('node:assert/strict');
+const { nodeItems } = require('../lib/output');
+
+const TOKEN_HEADER = 'X-WebData-Resume-Token';
+
+async function check({ output, exitCode, fake, apiKey }) {
+	assert.equal(exitCode, 0, 'n8n execute ends without error');
+	assert.equal(output.status, 'waiting', `the execution waits (status ${output.status})`);
+	const waitTill = Date.parse(output.waitTill ?? output.data?.waitTill);
+	const items = nodeItems(output, 'Run agent');
+	assert.equal(items.length, 1);
+	const waiting = items[0].json;
+	assert.equal(waiting.status, 'processing');
+	assert.equal(waiting.waitMethod, 'completionWebhook');
+	assert.equal(Date.parse(waiting.waitingUntil), waitTill, 'n8n waits until Max Wait');
+
+	const log = await fake.log();
+	const trail = log.map((r) => `${r.method} ${r.path} ${r.status}`);
+	assert.deepEqual(trail, ['POST /v2/agent 200'], `one request, the start; no status read (requests: ${trail.join(', ')})`);
+	const start = log[0];
+	assert.equal(start.headers.authorization, `Bearer ${apiKey}`);
+	const { webhook, ...rest } = start.body;
+	assert.deepEqual(rest, { prompt: 'Find three robotics start-ups founded after 2018 FAKE_DURATION_MS=3000', maxCredits: 300 });
+	const url = new URL(webhook.url);
+	assert.match(url.pathname, /^\/webhook-waiting\/\d+$/, "n8n's resume URL of the execution");
+	assert.match(url.searchParams.get('signature') ?? '', /^[0-9a-f]{64}$/, "with n8n's resume token");
+	assert.deepEqual(Object.keys(webhook.headers), [TOKEN_HEADER]);
+	assert.match(webhook.headers[TOKEN_HEADER], /^[0-9a-f]{64}$/);
+	assert.deepEqual(webhook.events, ['completed', 'failed', 'cancelled']);
+	assert.equal(waitTill - start.at > 115000 && waitTill - start.at < 125000, true, 'Max Wait 120 s from the start');
+
+	// What Max Wait expiry will pass on (no node code runs then): the stack entry n8n saved.
+	const entry = output.data.executionData.nodeExecutionStack[0];
+	assert.equal(entry.node.name, 'Run agent');
+	const prepared = entry.data.main[0][0].json;
+	assert.equal(prepared.id, waiting.id);
+	assert.equal(prepared.timedOut, true);
+	assert.equal(prepared.status, 'processing');
+	assert.equal(entry.metadata?.resumeError, undefined, 'On Timeout "Return Last Status" prepares no error');
+
+	const internal = await fake.agent(waiting.id);
+	assert.equal(internal.polls, 0, 'the fake counted no status read');
+	assert.equal(internal.webhook.url, webhook.url);
+}
+
+module.exports = check;
