@@ -49,12 +49,12 @@ export function signatureMatches(secret: string, rawBody: Buffer | string, heade
 }
 
 /**
- * A token derived from a secret and a context, as 64 hex characters: HMAC-SHA256(secret, parts
- * joined by newlines). The same inputs give the same token in any process, so nothing has to be
- * stored to check it later.
+ * A token derived from a secret and a context, as 64 hex characters: HMAC-SHA256(secret, the parts
+ * as a JSON list, so no two lists give the same material). The same inputs give the same token in
+ * any process, so nothing has to be stored to check it later.
  */
 export function derivedToken(secret: string, ...parts: string[]): string {
-	return createHmac('sha256', secret).update(parts.join('\n')).digest('hex');
+	return createHmac('sha256', secret).update(JSON.stringify(parts)).digest('hex');
 }
 
 export interface DeliveryCheck {
