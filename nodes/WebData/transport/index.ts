@@ -117,10 +117,14 @@ export async function apiRequest<T = IDataObject>(
 	for (;;) {
 		attempt++;
 		if (signal?.aborted) throw cancelledError();
+		// The upload is opened before the turn, so the request goes out the moment its turn comes
+		// (opening reads the file's metadata or buffer; a 429 arriving meanwhile still holds it).
+		const upload = request.openUpload ? await request.openUpload() : undefined;
 		if (deps.pace) {
 			try {
 				await deps.pace.turn(signal);
 			} catch {
+				discardUpload(upload);
 				throw cancelledError();
 			}
 		}
@@ -133,8 +137,7 @@ export async function apiRequest<T = IDataObject>(
 			ignoreHttpStatusErrors: true,
 			timeout: request.timeoutMs,
 		};
-		if (request.openUpload) {
-			const upload = await request.openUpload();
+		if (upload) {
 			options.body = upload.body as unknown as IDataObject;
 			options.headers = upload.headers;
 			// A redirect-following client keeps a copy of every byte sent, to replay it after a
@@ -209,6 +212,12 @@ export async function apiRequest<T = IDataObject>(
 			throw cancelledError();
 		}
 	}
+}
+
+/** Closes an opened upload stream that will not be sent. */
+function discardUpload(upload: UploadBody | undefined): void {
+	const body = upload?.body as { destroy?: () => void } | undefined;
+	if (body && !Buffer.isBuffer(body) && typeof body.destroy === 'function') body.destroy();
 }
 
 /** Connection failures are retried like a 503, but only for requests that are safe to repeat. */
