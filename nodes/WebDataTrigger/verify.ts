@@ -1,4 +1,9 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'crypto';
+import { randomBytes } from 'crypto';
+
+import { type HeaderBag, verifyDelivery } from '../WebData/helpers/signature';
+
+// The checks themselves are shared with Agent's resume calls; the trigger's modules import them from here.
+export { headerValue, type HeaderBag, safeEqual, SIGNATURE_HEADER, signatureMatches, signBody } from '../WebData/helpers/signature';
 
 /**
  * Delivery authentication and de-duplication of the Web Data Trigger. Pure functions and one small
@@ -17,49 +22,10 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'crypto';
 
 /** Header that carries the per-activation secret token (sent by the service from `webhook.headers`). */
 export const TOKEN_HEADER = 'X-WebData-Trigger-Token';
-/** The service's HMAC signature header (api-facts 3). */
-export const SIGNATURE_HEADER = 'X-Firecrawl-Signature';
 
 /** A fresh secret token: 32 random bytes as 64 hex characters. */
 export function newSecretToken(): string {
 	return randomBytes(32).toString('hex');
-}
-
-/** Constant-time equality of two strings of any length (their SHA-256 digests are compared). */
-export function safeEqual(a: string, b: string): boolean {
-	const left = createHash('sha256').update(a, 'utf8').digest();
-	const right = createHash('sha256').update(b, 'utf8').digest();
-	return timingSafeEqual(left, right);
-}
-
-export type HeaderBag = Record<string, string | string[] | undefined>;
-
-/** One header's value, case-insensitively; undefined when absent or sent more than once. */
-export function headerValue(headers: HeaderBag | undefined, name: string): string | undefined {
-	if (!headers) return undefined;
-	const wanted = name.toLowerCase();
-	const values: string[] = [];
-	for (const [key, value] of Object.entries(headers)) {
-		if (key.toLowerCase() !== wanted || value === undefined) continue;
-		if (Array.isArray(value)) values.push(...value);
-		else values.push(String(value));
-	}
-	return values.length === 1 ? values[0] : undefined;
-}
-
-/** HMAC-SHA256 of the raw body as lower-case hex (what the service puts after "sha256="). */
-export function signBody(secret: string, rawBody: Buffer | string): string {
-	return createHmac('sha256', secret).update(rawBody).digest('hex');
-}
-
-/** Whether `header` is "sha256=<hex>" and the hex equals HMAC-SHA256(secret, rawBody), in constant time. */
-export function signatureMatches(secret: string, rawBody: Buffer | string, header: string | undefined): boolean {
-	if (typeof header !== 'string') return false;
-	const match = /^\s*sha256=([0-9a-fA-F]{64})\s*$/.exec(header);
-	if (!match) return false;
-	const expected = createHmac('sha256', secret).update(rawBody).digest();
-	const given = Buffer.from(match[1], 'hex');
-	return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 export interface AuthInput {
@@ -82,23 +48,9 @@ export type AuthResult =
  * `reason` is for logs only: it never contains a secret.
  */
 export function authenticateDelivery(input: AuthInput): AuthResult {
-	const verifiedBy: Array<'token' | 'signature'> = [];
-	if (input.expectedToken) {
-		const given = headerValue(input.headers, TOKEN_HEADER);
-		if (given === undefined) return { ok: false, reason: `the ${TOKEN_HEADER} header is missing`, tokenFailed: true };
-		if (!safeEqual(given, input.expectedToken)) return { ok: false, reason: `the ${TOKEN_HEADER} header is wrong`, tokenFailed: true };
-		verifiedBy.push('token');
-	}
-	if (input.signingSecret) {
-		const header = headerValue(input.headers, SIGNATURE_HEADER);
-		if (header === undefined) return { ok: false, reason: `the ${SIGNATURE_HEADER} header is missing` };
-		if (input.rawBody === undefined) return { ok: false, reason: 'the raw request body is not available to check the signature' };
-		if (!signatureMatches(input.signingSecret, input.rawBody, header)) {
-			return { ok: false, reason: `the ${SIGNATURE_HEADER} header does not match the body` };
-		}
-		verifiedBy.push('signature');
-	}
-	return { ok: true, verifiedBy };
+	const verdict = verifyDelivery({ ...input, tokenHeader: TOKEN_HEADER });
+	if (verdict.ok) return verdict;
+	return verdict.failed === 'token' ? { ok: false, reason: verdict.reason, tokenFailed: true } : { ok: false, reason: verdict.reason };
 }
 
 /**

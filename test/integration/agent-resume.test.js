@@ -395,11 +395,11 @@ describe('signature helpers (shared)', () => {
 		const good = { headers: { 'X-T': 'tok', 'x-firecrawl-signature': `sha256=${signature.signBody(SECRET, raw)}` }, rawBody: raw, tokenHeader: 'X-T', expectedToken: 'tok', signingSecret: SECRET };
 		expect(signature.verifyDelivery(good)).toEqual({ ok: true, verifiedBy: ['token', 'signature'] });
 		expect(signature.verifyDelivery({ ...good, signingSecret: undefined })).toEqual({ ok: true, verifiedBy: ['token'] });
-		expect(signature.verifyDelivery({ ...good, headers: { 'x-firecrawl-signature': good.headers['x-firecrawl-signature'] } })).toEqual({ ok: false, reason: 'the X-T header is missing' });
-		expect(signature.verifyDelivery({ ...good, expectedToken: 'other' })).toEqual({ ok: false, reason: 'the X-T header is wrong' });
-		expect(signature.verifyDelivery({ ...good, rawBody: `${raw} ` })).toEqual({ ok: false, reason: 'the X-Firecrawl-Signature header does not match the body' });
+		expect(signature.verifyDelivery({ ...good, headers: { 'x-firecrawl-signature': good.headers['x-firecrawl-signature'] } })).toEqual({ ok: false, reason: 'the X-T header is missing', failed: 'token' });
+		expect(signature.verifyDelivery({ ...good, expectedToken: 'other' })).toEqual({ ok: false, reason: 'the X-T header is wrong', failed: 'token' });
+		expect(signature.verifyDelivery({ ...good, rawBody: `${raw} ` })).toEqual({ ok: false, reason: 'the X-Firecrawl-Signature header does not match the body', failed: 'signature' });
 		expect(signature.verifyDelivery({ ...good, rawBody: undefined }).ok).toBe(false);
-		expect(signature.verifyDelivery({ ...good, headers: { 'X-T': ['tok', 'tok'] } })).toEqual({ ok: false, reason: 'the X-T header is missing' });
+		expect(signature.verifyDelivery({ ...good, headers: { 'X-T': ['tok', 'tok'] } })).toEqual({ ok: false, reason: 'the X-T header is missing', failed: 'token' });
 		expect(signature.signatureMatches(SECRET, raw, `sha256=${signature.signBody(SECRET, raw).toUpperCase()}`)).toBe(true);
 		expect(signature.signatureMatches(SECRET, raw, `sha1=${signature.signBody(SECRET, raw)}`)).toBe(false);
 	});

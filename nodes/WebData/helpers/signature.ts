@@ -1,8 +1,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'crypto';
 
 /**
- * Checks of incoming service webhooks, shared by nodes that receive them (the same rules as the
- * Web Data Trigger's): the service signs each delivery, when the team has a signing secret, with
+ * Checks of incoming service webhooks, shared by everything that receives them (the Web Data
+ * Trigger's deliveries, Agent's resume calls): the service signs each delivery, when the team has a signing secret, with
  * `X-Firecrawl-Signature: sha256=<hex HMAC-SHA256(secret, exact raw body)>` (api-facts 3), and a
  * receiver may add its own secret token to the webhook's `headers`. Every comparison takes constant
  * time. Pure functions, testable without n8n.
@@ -68,7 +68,9 @@ export interface DeliveryCheck {
 	signingSecret?: string;
 }
 
-export type DeliveryVerdict = { ok: true; verifiedBy: Array<'token' | 'signature'> } | { ok: false; reason: string };
+export type DeliveryVerdict =
+	| { ok: true; verifiedBy: Array<'token' | 'signature'> }
+	| { ok: false; reason: string; /** which check refused it (the token is checked first) */ failed: 'token' | 'signature' };
 
 /**
  * Every check whose secret is set must pass: the token first, then the signature over the raw body.
@@ -79,16 +81,18 @@ export function verifyDelivery(input: DeliveryCheck): DeliveryVerdict {
 	if (input.expectedToken) {
 		const name = input.tokenHeader ?? '';
 		const given = headerValue(input.headers, name);
-		if (given === undefined) return { ok: false, reason: `the ${name} header is missing` };
-		if (!safeEqual(given, input.expectedToken)) return { ok: false, reason: `the ${name} header is wrong` };
+		if (given === undefined) return { ok: false, reason: `the ${name} header is missing`, failed: 'token' };
+		if (!safeEqual(given, input.expectedToken)) return { ok: false, reason: `the ${name} header is wrong`, failed: 'token' };
 		verifiedBy.push('token');
 	}
 	if (input.signingSecret) {
 		const header = headerValue(input.headers, SIGNATURE_HEADER);
-		if (header === undefined) return { ok: false, reason: `the ${SIGNATURE_HEADER} header is missing` };
-		if (input.rawBody === undefined) return { ok: false, reason: 'the raw request body is not available to check the signature' };
+		if (header === undefined) return { ok: false, reason: `the ${SIGNATURE_HEADER} header is missing`, failed: 'signature' };
+		if (input.rawBody === undefined) {
+			return { ok: false, reason: 'the raw request body is not available to check the signature', failed: 'signature' };
+		}
 		if (!signatureMatches(input.signingSecret, input.rawBody, header)) {
-			return { ok: false, reason: `the ${SIGNATURE_HEADER} header does not match the body` };
+			return { ok: false, reason: `the ${SIGNATURE_HEADER} header does not match the body`, failed: 'signature' };
 		}
 		verifiedBy.push('signature');
 	}
