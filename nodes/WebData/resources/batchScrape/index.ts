@@ -1,22 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, IPairedItemData } from 'n8n-workflow';
 
-import { documentUrl, outputModeField, readOutputMode } from '../../helpers/document';
+import { documentUrl, readOutputMode } from '../../helpers/document';
 import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../helpers/scrapeOptions';
 import type { Operation, Resource, RunContext } from '../../helpers/types';
 import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../helpers/wait';
 import { apiRequest, defaultDeps } from '../../transport';
 import { applySharedOptions, maxConcurrencyOption, readOptions, webhookOptions, zeroDataRetentionOption } from '../crawl/fields';
 import {
-	cancelJob,
 	failOrItem,
-	getStatusItems,
+	JOB_OUTPUT,
 	jobHints,
-	jobIdField,
+	jobReadOperations,
 	pageJson,
-	readErrors,
-	readJobId,
-	readReturn,
-	returnField,
 	waitForJob,
 } from '../crawl/jobs';
 
@@ -26,7 +21,7 @@ import {
  * Output pages are paired back to the input item whose URL they came from.
  */
 
-const OUTPUT = outputModeField('url, title, Markdown (or summary), JSON and the page error');
+const OUTPUT = JOB_OUTPUT;
 
 const startFields: INodeProperties[] = [
 	{
@@ -173,31 +168,7 @@ const runAndWait: Operation = {
 	},
 };
 
-const getStatus: Operation = {
-	properties: [jobIdField('batch'), returnField, { ...OUTPUT, displayOptions: { show: { return: ['pages'] } } }],
-	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
-		const id = readJobId(this, 'batch', i);
-		const what = readReturn(this, i);
-		const mode = what === 'pages' ? readOutputMode(this, i) : 'full';
-		return await getStatusItems(this, 'batch', id, what, mode, i, run?.transportDeps ?? defaultDeps);
-	},
-};
-
-const getErrors: Operation = {
-	properties: [jobIdField('batch')],
-	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
-		const id = readJobId(this, 'batch', i);
-		return [{ json: await readErrors(this, 'batch', id, i, run?.transportDeps ?? defaultDeps) }];
-	},
-};
-
-const cancel: Operation = {
-	properties: [jobIdField('batch')],
-	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
-		const id = readJobId(this, 'batch', i);
-		return [{ json: await cancelJob(this, 'batch', id, i, run?.transportDeps ?? defaultDeps) }];
-	},
-};
+const { getStatus, getErrors, cancel } = jobReadOperations('batch');
 
 export const batchScrape: Resource = {
 	operationProperty: {

@@ -1,27 +1,22 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { outputModeField, readOutputMode } from '../../helpers/document';
+import { readOutputMode } from '../../helpers/document';
 import { requireHttpUrl } from '../../helpers/scrapeOptions';
 import type { Operation, Resource, RunContext } from '../../helpers/types';
 import { invalid } from '../../helpers/validation';
 import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../helpers/wait';
 import { apiRequest, defaultDeps } from '../../transport';
 import {
-	cancelJob,
 	failOrItem,
-	getStatusItems,
+	JOB_OUTPUT,
 	jobHints,
-	jobIdField,
+	jobReadOperations,
 	pageJson,
-	readErrors,
-	readJobId,
-	readReturn,
-	returnField,
 	waitForJob,
 } from './jobs';
 import { buildCrawlBody, crawlFields, startCrawl } from './start';
 
-const OUTPUT = outputModeField('url, title, Markdown (or summary), JSON and the page error');
+const OUTPUT = JOB_OUTPUT;
 
 const start: Operation = {
 	properties: crawlFields,
@@ -51,31 +46,7 @@ const runAndWait: Operation = {
 	},
 };
 
-const getStatus: Operation = {
-	properties: [jobIdField('crawl'), returnField, { ...OUTPUT, displayOptions: { show: { return: ['pages'] } } }],
-	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
-		const id = readJobId(this, 'crawl', i);
-		const what = readReturn(this, i);
-		const mode = what === 'pages' ? readOutputMode(this, i) : 'full';
-		return await getStatusItems(this, 'crawl', id, what, mode, i, run?.transportDeps ?? defaultDeps);
-	},
-};
-
-const getErrors: Operation = {
-	properties: [jobIdField('crawl')],
-	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
-		const id = readJobId(this, 'crawl', i);
-		return [{ json: await readErrors(this, 'crawl', id, i, run?.transportDeps ?? defaultDeps) }];
-	},
-};
-
-const cancel: Operation = {
-	properties: [jobIdField('crawl')],
-	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
-		const id = readJobId(this, 'crawl', i);
-		return [{ json: await cancelJob(this, 'crawl', id, i, run?.transportDeps ?? defaultDeps) }];
-	},
-};
+const { getStatus, getErrors, cancel } = jobReadOperations('crawl');
 
 const getActive: Operation = {
 	properties: [],

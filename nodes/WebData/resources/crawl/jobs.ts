@@ -1,11 +1,11 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { documentJson, type OutputMode } from '../../helpers/document';
+import { documentJson, type OutputMode, outputModeField, readOutputMode } from '../../helpers/document';
 import { uuidLocator } from '../../helpers/fields';
 import { errorItem, isCancellation } from '../../helpers/items';
 import { waitFor } from '../../helpers/poller';
-import type { RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../helpers/types';
 import { invalid, requireUuid } from '../../helpers/validation';
 import type { OnTimeout } from '../../helpers/wait';
 import { apiRequest, defaultDeps, type TransportDeps } from '../../transport';
@@ -238,4 +238,36 @@ export async function waitForJob(
 export function failOrItem(ctx: IExecuteFunctions, error: unknown, i: number): INodeExecutionData[] {
 	if (isCancellation(error) || !ctx.continueOnFail()) throw error;
 	return [errorItem(error, i)];
+}
+
+/** The page output field of job results (Run and Wait, Get Status). */
+export const JOB_OUTPUT = outputModeField('url, title, Markdown (or summary), JSON and the page error');
+
+/** Get Status, Get Errors and Cancel of a job: the same for Crawl and Batch Scrape. */
+export function jobReadOperations(kind: JobKind): { getStatus: Operation; getErrors: Operation; cancel: Operation } {
+	return {
+		getStatus: {
+			properties: [jobIdField(kind), returnField, { ...JOB_OUTPUT, displayOptions: { show: { return: ['pages'] } } }],
+			async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+				const id = readJobId(this, kind, i);
+				const what = readReturn(this, i);
+				const mode = what === 'pages' ? readOutputMode(this, i) : 'full';
+				return await getStatusItems(this, kind, id, what, mode, i, run?.transportDeps ?? defaultDeps);
+			},
+		},
+		getErrors: {
+			properties: [jobIdField(kind)],
+			async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+				const id = readJobId(this, kind, i);
+				return [{ json: await readErrors(this, kind, id, i, run?.transportDeps ?? defaultDeps) }];
+			},
+		},
+		cancel: {
+			properties: [jobIdField(kind)],
+			async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+				const id = readJobId(this, kind, i);
+				return [{ json: await cancelJob(this, kind, id, i, run?.transportDeps ?? defaultDeps) }];
+			},
+		},
+	};
 }
