@@ -13,6 +13,7 @@ import { triggerProperties } from './description';
 import { searchMonitors } from './listSearch';
 import { checkExists, create, registrationOf, remove, type Connection } from './registration';
 import { SigningSecretCache } from './secretCache';
+import type { WebhookRequest, WebhookResponse } from '../WebData/helpers/signature';
 import { authenticateDelivery, DeliveryDeduper, type HeaderBag } from './verify';
 
 /** Accepted webhookIds of every trigger node in this n8n process (bounded; see DeliveryDeduper). */
@@ -28,19 +29,6 @@ function scopeOf(ctx: IHookFunctions | IWebhookFunctions): string {
 
 /** The sent body of an accepted delivery (n8n answers "Respond Immediately" webhooks with it). */
 const ACCEPTED = { received: true };
-
-/** What n8n's request object offers here (n8n reads the raw bytes before the node runs). */
-interface WebhookRequest {
-	rawBody?: Buffer;
-	body?: unknown;
-	headers?: HeaderBag;
-	readRawBody?: () => Promise<void>;
-}
-
-interface WebhookResponse {
-	status(code: number): WebhookResponse;
-	json(body: unknown): unknown;
-}
 
 function refuse(ctx: IWebhookFunctions, status: 400 | 401, message: string): IWebhookResponseData {
 	const res = ctx.getResponseObject() as unknown as WebhookResponse;

@@ -13,6 +13,20 @@ export const SIGNATURE_HEADER = 'X-Firecrawl-Signature';
 
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
+/** What n8n's webhook request object offers a node (n8n keeps the raw bytes of the body). */
+export interface WebhookRequest {
+	rawBody?: Buffer;
+	body?: unknown;
+	headers?: HeaderBag;
+	readRawBody?: () => Promise<void>;
+}
+
+/** The part of n8n's webhook response object a node uses to refuse a call. */
+export interface WebhookResponse {
+	status(code: number): WebhookResponse;
+	json(body: unknown): unknown;
+}
+
 /** Constant-time equality of two strings of any length (their SHA-256 digests are compared). */
 export function safeEqual(a: string, b: string): boolean {
 	const left = createHash('sha256').update(a, 'utf8').digest();

@@ -11,7 +11,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { RunContext } from '../../helpers/types';
-import { derivedToken, type HeaderBag, verifyDelivery } from '../../helpers/signature';
+import { derivedToken, type HeaderBag, verifyDelivery, type WebhookRequest, type WebhookResponse } from '../../helpers/signature';
 import { invalid, isUuid } from '../../helpers/validation';
 import type { OnTimeout } from '../../helpers/wait';
 import { normalizeBaseUrl } from '../../transport';
@@ -191,19 +191,6 @@ export async function startAndWaitForWebhook(
 }
 
 // ---- the resume call ----------------------------------------------------------------------------
-
-/** What n8n's request object offers here (n8n keeps the raw bytes of the body). */
-interface WebhookRequest {
-	rawBody?: Buffer;
-	body?: unknown;
-	headers?: HeaderBag;
-	readRawBody?: () => Promise<void>;
-}
-
-interface WebhookResponse {
-	status(code: number): WebhookResponse;
-	json(body: unknown): unknown;
-}
 
 function refuse(ctx: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
 	const res = ctx.getResponseObject() as unknown as WebhookResponse;
