@@ -39,12 +39,19 @@
  *      is a read-then-update per workflow, so executions recording at the same moment on two
  *      workers can lose a record (measured: 21 passes for 20 deliveries in 2 of 3 runs); asserted
  *      is only that no delivery is lost. Executions per delivery are printed as "# MEASURED" lines.
- *   8. everything stopped (n8n, Redis, Postgres, the fake, the proxy), also on failure or Ctrl-C;
+ *   8. Agent → Run and Wait with "Resume on Completion Webhook" (test/e2e/workflows/agent-run-and-resume.json
+ *      behind a Webhook trigger): started through a webhook process, the first part runs on a worker
+ *      and the execution waits with no status read; a forged resume call → 401; the run's completion
+ *      webhook comes through the proxy and a worker runs the rest with one read. Then the same with
+ *      every n8n process stopped while it waits, the run ending while they are down (the delivery
+ *      fails) and all five started again: the service's retry (1 min, 12 s at the fake's time scale
+ *      5; then 5 min = 60 s) resumes it.
+ *   9. everything stopped (n8n, Redis, Postgres, the fake, the proxy), also on failure or Ctrl-C;
  *      the canary API key must appear in nothing n8n printed or returned.
  * Output: "ok - …" / "not ok - …: reason" per test, "# …" diagnostics, last line "N passed, N failed";
  * exit 1 when anything failed. Plain CommonJS under the system Node; n8n runs under .cache/node24.
  * Environment: QUEUE_E2E_KEEP_TMP=1 keeps the temp dir (logs of every process are there);
- * QUEUE_E2E_N8N_LOG_LEVEL=debug; QUEUE_E2E_TARBALL=<file.tgz> installs that package instead of `npm pack`.
+ * QUEUE_E2E_N8N_LOG_LEVEL=debug; QUEUE_E2E_ONLY=trigger|resume runs only those proofs; QUEUE_E2E_TARBALL=<file.tgz> installs that package instead of `npm pack`.
  * Build first (`npm run build`). How to add a workflow: see README.md next to this file.
  */
 const assert = require('node:assert/strict');
@@ -353,19 +360,36 @@ async function run(tmp, children, setProxy) {
 		return Date.now() - t1;
 	};
 
-	t = Date.now();
-	const mainChild = await startN8n('main', ['start'], mainPort);
-	const mainMs = await readiness(mainChild, `${base}/healthz/readiness`);
 	const workerPorts = [await freePort(), await freePort()];
-	const others = [
-		[await startN8n('worker-1', ['worker', '--concurrency=5'], await freePort(), { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(workerPorts[0]), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }), `http://127.0.0.1:${workerPorts[0]}/healthz/readiness`],
-		[await startN8n('worker-2', ['worker', '--concurrency=5'], await freePort(), { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(workerPorts[1]), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }), `http://127.0.0.1:${workerPorts[1]}/healthz/readiness`],
-		[await startN8n('webhook-1', ['webhook'], proxyBackends[0].port), `http://127.0.0.1:${proxyBackends[0].port}/healthz/readiness`],
-		[await startN8n('webhook-2', ['webhook'], proxyBackends[1].port), `http://127.0.0.1:${proxyBackends[1].port}/healthz/readiness`],
-	];
-	const otherMs = await Promise.all(others.map(([c, u]) => readiness(c, u)));
+	// Main first (it migrates the database), then the workers and webhook processes in parallel.
+	const startProcesses = async () => {
+		const t0 = Date.now();
+		const mainChild = await startN8n('main', ['start'], mainPort);
+		const mainMs = await readiness(mainChild, `${base}/healthz/readiness`);
+		const others = [
+			[await startN8n('worker-1', ['worker', '--concurrency=5'], await freePort(), { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(workerPorts[0]), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }), `http://127.0.0.1:${workerPorts[0]}/healthz/readiness`],
+			[await startN8n('worker-2', ['worker', '--concurrency=5'], await freePort(), { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(workerPorts[1]), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }), `http://127.0.0.1:${workerPorts[1]}/healthz/readiness`],
+			[await startN8n('webhook-1', ['webhook'], proxyBackends[0].port), `http://127.0.0.1:${proxyBackends[0].port}/healthz/readiness`],
+			[await startN8n('webhook-2', ['webhook'], proxyBackends[1].port), `http://127.0.0.1:${proxyBackends[1].port}/healthz/readiness`],
+		];
+		const otherMs = await Promise.all(others.map(([c, u]) => readiness(c, u)));
+		return { ms: Date.now() - t0, mainMs, otherMs };
+	};
+	/** Stops every n8n process (SIGTERM, SIGKILL after 20 s); Postgres, Redis, the fake and the proxy stay. */
+	const stopProcesses = async () => {
+		const list = names.map((n) => children[n]).filter((c) => c && c.exitCode === null && c.signalCode === null);
+		for (const c of list) proc.killGroup(c, 'SIGTERM');
+		const gone = () => list.every((c) => c.exitCode !== null || c.signalCode !== null);
+		const deadline = Date.now() + 20000;
+		while (!gone() && Date.now() < deadline) await sleep(100);
+		for (const c of list) proc.killGroup(c, 'SIGKILL');
+		while (!gone()) await sleep(100);
+	};
+
+	t = Date.now();
+	const up = await startProcesses();
 	timings.push(['n8n main, then 2 workers + 2 webhook processes in parallel, ready', Date.now() - t]);
-	record(`queue: n8n main, 2 workers and 2 webhook processes ready on Postgres + Redis (${secs(Date.now() - t)}: main ${secs(mainMs)}, others ${otherMs.map(secs).join(', ')})`, true);
+	record(`queue: n8n main, 2 workers and 2 webhook processes ready on Postgres + Redis (${secs(up.ms)}: main ${secs(up.mainMs)}, others ${up.otherMs.map(secs).join(', ')})`, true);
 	const n8nOut = () => names.map((n) => `--- ${n}\n${proc.tail(children[n]?.output() ?? '', 8)}`).join('\n');
 
 	// 5. owner, API key, credentials
@@ -428,7 +452,7 @@ async function run(tmp, children, setProxy) {
 	// 6. workflows run by a worker
 	const workerCount = { 'worker-1': 0, 'worker-2': 0 };
 	const only = process.env.QUEUE_E2E_ONLY; // "trigger": skip the worker-run examples (diagnostics)
-	for (const w of only === 'trigger' ? [] : WORKFLOWS) {
+	for (const w of only === 'trigger' || only === 'resume' ? [] : WORKFLOWS) {
 		await step(`queue: examples/${w.name} runs on a worker (Webhook trigger → webhook process → Redis → worker) and passes its e2e check`, async () => {
 			const check = require(path.join(ROOT, 'test', 'e2e', 'checks', `${w.name}.js`));
 			const wf = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', `${w.name}.json`), 'utf8'));
@@ -459,8 +483,112 @@ async function run(tmp, children, setProxy) {
 	}
 
 	// 7. the trigger across processes
-	await triggerProofs({ fake, api, createWorkflow, executions, finished, workerOf, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut, activate });
+	if (only !== 'resume') await triggerProofs({ fake, api, createWorkflow, executions, finished, workerOf, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut, activate });
+
+	// 8. Agent → Run and Wait, "Resume on Completion Webhook", through the webhook processes
+	if (only !== 'trigger') await resumeProof({ fake, api, createWorkflow, executions, workerOf, proxy, proxyBase, signingSecret, signedCred, n8nOut, activate, stopProcesses, startProcesses });
 	console.log(`# executions per worker (worker-run examples): ${JSON.stringify(workerCount)}`);
+}
+
+async function resumeProof(x) {
+	const { fake, api, createWorkflow, executions, workerOf, proxy, proxyBase, signingSecret, signedCred, n8nOut, activate, stopProcesses, startProcesses } = x;
+	await step('queue: Agent → Run and Wait "Resume on Completion Webhook": started through a webhook process, the execution waits with no status read; a forged resume call → 401; the completion webhook, through the proxy, resumes it on a worker with one read', async () => {
+		await fake.reset();
+		const wf = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'e2e', 'workflows', 'agent-run-and-resume.json'), 'utf8'));
+		const manual = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
+		const hookPath = `queue-agent-resume-${crypto.randomBytes(4).toString('hex')}`;
+		Object.assign(manual, { type: 'n8n-nodes-base.webhook', typeVersion: 2, parameters: { httpMethod: 'POST', path: hookPath, responseMode: 'onReceived', options: {} }, webhookId: crypto.randomUUID() });
+		const agent = wf.nodes.find((n) => n.name === 'Run agent');
+		const prompt = `Queue resume ${crypto.randomBytes(4).toString('hex')} FAKE_DURATION_MS=18000000`; // the proof ends the run itself
+		Object.assign(agent.parameters, { prompt, maxWait: 3600 });
+		const id = await createWorkflow(wf, signedCred);
+		const url = `${proxyBase}/webhook/${hookPath}`;
+		await activate(id, url);
+		const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		assert.equal(res.status, 200, `the workflow webhook answered ${res.status}`);
+		const [e] = await until(async () => {
+			const list = await executions(id);
+			return list.length && ['waiting', 'error', 'success'].includes(list[0].status) ? list : undefined;
+		}, 'the execution to wait', 60000, 500);
+		assert.equal(e.status, 'waiting', `the execution waits (status ${e.status})`);
+		const startedOn = workerOf(e.id);
+		assert.equal(startedOn.length, 1, `one worker ran the first part (${startedOn.join(', ') || 'none'})`);
+		const log = await fake.log();
+		const start = log.find((r) => r.method === 'POST' && r.path === '/v2/agent' && r.body?.prompt === prompt);
+		assert.ok(start, 'the run was started');
+		const hook = start.body.webhook;
+		assert.ok(hook.url.startsWith(`${proxyBase}/webhook-waiting/${e.id}?`), `the resume URL goes through the proxy (${hook.url.replace(/\?.*$/, '')})`);
+		const runs = await (await fetch(`${fake.url}/v2/agent`, { headers: { authorization: `Bearer ${canaryKey}` } })).json();
+		const jobId = runs.agents.find((a) => a.options.prompt === prompt)?.id;
+		assert.ok(jobId, 'the fake knows the run');
+		const reads = async () => (await fake.log()).filter((r) => r.method === 'GET' && r.path === `/v2/agent/${jobId}`).length;
+		assert.equal(await reads(), 0, 'no status read while waiting');
+		// A forged resume call (n8n's URL signature is right, the node token is missing) → 401, nothing resumes.
+		const forged = JSON.stringify({ success: true, type: 'agent.completed', id: jobId, webhookId: crypto.randomUUID(), data: [], metadata: {} });
+		const f = await fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json', 'X-Firecrawl-Signature': sign(signingSecret, forged) }, body: forged });
+		assert.equal(f.status, 401, `the forged call answered ${f.status}`);
+		await sleep(500);
+		assert.equal((await api('GET', `/executions/${e.id}`)).status, 'waiting', 'still waiting after the forged call');
+		const logFrom = proxy.log.length;
+		await fake.call('POST', `/__fake/agent/${jobId}/finish`);
+		const done = await until(async () => {
+			const d = await api('GET', `/executions/${e.id}?includeData=true`);
+			return ['success', 'error', 'crashed'].includes(d.status) ? d : undefined;
+		}, 'the execution to resume and finish', 60000, 300);
+		assert.equal(done.status, 'success', `execution ${done.status}`);
+		const item = done.data.resultData.runData['Run agent'].at(-1).data.main[0][0].json;
+		assert.equal(item.id, jobId);
+		assert.equal(item.status, 'completed');
+		assert.equal(await reads(), 1, 'the run was read once, after the webhook');
+		const via = proxy.log.slice(logFrom).filter((l) => l.url.startsWith(`/webhook-waiting/${e.id}`)).map((l) => l.backend);
+		assert.ok(via.length >= 1, 'the completion webhook came through the proxy');
+		const resumedOn = workerOf(e.id);
+		const latency = Date.parse(done.stoppedAt) - Math.max(...(await fake.call('GET', '/__fake/deliveries')).filter((d) => d.jobId === jobId).map((d) => d.at));
+		return `execution ${e.id}: first part on ${startedOn[0]}, waiting with 0 reads; forged call 401; completion webhook via ${via.join(', ')}; resumed on ${resumedOn.join(' and ')}; finished ${latency} ms after the delivery with 1 read`;
+	}, n8nOut);
+
+	await step('queue: Agent resume survives a restart of every n8n process: all five stopped while the execution waits, the run ends while they are down (its webhook refused), all started again → the service\'s retry resumes the execution on a worker', async () => {
+		await fake.reset();
+		const wf = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'e2e', 'workflows', 'agent-run-and-resume.json'), 'utf8'));
+		const manual = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
+		const hookPath = `queue-agent-restart-${crypto.randomBytes(4).toString('hex')}`;
+		Object.assign(manual, { type: 'n8n-nodes-base.webhook', typeVersion: 2, parameters: { httpMethod: 'POST', path: hookPath, responseMode: 'onReceived', options: {} }, webhookId: crypto.randomUUID() });
+		const prompt = `Queue restart ${crypto.randomBytes(4).toString('hex')} FAKE_DURATION_MS=18000000`;
+		Object.assign(wf.nodes.find((n) => n.name === 'Run agent').parameters, { prompt, maxWait: 3600 });
+		const id = await createWorkflow(wf, signedCred);
+		const url = `${proxyBase}/webhook/${hookPath}`;
+		await activate(id, url);
+		assert.equal((await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status, 200);
+		const [e] = await until(async () => {
+			const list = await executions(id);
+			return list.length && ['waiting', 'error', 'success'].includes(list[0].status) ? list : undefined;
+		}, 'the execution to wait', 60000, 500);
+		assert.equal(e.status, 'waiting', `the execution waits (status ${e.status})`);
+		const runs = await (await fetch(`${fake.url}/v2/agent`, { headers: { authorization: `Bearer ${canaryKey}` } })).json();
+		const jobId = runs.agents.find((a) => a.options.prompt === prompt)?.id;
+		assert.ok(jobId, 'the fake knows the run');
+		const deliveries = async () => (await fake.call('GET', '/__fake/deliveries')).filter((d) => d.jobId === jobId && d.type === 'agent.completed');
+		const tStop = Date.now();
+		await stopProcesses();
+		await fake.call('POST', `/__fake/agent/${jobId}/finish`);
+		const refused = await until(async () => (await deliveries()).find((d) => d.responseStatus !== undefined), 'the completion webhook to be tried', 20000, 200);
+		assert.notEqual(refused.responseStatus, 200, `with every n8n process down the delivery failed (${refused.responseStatus})`);
+		const up = await startProcesses();
+		const done = await until(async () => {
+			const d = await api('GET', `/executions/${e.id}?includeData=true`);
+			return ['success', 'error', 'crashed'].includes(d.status) ? d : undefined;
+		}, 'the service\'s retry to resume the execution', 240000, 500);
+		assert.equal(done.status, 'success', `execution ${done.status}`);
+		const item = done.data.resultData.runData['Run agent'].at(-1).data.main[0][0].json;
+		assert.equal(item.id, jobId);
+		assert.equal(item.status, 'completed');
+		const tries = await deliveries();
+		const reads = (await fake.log()).filter((r) => r.method === 'GET' && r.path === `/v2/agent/${jobId}`).length;
+		assert.equal(reads, 1, 'the run was read once, after the webhook');
+		const resumedOn = workerOf(e.id);
+		assert.equal(resumedOn.length, 1, `a restarted worker ran the rest (${resumedOn.join(', ') || 'none'})`);
+		return `execution ${e.id}: all processes stopped and started again (${secs(up.ms)} to ready, ${secs(Date.now() - tStop)} in all); deliveries answered ${tries.map((d) => d.responseStatus).join(' → ')}; resumed on ${resumedOn[0]} with 1 read`;
+	}, n8nOut);
 }
 
 async function triggerProofs(x) {
