@@ -493,15 +493,19 @@ async function run(tmp, children, setProxy) {
 
 async function resumeProof(x) {
 	const { fake, api, createWorkflow, executions, workerOf, proxy, proxyBase, signingSecret, signedCred, n8nOut, activate, stopProcesses, startProcesses } = x;
-	await step('queue: Agent → Run and Wait "Resume on Completion Webhook": started through a webhook process, the execution waits with no status read; a forged resume call → 401; the completion webhook, through the proxy, resumes it on a worker with one read', async () => {
+	/**
+	 * A fresh copy of test/e2e/workflows/agent-run-and-resume.json behind a Webhook trigger, called once
+	 * through the proxy; resolves when its execution waits, with the run's id at the fake (the run lasts
+	 * an hour: the proof ends it).
+	 */
+	const startWaitingRun = async (name) => {
 		await fake.reset();
 		const wf = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'e2e', 'workflows', 'agent-run-and-resume.json'), 'utf8'));
 		const manual = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
-		const hookPath = `queue-agent-resume-${crypto.randomBytes(4).toString('hex')}`;
+		const hookPath = `queue-agent-${name}-${crypto.randomBytes(4).toString('hex')}`;
 		Object.assign(manual, { type: 'n8n-nodes-base.webhook', typeVersion: 2, parameters: { httpMethod: 'POST', path: hookPath, responseMode: 'onReceived', options: {} }, webhookId: crypto.randomUUID() });
-		const agent = wf.nodes.find((n) => n.name === 'Run agent');
-		const prompt = `Queue resume ${crypto.randomBytes(4).toString('hex')} FAKE_DURATION_MS=18000000`; // the proof ends the run itself
-		Object.assign(agent.parameters, { prompt, maxWait: 3600 });
+		const prompt = `Queue ${name} ${crypto.randomBytes(4).toString('hex')} FAKE_DURATION_MS=18000000`;
+		Object.assign(wf.nodes.find((n) => n.name === 'Run agent').parameters, { prompt, maxWait: 3600 });
 		const id = await createWorkflow(wf, signedCred);
 		const url = `${proxyBase}/webhook/${hookPath}`;
 		await activate(id, url);
@@ -512,17 +516,28 @@ async function resumeProof(x) {
 			return list.length && ['waiting', 'error', 'success'].includes(list[0].status) ? list : undefined;
 		}, 'the execution to wait', 60000, 500);
 		assert.equal(e.status, 'waiting', `the execution waits (status ${e.status})`);
-		const startedOn = workerOf(e.id);
-		assert.equal(startedOn.length, 1, `one worker ran the first part (${startedOn.join(', ') || 'none'})`);
-		const log = await fake.log();
-		const start = log.find((r) => r.method === 'POST' && r.path === '/v2/agent' && r.body?.prompt === prompt);
-		assert.ok(start, 'the run was started');
-		const hook = start.body.webhook;
-		assert.ok(hook.url.startsWith(`${proxyBase}/webhook-waiting/${e.id}?`), `the resume URL goes through the proxy (${hook.url.replace(/\?.*$/, '')})`);
 		const runs = await (await fetch(`${fake.url}/v2/agent`, { headers: { authorization: `Bearer ${canaryKey}` } })).json();
 		const jobId = runs.agents.find((a) => a.options.prompt === prompt)?.id;
 		assert.ok(jobId, 'the fake knows the run');
-		const reads = async () => (await fake.log()).filter((r) => r.method === 'GET' && r.path === `/v2/agent/${jobId}`).length;
+		return { e, jobId, prompt };
+	};
+	/** How often the run was read (GET /v2/agent/{id}) at the fake. */
+	const readsOf = async (jobId) => (await fake.log()).filter((r) => r.method === 'GET' && r.path === `/v2/agent/${jobId}`).length;
+	/** The execution with its data once it has ended. */
+	const finishedExecution = async (executionId, what, timeoutMs) =>
+		await until(async () => {
+			const d = await api('GET', `/executions/${executionId}?includeData=true`);
+			return ['success', 'error', 'crashed'].includes(d.status) ? d : undefined;
+		}, what, timeoutMs, 300);
+	await step('queue: Agent → Run and Wait "Resume on Completion Webhook": started through a webhook process, the execution waits with no status read; a forged resume call → 401; the completion webhook, through the proxy, resumes it on a worker with one read', async () => {
+		const { e, jobId, prompt } = await startWaitingRun('resume');
+		const startedOn = workerOf(e.id);
+		assert.equal(startedOn.length, 1, `one worker ran the first part (${startedOn.join(', ') || 'none'})`);
+		const start = (await fake.log()).find((r) => r.method === 'POST' && r.path === '/v2/agent' && r.body?.prompt === prompt);
+		assert.ok(start, 'the run was started');
+		const hook = start.body.webhook;
+		assert.ok(hook.url.startsWith(`${proxyBase}/webhook-waiting/${e.id}?`), `the resume URL goes through the proxy (${hook.url.replace(/\?.*$/, '')})`);
+		const reads = () => readsOf(jobId);
 		assert.equal(await reads(), 0, 'no status read while waiting');
 		// A forged resume call (n8n's URL signature is right, the node token is missing) → 401, nothing resumes.
 		const forged = JSON.stringify({ success: true, type: 'agent.completed', id: jobId, webhookId: crypto.randomUUID(), data: [], metadata: {} });
@@ -532,10 +547,7 @@ async function resumeProof(x) {
 		assert.equal((await api('GET', `/executions/${e.id}`)).status, 'waiting', 'still waiting after the forged call');
 		const logFrom = proxy.log.length;
 		await fake.call('POST', `/__fake/agent/${jobId}/finish`);
-		const done = await until(async () => {
-			const d = await api('GET', `/executions/${e.id}?includeData=true`);
-			return ['success', 'error', 'crashed'].includes(d.status) ? d : undefined;
-		}, 'the execution to resume and finish', 60000, 300);
+		const done = await finishedExecution(e.id, 'the execution to resume and finish', 60000);
 		assert.equal(done.status, 'success', `execution ${done.status}`);
 		const item = done.data.resultData.runData['Run agent'].at(-1).data.main[0][0].json;
 		assert.equal(item.id, jobId);
@@ -555,25 +567,7 @@ async function resumeProof(x) {
 		return;
 	}
 	await step('queue: Agent resume survives a restart of every n8n process: all five stopped while the execution waits, the run ends while they are down (its webhook refused), all started again → the service\'s retry resumes the execution on a worker', async () => {
-		await fake.reset();
-		const wf = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'e2e', 'workflows', 'agent-run-and-resume.json'), 'utf8'));
-		const manual = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
-		const hookPath = `queue-agent-restart-${crypto.randomBytes(4).toString('hex')}`;
-		Object.assign(manual, { type: 'n8n-nodes-base.webhook', typeVersion: 2, parameters: { httpMethod: 'POST', path: hookPath, responseMode: 'onReceived', options: {} }, webhookId: crypto.randomUUID() });
-		const prompt = `Queue restart ${crypto.randomBytes(4).toString('hex')} FAKE_DURATION_MS=18000000`;
-		Object.assign(wf.nodes.find((n) => n.name === 'Run agent').parameters, { prompt, maxWait: 3600 });
-		const id = await createWorkflow(wf, signedCred);
-		const url = `${proxyBase}/webhook/${hookPath}`;
-		await activate(id, url);
-		assert.equal((await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status, 200);
-		const [e] = await until(async () => {
-			const list = await executions(id);
-			return list.length && ['waiting', 'error', 'success'].includes(list[0].status) ? list : undefined;
-		}, 'the execution to wait', 60000, 500);
-		assert.equal(e.status, 'waiting', `the execution waits (status ${e.status})`);
-		const runs = await (await fetch(`${fake.url}/v2/agent`, { headers: { authorization: `Bearer ${canaryKey}` } })).json();
-		const jobId = runs.agents.find((a) => a.options.prompt === prompt)?.id;
-		assert.ok(jobId, 'the fake knows the run');
+		const { e, jobId } = await startWaitingRun('restart');
 		const deliveries = async () => (await fake.call('GET', '/__fake/deliveries')).filter((d) => d.jobId === jobId && d.type === 'agent.completed');
 		const tStop = Date.now();
 		await stopProcesses();
@@ -581,16 +575,13 @@ async function resumeProof(x) {
 		const refused = await until(async () => (await deliveries()).find((d) => d.responseStatus !== undefined), 'the completion webhook to be tried', 20000, 200);
 		assert.notEqual(refused.responseStatus, 200, `with every n8n process down the delivery failed (${refused.responseStatus})`);
 		const up = await startProcesses();
-		const done = await until(async () => {
-			const d = await api('GET', `/executions/${e.id}?includeData=true`);
-			return ['success', 'error', 'crashed'].includes(d.status) ? d : undefined;
-		}, 'the service\'s retry to resume the execution', 240000, 500);
+		const done = await finishedExecution(e.id, 'the service\'s retry to resume the execution', 240000);
 		assert.equal(done.status, 'success', `execution ${done.status}`);
 		const item = done.data.resultData.runData['Run agent'].at(-1).data.main[0][0].json;
 		assert.equal(item.id, jobId, `the output is the run (${oneLine(JSON.stringify(item))})`);
 		assert.equal(item.status, 'completed', `the run completed (${oneLine(JSON.stringify(item))})`);
 		const tries = await deliveries();
-		const reads = (await fake.log()).filter((r) => r.method === 'GET' && r.path === `/v2/agent/${jobId}`).length;
+		const reads = await readsOf(jobId);
 		assert.equal(reads, 1, 'the run was read once, after the webhook');
 		const resumedOn = workerOf(e.id);
 		assert.equal(resumedOn.length, 1, `a restarted worker ran the rest (${resumedOn.join(', ') || 'none'})`);
