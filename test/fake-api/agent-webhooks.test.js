@@ -69,6 +69,8 @@ test('agent.completed: the envelope with the result, the customer headers, a val
 		data: [{ creditsUsed: 12, data: { answer: expect.stringContaining('Research'), sources: [] } }],
 		metadata: { run: 'a' },
 	});
+	// The receiver has the body before the fake has its answer: wait for the fake to record it.
+	await until(() => api.deliveries[0]?.responseStatus != null);
 	expect(api.deliveries[0]).toMatchObject({ type: 'agent.completed', jobId: body.id, responseStatus: 200, attempt: 1 });
 });
 
@@ -111,7 +113,7 @@ test('finish a run now (control): its end webhook follows; FAKE_NO_WEBHOOK sends
 test('a delivery not answered 2xx is retried with the same body and webhookId (1, 5, 15 minutes, scaled)', async () => {
 	answer = [500, 503];
 	const { body } = await start({ prompt: 'Research FAKE_DURATION_MS=100', webhook: { url: hookUrl(), events: ['completed'] } });
-	await until(() => received.length === 3, 10000);
+	await until(() => received.length === 3 && api.deliveries[2]?.responseStatus != null, 10000);
 	expect(new Set(received.map((d) => d.raw)).size).toBe(1);
 	expect(api.deliveries.map((d) => [d.attempt, d.responseStatus, d.jobId])).toEqual([
 		[1, 500, body.id],
