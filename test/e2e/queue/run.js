@@ -434,6 +434,8 @@ async function run(tmp, children, setProxy) {
 	const finished = (e) => e.finished || ['success', 'error', 'crashed', 'canceled'].includes(e.status);
 	const workerOf = (executionId) =>
 		['worker-1', 'worker-2'].filter((w) => new RegExp(`Worker started execution ${executionId} \\(`).test(children[w].output()));
+	/** How many times workers started an execution (a resumed one: the first part and the rest). */
+	const startsOf = (executionId) => ['worker-1', 'worker-2'].reduce((n, w) => n + children[w].output().split(`Worker started execution ${executionId} (`).length - 1, 0);
 	const activate = async (id, probeUrl) => {
 		await api('POST', `/workflows/${id}/activate`);
 		// A GET to a POST webhook: n8n answers 404 "…not registered for GET requests. Did you mean to
@@ -487,12 +489,12 @@ async function run(tmp, children, setProxy) {
 	if (only !== 'resume') await triggerProofs({ fake, api, createWorkflow, executions, finished, workerOf, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut, activate });
 
 	// 8. Agent → Run and Wait, "Resume on Completion Webhook", through the webhook processes
-	if (only !== 'trigger') await resumeProof({ fake, api, createWorkflow, executions, workerOf, proxy, proxyBase, signingSecret, signedCred, n8nOut, activate, stopProcesses, startProcesses });
+	if (only !== 'trigger') await resumeProof({ fake, api, createWorkflow, executions, workerOf, startsOf, proxy, proxyBase, signingSecret, signedCred, n8nOut, activate, stopProcesses, startProcesses });
 	console.log(`# executions per worker (worker-run examples): ${JSON.stringify(workerCount)}`);
 }
 
 async function resumeProof(x) {
-	const { fake, api, createWorkflow, executions, workerOf, proxy, proxyBase, signingSecret, signedCred, n8nOut, activate, stopProcesses, startProcesses } = x;
+	const { fake, api, createWorkflow, executions, workerOf, startsOf, proxy, proxyBase, signingSecret, signedCred, n8nOut, activate, stopProcesses, startProcesses } = x;
 	/**
 	 * A fresh copy of test/e2e/workflows/agent-run-and-resume.json behind a Webhook trigger, called once
 	 * through the proxy; resolves when its execution waits, with the run's id at the fake (the run lasts
@@ -519,7 +521,7 @@ async function resumeProof(x) {
 		const runs = await (await fetch(`${fake.url}/v2/agent`, { headers: { authorization: `Bearer ${canaryKey}` } })).json();
 		const jobId = runs.agents.find((a) => a.options.prompt === prompt)?.id;
 		assert.ok(jobId, 'the fake knows the run');
-		return { e, jobId, prompt };
+		return { e, jobId, prompt, id };
 	};
 	/** How often the run was read (GET /v2/agent/{id}) at the fake. */
 	const readsOf = async (jobId) => (await fake.log()).filter((r) => r.method === 'GET' && r.path === `/v2/agent/${jobId}`).length;
@@ -529,8 +531,8 @@ async function resumeProof(x) {
 			const d = await api('GET', `/executions/${executionId}?includeData=true`);
 			return ['success', 'error', 'crashed'].includes(d.status) ? d : undefined;
 		}, what, timeoutMs, 300);
-	await step('queue: Agent → Run and Wait "Resume on Completion Webhook": started through a webhook process, the execution waits with no status read; a forged resume call → 401; the completion webhook, through the proxy, resumes it on a worker with one read', async () => {
-		const { e, jobId, prompt } = await startWaitingRun('resume');
+	await step('queue: Agent → Run and Wait "Resume on Completion Webhook": started through a webhook process, the execution waits with no status read; a forged resume call → 401; the completion webhook, through the proxy, resumes it on a worker with one read; late copies of it → 409, nothing runs again', async () => {
+		const { e, jobId, prompt, id } = await startWaitingRun('resume');
 		const startedOn = workerOf(e.id);
 		assert.equal(startedOn.length, 1, `one worker ran the first part (${startedOn.join(', ') || 'none'})`);
 		const start = (await fake.log()).find((r) => r.method === 'POST' && r.path === '/v2/agent' && r.body?.prompt === prompt);
@@ -556,8 +558,17 @@ async function resumeProof(x) {
 		const via = proxy.log.slice(logFrom).filter((l) => l.url.startsWith(`/webhook-waiting/${e.id}`)).map((l) => l.backend);
 		assert.ok(via.length >= 1, 'the completion webhook came through the proxy');
 		const resumedOn = workerOf(e.id);
-		const latency = Date.parse(done.stoppedAt) - Math.max(...(await fake.call('GET', '/__fake/deliveries')).filter((d) => d.jobId === jobId).map((d) => d.at));
-		return `execution ${e.id}: first part on ${startedOn[0]}, waiting with 0 reads; forged call 401; completion webhook via ${via.join(', ')}; resumed on ${resumedOn.join(' and ')}; finished ${latency} ms after the delivery with 1 read`;
+		const completion = (await fake.call('GET', '/__fake/deliveries')).filter((d) => d.jobId === jobId && d.type === 'agent.completed');
+		const latency = Date.parse(done.stoppedAt) - Math.max(...completion.map((d) => d.at));
+		// Copies of the completion webhook after the resume (the service retries what it thinks failed):
+		// sent together, through both webhook processes → n8n refuses each (409), nothing runs again.
+		const copies = await Promise.all([1, 2, 3].map(() => fake.call('POST', `/__fake/redeliver/${completion[0].webhookId}`)));
+		assert.deepEqual(copies.map((c) => c.responseStatus), [409, 409, 409], 'each late copy is refused');
+		await sleep(1000);
+		assert.equal(await reads(), 1, 'the copies read nothing');
+		assert.deepEqual((await executions(id)).map((x) => x.id), [e.id], 'the copies started no execution');
+		assert.equal(startsOf(e.id), 2, 'workers ran the execution twice in all (first part, rest) — not again');
+		return `execution ${e.id}: first part on ${startedOn[0]}, waiting with 0 reads; forged call 401; completion webhook via ${via.join(', ')}; resumed on ${resumedOn.join(' and ')}; finished ${latency} ms after the delivery with 1 read; 3 late copies answered 409, nothing ran again`;
 	}, n8nOut);
 
 	// Not in CI yet (QUEUE_E2E_RESTART=1 runs it): it passed in 5 of 6 runs; in one (a full CI run) the
@@ -577,9 +588,12 @@ async function resumeProof(x) {
 		const up = await startProcesses();
 		const done = await finishedExecution(e.id, 'the service\'s retry to resume the execution', 240000);
 		assert.equal(done.status, 'success', `execution ${done.status}`);
-		const item = done.data.resultData.runData['Run agent'].at(-1).data.main[0][0].json;
-		assert.equal(item.id, jobId, `the output is the run (${oneLine(JSON.stringify(item))})`);
-		assert.equal(item.status, 'completed', `the run completed (${oneLine(JSON.stringify(item))})`);
+		const runs = done.data.resultData.runData['Run agent'];
+		const item = runs.at(-1).data.main[0][0].json;
+		// If this fails, say everything the execution holds about the node (seen once in 15 runs: cause not found).
+		const seen = () => `${runs.length} run(s) of "Run agent": ${runs.map((r) => oneLine(JSON.stringify(r.data?.main?.[0]?.[0]?.json ?? null))).join(' | ')}; last node ${done.data.resultData.lastNodeExecuted}`;
+		assert.equal(item.id, jobId, `the output is the run (${seen()})`);
+		assert.equal(item.status, 'completed', `the run completed (${seen()})`);
 		const tries = await deliveries();
 		const reads = await readsOf(jobId);
 		assert.equal(reads, 1, 'the run was read once, after the webhook');
