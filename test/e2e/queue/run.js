@@ -25,20 +25,23 @@
  *      The execution is read back with GET /api/v1/executions/:id?includeData=true and handed to
  *      the example's own check (test/e2e/checks/<name>.js, as in the main e2e suite); the worker
  *      that ran it is found in the workers' logs ("Worker started execution <id>").
- *   7. the Web Data Trigger across processes (examples/trigger-on-page-change.json, signed
- *      deliveries, with n8n's Remove Duplicates node "Once per delivery" inserted after the trigger):
- *      activation registers one monitor (not one per process), deliveries of a check reach both
- *      webhook processes, forged deliveries → 401 on each webhook process and no execution,
- *      deactivation deletes the monitor once. De-duplication: the trigger's own lives in each
- *      process's memory (n8n 2.41 gives webhook code no shared store), so a retry on the other
- *      webhook process starts a second execution: asserted as measured (20 deliveries × 3 copies
- *      alternating → exactly 2 executions each, the third copy answered "duplicate"), and with the
- *      trigger's path routed to one process, exactly 1 execution per delivery. Copies are sent as
- *      the service retries: each after the previous copy's executions ended. n8n's Remove
- *      Duplicates node after the trigger lets a lone retried delivery through once, but its history
- *      is a read-then-update per workflow, so executions recording at the same moment on two
- *      workers can lose a record (measured: 21 passes for 20 deliveries in 2 of 3 runs); asserted
- *      is only that no delivery is lost. Executions per delivery are printed as "# MEASURED" lines.
+ *   7. the Web Data Trigger across processes (examples/queue-mode/trigger-once-per-delivery.json:
+ *      the trigger, an atomic claim of each delivery in Redis (n8n's Redis node, INCR) and an IF
+ *      that lets only the first claim on to "Change report"; signed deliveries; n8n's Remove
+ *      Duplicates node "Once per delivery" added on a second branch for comparison): activation
+ *      registers one monitor (not one per process), deliveries of a check reach both webhook
+ *      processes, forged deliveries → 401 on each webhook process and no execution, deactivation
+ *      deletes the monitor once. De-duplication: the trigger's own lives in each process's memory
+ *      (n8n 2.41 gives webhook code no shared store), so a retry on the other webhook process starts
+ *      a second execution: asserted as measured (20 deliveries × 3 copies alternating → exactly 2
+ *      executions each, the third copy answered "duplicate"), and with the trigger's path routed to
+ *      one process, exactly 1 execution per delivery. The Redis claim lets every delivery reach
+ *      "Change report" exactly once: with copies sent as the service retries (each after the
+ *      previous copy's executions ended) and with all 3 copies sent at the same moment to both
+ *      processes. Remove Duplicates is only asserted to lose no delivery: its history is a
+ *      read-then-update per workflow, and executions recording at the same moment on two workers
+ *      overwrite each other (measured: 21 passes for 20 deliveries in 2 of 3 runs with copies
+ *      spaced; 23 for 20 with copies at once). Executions per delivery: "# MEASURED" lines.
  *   8. Agent → Run and Wait with "Resume on Completion Webhook" (test/e2e/workflows/agent-run-and-resume.json
  *      behind a Webhook trigger): started through a webhook process, the first part runs on a worker
  *      and the execution waits with no status read; a forged resume call → 401; the run's completion
@@ -90,7 +93,7 @@ const WORKFLOWS = [
 	{ name: 'agent-run-and-wait', trigger: 'manual' },
 	{ name: 'monitor-run-and-read-changes', trigger: 'manual' },
 ];
-const TRIGGER_WORKFLOW = 'trigger-on-page-change';
+const TRIGGER_WORKFLOW = 'queue-mode/trigger-once-per-delivery'; // examples/<this>.json
 
 const results = [];
 const captured = [];
@@ -486,7 +489,7 @@ async function run(tmp, children, setProxy) {
 	}
 
 	// 7. the trigger across processes
-	if (only !== 'resume') await triggerProofs({ fake, api, createWorkflow, executions, finished, workerOf, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut, activate });
+	if (only !== 'resume') await triggerProofs({ fake, api, createWorkflow, executions, finished, workerOf, redisPort: redis.port, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut, activate });
 
 	// 8. Agent → Run and Wait, "Resume on Completion Webhook", through the webhook processes
 	if (only !== 'trigger') await resumeProof({ fake, api, createWorkflow, executions, workerOf, startsOf, proxy, proxyBase, signingSecret, signedCred, n8nOut, activate, stopProcesses, startProcesses });
@@ -605,15 +608,15 @@ async function resumeProof(x) {
 }
 
 async function triggerProofs(x) {
-	const { fake, api, createWorkflow, executions, finished, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut } = x;
+	const { fake, api, createWorkflow, executions, finished, redisPort, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut } = x;
 	const label = `examples/${TRIGGER_WORKFLOW}`;
 	const wf = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', `${TRIGGER_WORKFLOW}.json`), 'utf8'));
 	const triggerNode = wf.nodes.find((n) => n.type === TRIGGER_TYPE);
 	triggerNode.webhookId = crypto.randomUUID();
 	triggerNode.parameters.runCheckWhenListening = false;
-	// n8n's own database-backed de-duplication, right after the trigger (what the README recommends
-	// for queue mode): runs on the worker, shared by all processes. Key: the delivery and the item's
-	// place in it (a monitor.page delivery carries several pages with the same webhookId).
+	// Measured beside the example's claim: n8n's own database-backed de-duplication (Remove
+	// Duplicates) on a second branch from the trigger, same key: the delivery and the item's place in
+	// it (a monitor.page delivery carries several pages with the same webhookId). Not atomic.
 	const ONCE = 'Once per delivery';
 	wf.nodes.push({
 		id: crypto.randomUUID(),
@@ -623,10 +626,16 @@ async function triggerProofs(x) {
 		position: [200, 200],
 		parameters: { operation: 'removeItemsSeenInPreviousExecutions', logic: 'removeItemsWithAlreadySeenKeyValues', dedupeValue: '={{ $json.webhookId }}/{{ $itemIndex }}', options: {} },
 	});
-	wf.connections[ONCE] = wf.connections[triggerNode.name];
-	wf.connections[triggerNode.name] = { main: [[{ node: ONCE, type: 'main', index: 0 }]] };
-	/** Executions in which items got past the Remove Duplicates node. */
-	const passed = (list) => list.filter((e) => ((e.data?.resultData?.runData?.[ONCE] ?? [])[0]?.data?.main?.[0] ?? []).length > 0);
+	// The example's atomic claim in Redis (what queue mode already runs; here database 1 of the
+	// suite's Redis): INCR of a key per delivery and item, and only the copy that got 1 reaches
+	// "Change report". INCR is atomic, so this holds however copies spread over processes and time.
+	const ONCE_REDIS = 'Change report';
+	assert.ok(wf.nodes.some((n) => n.name === ONCE_REDIS) && wf.nodes.some((n) => n.type === 'n8n-nodes-base.redis'), 'the example has its Redis claim and "Change report"');
+	const redisCred = await api('POST', '/credentials', { name: 'Redis (queue e2e, db 1)', type: 'redis', data: { host: '127.0.0.1', port: redisPort, password: '', user: '', database: 1, ssl: false } });
+	for (const n of wf.nodes) if (n.type === 'n8n-nodes-base.redis') n.credentials = { redis: { id: redisCred.id, name: redisCred.name } };
+	wf.connections[triggerNode.name].main[0].push({ node: ONCE, type: 'main', index: 0 });
+	/** Executions in which items got past a de-duplication node (Remove Duplicates by default). */
+	const passed = (list, node = ONCE) => list.filter((e) => ((e.data?.resultData?.runData?.[node] ?? [])[0]?.data?.main?.[0] ?? []).length > 0);
 	const productionPath = `/webhook/${triggerNode.webhookId}/webhook`;
 	let id;
 	let monitorId;
@@ -775,7 +784,7 @@ async function triggerProofs(x) {
 		return { answers, of };
 	};
 
-	await step(`queue: ${label}: executions per delivery — 20 deliveries, each sent 3× alternately to both webhook processes (a copy after the previous one's executions ended, as the service retries) → 2 executions each (the trigger's de-duplication is per process); Remove Duplicates lets every delivery through at least once`, async () => {
+	await step(`queue: ${label}: executions per delivery — 20 deliveries, each sent 3× alternately to both webhook processes (a copy after the previous one's executions ended, as the service retries) → 2 executions each (the trigger's de-duplication is per process); Remove Duplicates lets every delivery through at least once; the Redis claim exactly once`, async () => {
 		const ids = Array.from({ length: 20 }, () => crypto.randomUUID());
 		// copy 1 → process i%2, copy 2 → the other one, copy 3 → the first again
 		const { answers, of } = await sendCopies(ids, (i, k) => (i + k) % 2);
@@ -789,7 +798,36 @@ async function triggerProofs(x) {
 		console.log(`# MEASURED executions per delivery in queue mode (2 webhook processes, copies alternating): 60 requests (20 webhookIds × 3) → ${total} executions (${(total / 20).toFixed(2)} per delivery); "${ONCE}" let ${passes.reduce((x, y) => x + y, 0)} through (${twice} deliveries twice: n8n 2.41 records its history with a read-then-update that concurrent executions on two workers can overwrite)`);
 		assert.deepEqual(made, ids.map(() => 2), `2 executions per delivery (${made.join(',')})`);
 		assert.ok(passes.every((n) => n >= 1), `every delivery got through "${ONCE}" at least once (${passes.join(',')})`);
-		return `${total} executions (2.00 per delivery); third copies answered duplicate; "${ONCE}" passes ${passes.join('')}`;
+		const claims = ids.map((wid) => passed(of(wid), ONCE_REDIS).length);
+		assert.deepEqual(claims, ids.map(() => 1), `every delivery got through "${ONCE_REDIS}" exactly once (${claims.join(',')})`);
+		return `${total} executions (2.00 per delivery); third copies answered duplicate; "${ONCE}" passes ${passes.join('')}; "${ONCE_REDIS}" passes ${claims.join('')}`;
+	}, n8nOut);
+
+	await step(`queue: ${label}: the example's atomic claim in Redis — 20 deliveries, their 3 copies sent at the same moment to both webhook processes → each reaches "Change report" exactly once`, async () => {
+		const ids = Array.from({ length: 20 }, () => crypto.randomUUID());
+		const sent = [];
+		for (const wid of ids) {
+			const raw = JSON.stringify({ ...JSON.parse(real.rawBody), webhookId: wid });
+			const headers = { [TOKEN_HEADER]: token, [SIGNATURE_HEADER]: sign(signingSecret, raw) };
+			sent.push(...[0, 1, 0].map((b) => post(proxyBackends[b].port, raw, headers)));
+		}
+		const answers = await Promise.all(sent);
+		assert.ok(answers.every((a) => a.status === 200), `every copy answered 200 (${answers.map((a) => a.status).join(',')})`);
+		await settle('the executions of the copies');
+		const all = await executions(id);
+		const of = (wid) => all.filter((e) => JSON.stringify(e.data?.resultData?.runData?.[triggerNode.name] ?? {}).includes(wid));
+		const made = ids.map((wid) => of(wid).length);
+		const passes = ids.map((wid) => passed(of(wid)).length);
+		const claims = ids.map((wid) => passed(of(wid), ONCE_REDIS).length);
+		const total = made.reduce((a, b) => a + b, 0);
+		console.log(`# MEASURED copies at the same moment (20 deliveries × 3, both processes): ${total} executions (${(total / 20).toFixed(2)} per delivery); "${ONCE}" let ${passes.reduce((a, b) => a + b, 0)} through; "${ONCE_REDIS}" let ${claims.reduce((a, b) => a + b, 0)} through`);
+		assert.ok(made.every((n) => n >= 1), `every delivery started an execution (${made.join(',')})`);
+		assert.deepEqual(claims, ids.map(() => 1), `every delivery got through "${ONCE_REDIS}" exactly once (${claims.join(',')})`);
+		// After the claim the example reads the delivery back from the trigger ($(…).item): its report is the check's.
+		const check = JSON.parse(real.rawBody).data[0];
+		const reports = ids.map((wid) => passed(of(wid), ONCE_REDIS)[0].data.resultData.runData[ONCE_REDIS][0].data.main[0][0].json);
+		assert.ok(reports.every((r) => r.checkId === check.checkId && r.event === real.type), `"${ONCE_REDIS}" holds the delivery (${oneLine(JSON.stringify(reports[0]))})`);
+		return `${total} executions for 60 copies; "${ONCE}" passes ${passes.join('')}; "${ONCE_REDIS}" passes ${claims.join('')}`;
 	}, n8nOut);
 
 	await step(`queue: ${label}: all deliveries of the trigger routed to one webhook process → exactly one execution per delivery (10 deliveries × 3 copies)`, async () => {
@@ -799,6 +837,7 @@ async function triggerProofs(x) {
 		assert.deepEqual(answers.filter((a) => a.duplicate).map((a) => a.k).sort(), [...ids.map(() => 1), ...ids.map(() => 2)], 'copies 2 and 3 answered "duplicate"');
 		const made = ids.map((wid) => of(wid).length);
 		assert.deepEqual(made, ids.map(() => 1), `one execution per delivery (${made.join(',')})`);
+		assert.deepEqual(ids.map((wid) => passed(of(wid), ONCE_REDIS).length), ids.map(() => 1), `each passed "${ONCE_REDIS}" once`);
 		console.log(`# MEASURED executions per delivery with the trigger's path routed to one webhook process: 30 requests (10 webhookIds × 3) → ${made.reduce((x, y) => x + y, 0)} executions (1.00 per delivery)`);
 		return '30 requests → 10 executions; copies 2 and 3 answered duplicate';
 	}, n8nOut);
