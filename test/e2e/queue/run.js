@@ -667,6 +667,13 @@ async function triggerProofs(x) {
 		const res = await fetch(`http://127.0.0.1:${port}${productionPath}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: raw });
 		return { status: res.status, body: await res.text() };
 	};
+	/** The real delivery's bytes under another webhookId, with a valid token and signature. */
+	const copyOf = (webhookId) => {
+		const raw = JSON.stringify({ ...JSON.parse(real.rawBody), webhookId });
+		return { raw, headers: { [TOKEN_HEADER]: token, [SIGNATURE_HEADER]: sign(signingSecret, raw) } };
+	};
+	/** The executions whose trigger output holds this webhookId. */
+	const holdingId = (list, webhookId) => list.filter((e) => JSON.stringify(e.data?.resultData?.runData?.[triggerNode.name] ?? {}).includes(webhookId));
 
 	const ok = await step(`queue: ${label}: activation registers one monitor for the proxy's URL (not one per process)`, async () => {
 		await fake.reset();
@@ -718,15 +725,14 @@ async function triggerProofs(x) {
 		assert.equal(new Set(hits.map((h) => h.backend)).size, 2, `the retries reached both processes (${hits.map((h) => h.backend).join(', ')})`);
 		await sleep(2500);
 		const list = await waitCount(before.length, 'the executions to finish');
-		const holding = list.filter((e) => JSON.stringify(e.data?.resultData?.runData?.[triggerNode.name] ?? {}).includes(real.webhookId));
+		const holding = holdingId(list, real.webhookId);
 		// The original ran beside the check's other deliveries (two workers at once), where n8n's history
 		// can lose a record (see the step below): here only "got through at least once" is certain.
 		assert.ok(passed(holding).length >= 1, `items of webhookId ${real.webhookId} got through "${ONCE}" (${passed(holding).length} of ${holding.length})`);
 		// A fresh id sent 3 times alternately, straight to the two processes, nothing else running:
 		// Remove Duplicates lets it through exactly once.
-		const env = { ...JSON.parse(real.rawBody), webhookId: crypto.randomUUID() };
-		const raw = JSON.stringify(env);
-		const headers = { [TOKEN_HEADER]: token, [SIGNATURE_HEADER]: sign(signingSecret, raw) };
+		const freshId = crypto.randomUUID();
+		const { raw, headers } = copyOf(freshId);
 		const answers = [];
 		for (const p of [proxyBackends[0], proxyBackends[1], proxyBackends[0]]) {
 			answers.push(await post(p.port, raw, headers));
@@ -735,7 +741,7 @@ async function triggerProofs(x) {
 		assert.deepEqual(answers.map((a) => a.status), [200, 200, 200]);
 		await sleep(2000);
 		const after = await waitCount(list.length + 1, 'the new delivery’s executions');
-		const fresh = after.filter((e) => JSON.stringify(e.data?.resultData?.runData?.[triggerNode.name] ?? {}).includes(env.webhookId));
+		const fresh = holdingId(after, freshId);
 		assert.equal(passed(fresh).length, 1, `the fresh id passed "${ONCE}" in exactly one execution (got ${passed(fresh).length} of ${fresh.length})`);
 		const note = `retries via ${hits.map((h) => h.backend).join(' → ')}: ${holding.length} executions hold the id, 1 passed "${ONCE}"; fresh id via webhook-1 → webhook-2 → webhook-1 (${answers.map((a) => oneLine(a.body)).join(' | ')}): ${fresh.length} executions, 1 passed`;
 		console.log(`# MEASURED trigger-level de-duplication across processes: ${note}`);
@@ -772,16 +778,14 @@ async function triggerProofs(x) {
 		const answers = [];
 		for (let k = 0; k < 3; k++) {
 			for (let i = 0; i < ids.length; i++) {
-				const raw = JSON.stringify({ ...JSON.parse(real.rawBody), webhookId: ids[i] });
-				const headers = { [TOKEN_HEADER]: token, [SIGNATURE_HEADER]: sign(signingSecret, raw) };
+				const { raw, headers } = copyOf(ids[i]);
 				const r = await post(proxyBackends[backendOf(i, k)].port, raw, headers);
 				answers.push({ i, k, status: r.status, duplicate: /"duplicate":true/.test(r.body) });
 			}
 			await settle(`the executions of copy ${k + 1}`);
 		}
 		const all = await executions(id);
-		const of = (wid) => all.filter((e) => JSON.stringify(e.data?.resultData?.runData?.[triggerNode.name] ?? {}).includes(wid));
-		return { answers, of };
+		return { answers, of: (wid) => holdingId(all, wid) };
 	};
 
 	await step(`queue: ${label}: executions per delivery — 20 deliveries, each sent 3× alternately to both webhook processes (a copy after the previous one's executions ended, as the service retries) → 2 executions each (the trigger's de-duplication is per process); Remove Duplicates lets every delivery through at least once; the Redis claim exactly once`, async () => {
@@ -807,15 +811,14 @@ async function triggerProofs(x) {
 		const ids = Array.from({ length: 20 }, () => crypto.randomUUID());
 		const sent = [];
 		for (const wid of ids) {
-			const raw = JSON.stringify({ ...JSON.parse(real.rawBody), webhookId: wid });
-			const headers = { [TOKEN_HEADER]: token, [SIGNATURE_HEADER]: sign(signingSecret, raw) };
+			const { raw, headers } = copyOf(wid);
 			sent.push(...[0, 1, 0].map((b) => post(proxyBackends[b].port, raw, headers)));
 		}
 		const answers = await Promise.all(sent);
 		assert.ok(answers.every((a) => a.status === 200), `every copy answered 200 (${answers.map((a) => a.status).join(',')})`);
 		await settle('the executions of the copies');
 		const all = await executions(id);
-		const of = (wid) => all.filter((e) => JSON.stringify(e.data?.resultData?.runData?.[triggerNode.name] ?? {}).includes(wid));
+		const of = (wid) => holdingId(all, wid);
 		const made = ids.map((wid) => of(wid).length);
 		const passes = ids.map((wid) => passed(of(wid)).length);
 		const claims = ids.map((wid) => passed(of(wid), ONCE_REDIS).length);
