@@ -435,10 +435,12 @@ async function run(tmp, children, setProxy) {
 		return (list.data || []).sort((a, b) => Number(a.id) - Number(b.id));
 	};
 	const finished = (e) => e.finished || ['success', 'error', 'crashed', 'canceled'].includes(e.status);
-	const workerOf = (executionId) =>
-		['worker-1', 'worker-2'].filter((w) => new RegExp(`Worker started execution ${executionId} \\(`).test(children[w].output()));
-	/** How many times workers started an execution (a resumed one: the first part and the rest). */
-	const startsOf = (executionId) => ['worker-1', 'worker-2'].reduce((n, w) => n + children[w].output().split(`Worker started execution ${executionId} (`).length - 1, 0);
+	/** How many times each worker logged "Worker started execution <id> (" (a resumed execution: once per part). */
+	const startsPerWorker = (executionId) => ['worker-1', 'worker-2'].map((w) => [w, children[w].output().split(`Worker started execution ${executionId} (`).length - 1]);
+	/** The workers that ran (part of) an execution. */
+	const workerOf = (executionId) => startsPerWorker(executionId).filter(([, n]) => n > 0).map(([w]) => w);
+	/** How many times workers started an execution in all. */
+	const startsOf = (executionId) => startsPerWorker(executionId).reduce((sum, [, n]) => sum + n, 0);
 	const activate = async (id, probeUrl) => {
 		await api('POST', `/workflows/${id}/activate`);
 		// A GET to a POST webhook: n8n answers 404 "…not registered for GET requests. Did you mean to
@@ -526,6 +528,8 @@ async function resumeProof(x) {
 		assert.ok(jobId, 'the fake knows the run');
 		return { e, jobId, prompt, id };
 	};
+	/** The fake's deliveries of the run's agent.completed webhook (every try). */
+	const completionsOf = async (jobId) => (await fake.call('GET', '/__fake/deliveries')).filter((d) => d.jobId === jobId && d.type === 'agent.completed');
 	/** How often the run was read (GET /v2/agent/{id}) at the fake. */
 	const readsOf = async (jobId) => (await fake.log()).filter((r) => r.method === 'GET' && r.path === `/v2/agent/${jobId}`).length;
 	/** The execution with its data once it has ended. */
@@ -561,7 +565,7 @@ async function resumeProof(x) {
 		const via = proxy.log.slice(logFrom).filter((l) => l.url.startsWith(`/webhook-waiting/${e.id}`)).map((l) => l.backend);
 		assert.ok(via.length >= 1, 'the completion webhook came through the proxy');
 		const resumedOn = workerOf(e.id);
-		const completion = (await fake.call('GET', '/__fake/deliveries')).filter((d) => d.jobId === jobId && d.type === 'agent.completed');
+		const completion = await completionsOf(jobId);
 		const latency = Date.parse(done.stoppedAt) - Math.max(...completion.map((d) => d.at));
 		// Copies of the completion webhook after the resume (the service retries what it thinks failed):
 		// sent together, through both webhook processes → n8n refuses each (409), nothing runs again.
@@ -583,11 +587,10 @@ async function resumeProof(x) {
 	}
 	await step('queue: Agent resume survives a restart of every n8n process: all five stopped while the execution waits, the run ends while they are down (its webhook refused), all started again → the service\'s retry resumes the execution on a worker', async () => {
 		const { e, jobId } = await startWaitingRun('restart');
-		const deliveries = async () => (await fake.call('GET', '/__fake/deliveries')).filter((d) => d.jobId === jobId && d.type === 'agent.completed');
 		const tStop = Date.now();
 		await stopProcesses();
 		await fake.call('POST', `/__fake/agent/${jobId}/finish`);
-		const refused = await until(async () => (await deliveries()).find((d) => d.responseStatus != null || d.error != null), 'the completion webhook to be tried and answered', 20000, 200);
+		const refused = await until(async () => (await completionsOf(jobId)).find((d) => d.responseStatus != null || d.error != null), 'the completion webhook to be tried and answered', 20000, 200);
 		assert.notEqual(refused.responseStatus, 200, `with every n8n process down the delivery failed (${refused.responseStatus ?? refused.error})`);
 		const up = await startProcesses();
 		const done = await finishedExecution(e.id, 'the service\'s retry to resume the execution', 240000);
@@ -598,7 +601,7 @@ async function resumeProof(x) {
 		const seen = () => `${runs.length} run(s) of "Run agent": ${runs.map((r) => oneLine(JSON.stringify(r.data?.main?.[0]?.[0]?.json ?? null))).join(' | ')}; last node ${done.data.resultData.lastNodeExecuted}`;
 		assert.equal(item.id, jobId, `the output is the run (${seen()})`);
 		assert.equal(item.status, 'completed', `the run completed (${seen()})`);
-		const tries = await deliveries();
+		const tries = await completionsOf(jobId);
 		const reads = await readsOf(jobId);
 		assert.equal(reads, 1, 'the run was read once, after the webhook');
 		const resumedOn = workerOf(e.id);
@@ -774,55 +777,61 @@ async function triggerProofs(x) {
 	}, n8nOut);
 
 	// One delivery's copies, sent the way the service retries: each after the previous copy's executions ended.
-	const sendCopies = async (ids, backendOf) => {
+	/**
+	 * Sends each delivery's 3 copies (copy k of delivery i to webhook process backendOf(i, k)) the way
+	 * the service retries — each round after the previous round's executions ended — or, with
+	 * `together`, all at the same moment; then counts per delivery the executions holding it and
+	 * those that passed Remove Duplicates and the Redis claim.
+	 */
+	const sendCopies = async (ids, backendOf, { together = false } = {}) => {
+		const send = async (i, k) => {
+			const { raw, headers } = copyOf(ids[i]);
+			const r = await post(proxyBackends[backendOf(i, k)].port, raw, headers);
+			return { i, k, status: r.status, duplicate: /"duplicate":true/.test(r.body) };
+		};
 		const answers = [];
-		for (let k = 0; k < 3; k++) {
-			for (let i = 0; i < ids.length; i++) {
-				const { raw, headers } = copyOf(ids[i]);
-				const r = await post(proxyBackends[backendOf(i, k)].port, raw, headers);
-				answers.push({ i, k, status: r.status, duplicate: /"duplicate":true/.test(r.body) });
+		if (together) {
+			answers.push(...(await Promise.all(ids.flatMap((_, i) => [0, 1, 2].map((k) => send(i, k))))));
+			await settle('the executions of the copies');
+		} else {
+			for (let k = 0; k < 3; k++) {
+				for (let i = 0; i < ids.length; i++) answers.push(await send(i, k));
+				await settle(`the executions of copy ${k + 1}`);
 			}
-			await settle(`the executions of copy ${k + 1}`);
 		}
 		const all = await executions(id);
-		return { answers, of: (wid) => holdingId(all, wid) };
+		const of = (wid) => holdingId(all, wid);
+		const made = ids.map((wid) => of(wid).length);
+		return {
+			answers,
+			of,
+			made,
+			total: made.reduce((a, b) => a + b, 0),
+			passes: ids.map((wid) => passed(of(wid)).length),
+			claims: ids.map((wid) => passed(of(wid), ONCE_REDIS).length),
+		};
 	};
 
 	await step(`queue: ${label}: executions per delivery — 20 deliveries, each sent 3× alternately to both webhook processes (a copy after the previous one's executions ended, as the service retries) → 2 executions each (the trigger's de-duplication is per process); Remove Duplicates lets every delivery through at least once; the Redis claim exactly once`, async () => {
 		const ids = Array.from({ length: 20 }, () => crypto.randomUUID());
 		// copy 1 → process i%2, copy 2 → the other one, copy 3 → the first again
-		const { answers, of } = await sendCopies(ids, (i, k) => (i + k) % 2);
+		const { answers, made, total, passes, claims } = await sendCopies(ids, (i, k) => (i + k) % 2);
 		assert.ok(answers.every((a) => a.status === 200), `every copy answered 200 (${answers.map((a) => a.status).join(',')})`);
 		const dupAnswers = answers.filter((a) => a.duplicate);
 		assert.deepEqual(dupAnswers.map((a) => a.k), ids.map(() => 2), 'exactly the third copies (back on the first process) were answered "duplicate"');
-		const made = ids.map((wid) => of(wid).length);
-		const passes = ids.map((wid) => passed(of(wid)).length);
 		const twice = passes.filter((n) => n > 1).length;
-		const total = made.reduce((x, y) => x + y, 0);
-		console.log(`# MEASURED executions per delivery in queue mode (2 webhook processes, copies alternating): 60 requests (20 webhookIds × 3) → ${total} executions (${(total / 20).toFixed(2)} per delivery); "${ONCE}" let ${passes.reduce((x, y) => x + y, 0)} through (${twice} deliveries twice: n8n 2.41 records its history with a read-then-update that concurrent executions on two workers can overwrite)`);
+		console.log(`# MEASURED executions per delivery in queue mode (2 webhook processes, copies alternating): 60 requests (20 webhookIds × 3) → ${total} executions (${(total / 20).toFixed(2)} per delivery); "${ONCE}" let ${passes.reduce((a, b) => a + b, 0)} through (${twice} deliveries twice: n8n 2.41 records its history with a read-then-update that concurrent executions on two workers can overwrite)`);
 		assert.deepEqual(made, ids.map(() => 2), `2 executions per delivery (${made.join(',')})`);
 		assert.ok(passes.every((n) => n >= 1), `every delivery got through "${ONCE}" at least once (${passes.join(',')})`);
-		const claims = ids.map((wid) => passed(of(wid), ONCE_REDIS).length);
 		assert.deepEqual(claims, ids.map(() => 1), `every delivery got through "${ONCE_REDIS}" exactly once (${claims.join(',')})`);
 		return `${total} executions (2.00 per delivery); third copies answered duplicate; "${ONCE}" passes ${passes.join('')}; "${ONCE_REDIS}" passes ${claims.join('')}`;
 	}, n8nOut);
 
 	await step(`queue: ${label}: the example's atomic claim in Redis — 20 deliveries, their 3 copies sent at the same moment to both webhook processes → each reaches "Change report" exactly once`, async () => {
 		const ids = Array.from({ length: 20 }, () => crypto.randomUUID());
-		const sent = [];
-		for (const wid of ids) {
-			const { raw, headers } = copyOf(wid);
-			sent.push(...[0, 1, 0].map((b) => post(proxyBackends[b].port, raw, headers)));
-		}
-		const answers = await Promise.all(sent);
+		// copies 1 and 3 to webhook-1, copy 2 to webhook-2, all 60 at once
+		const { answers, of, made, total, passes, claims } = await sendCopies(ids, (i, k) => k % 2, { together: true });
 		assert.ok(answers.every((a) => a.status === 200), `every copy answered 200 (${answers.map((a) => a.status).join(',')})`);
-		await settle('the executions of the copies');
-		const all = await executions(id);
-		const of = (wid) => holdingId(all, wid);
-		const made = ids.map((wid) => of(wid).length);
-		const passes = ids.map((wid) => passed(of(wid)).length);
-		const claims = ids.map((wid) => passed(of(wid), ONCE_REDIS).length);
-		const total = made.reduce((a, b) => a + b, 0);
 		console.log(`# MEASURED copies at the same moment (20 deliveries × 3, both processes): ${total} executions (${(total / 20).toFixed(2)} per delivery); "${ONCE}" let ${passes.reduce((a, b) => a + b, 0)} through; "${ONCE_REDIS}" let ${claims.reduce((a, b) => a + b, 0)} through`);
 		assert.ok(made.every((n) => n >= 1), `every delivery started an execution (${made.join(',')})`);
 		assert.deepEqual(claims, ids.map(() => 1), `every delivery got through "${ONCE_REDIS}" exactly once (${claims.join(',')})`);
@@ -835,13 +844,12 @@ async function triggerProofs(x) {
 
 	await step(`queue: ${label}: all deliveries of the trigger routed to one webhook process → exactly one execution per delivery (10 deliveries × 3 copies)`, async () => {
 		const ids = Array.from({ length: 10 }, () => crypto.randomUUID());
-		const { answers, of } = await sendCopies(ids, () => 1);
+		const { answers, made, total, claims } = await sendCopies(ids, () => 1);
 		assert.ok(answers.every((a) => a.status === 200));
 		assert.deepEqual(answers.filter((a) => a.duplicate).map((a) => a.k).sort(), [...ids.map(() => 1), ...ids.map(() => 2)], 'copies 2 and 3 answered "duplicate"');
-		const made = ids.map((wid) => of(wid).length);
 		assert.deepEqual(made, ids.map(() => 1), `one execution per delivery (${made.join(',')})`);
-		assert.deepEqual(ids.map((wid) => passed(of(wid), ONCE_REDIS).length), ids.map(() => 1), `each passed "${ONCE_REDIS}" once`);
-		console.log(`# MEASURED executions per delivery with the trigger's path routed to one webhook process: 30 requests (10 webhookIds × 3) → ${made.reduce((x, y) => x + y, 0)} executions (1.00 per delivery)`);
+		assert.deepEqual(claims, ids.map(() => 1), `each passed "${ONCE_REDIS}" once`);
+		console.log(`# MEASURED executions per delivery with the trigger's path routed to one webhook process: 30 requests (10 webhookIds × 3) → ${total} executions (1.00 per delivery)`);
 		return '30 requests → 10 executions; copies 2 and 3 answered duplicate';
 	}, n8nOut);
 
