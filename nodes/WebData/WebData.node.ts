@@ -21,6 +21,7 @@ import { agent } from './resources/agent';
 import { resumeWebhook } from './resources/agent/resume';
 import { batchScrape } from './resources/batchScrape';
 import { crawl } from './resources/crawl';
+import { extract } from './resources/extract';
 import { interact } from './resources/interact';
 import { map } from './resources/map';
 import { monitor } from './resources/monitor';
@@ -36,6 +37,7 @@ const resources: Record<string, Resource> = {
 	map,
 	crawl,
 	batchScrape,
+	extract,
 	interact,
 	parse,
 	monitor,
@@ -101,6 +103,11 @@ export class WebData implements INodeType {
 						name: 'Crawl',
 						value: 'crawl',
 						description: 'Scrape every page of a website, following its links',
+					},
+					{
+						name: 'Extract',
+						value: 'extract',
+						description: 'Get structured data from pages, or from the web, by a prompt or a JSON Schema',
 					},
 					{
 						name: 'Interact',

@@ -1,0 +1,236 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+
+import { buildScrapeOptions } from '../../helpers/scrapeOptions';
+import type { RunContext } from '../../helpers/types';
+import { invalid } from '../../helpers/validation';
+import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';
+import { jsonSchemaProblem, schemaFromExample, urlList } from '../agent/startRequest';
+
+/*
+ * Extract: POST /v2/extract (start) and GET /v2/extract/{id} (status), public OpenAPI `/extract`,
+ * `/extract/{id}`. Rules below come from the server's request schema `extractOptions` in
+ * firecrawl/firecrawl apps/api/src/controllers/v2/types.ts @ 81015eb1f2c2d7533b3a2b8bfccc09b2a34406f1
+ * ("types.ts@81015eb" below), its controller apps/api/src/controllers/v2/extract.ts @ 358e5c4 and
+ * its routes apps/api/src/routes/v2.ts @ 4bcc2a3.
+ */
+
+/** types.ts@81015eb: `urls` .max(10, "Maximum of 10 URLs allowed per request while in beta."). */
+export const MAX_URLS = 10;
+/** types.ts@81015eb: `prompt` and `systemPrompt` z.string().max(10000). */
+export const MAX_PROMPT_LENGTH = 10_000;
+
+export const EXTRACT_HINTS: Record<string, string> = {
+	// extract-status.ts @ 219d86f: unknown id or another team's job → 404 "Extract job not found".
+	'404': 'No extract job has this ID for your team. Results are kept for 24 hours; check the Extract Job ID.',
+	// routes/v2.ts@4bcc2a3: validateJobIdParam on GET /extract/:jobId.
+	'text:Invalid job ID format': 'The Extract Job ID must be a UUID. Copy it from the output of the Start operation.',
+	// extract.ts@358e5c4: teams with forced zero data retention get 400.
+	'text:zero data retention': 'Your team has zero data retention switched on, and Extract cannot run for such teams. Ask the service operator.',
+	'text:Invalid JSON schema': 'The Schema is not valid JSON Schema for Extract. Fix it, or use "From a JSON Example".',
+	'text:Schema contains invalid structure':
+		'Every object in the Schema needs "properties": an object with only "additionalProperties": true (a free-form dictionary) is refused.',
+	'402': 'Your team has not enough credits to start an extract job. Add credits and run again.',
+	'403': 'The service will not fetch one of the URLs (an unsupported or blocked site). Remove it, or turn on Options → Ignore Invalid URLs to go on without it.',
+};
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Problems of a JSON Schema that POST /v2/extract refuses with 400, beyond those of jsonSchemaProblem
+ * (types.ts@81015eb `extractOptions.schema`):
+ * - it is compiled with a bare `new Ajv()` (no ajv-formats), and Ajv refuses unknown formats at
+ *   compile time, so any `format` keyword → 400 "Invalid JSON schema.";
+ * - validateSchemaForOpenAI: an object schema without `properties` / `patternProperties` but with
+ *   `additionalProperties: true` → 400 "Schema contains invalid structure for OpenAI…".
+ * Returns the first problem with its path.
+ */
+export function extractSchemaProblem(schema: unknown, where = '#'): string | undefined {
+	const basic = where === '#' ? jsonSchemaProblem(schema) : undefined;
+	if (basic) return basic;
+	if (Array.isArray(schema)) {
+		for (const [n, sub] of schema.entries()) {
+			const problem = extractSchemaProblem(sub, `${where}/${n}`);
+			if (problem) return problem;
+		}
+		return undefined;
+	}
+	if (!isPlainObject(schema)) return undefined;
+	if (schema.format !== undefined && typeof schema.format === 'string') {
+		return `${where}/format "${schema.format}" is not accepted by Extract (remove "format"; describe the format in the prompt instead)`;
+	}
+	if (
+		schema.type === 'object' &&
+		schema.properties === undefined &&
+		schema.patternProperties === undefined &&
+		schema.additionalProperties === true
+	) {
+		return `${where} is an object with "additionalProperties": true and no "properties"; list its properties`;
+	}
+	for (const [key, sub] of Object.entries(schema)) {
+		if (key === 'enum' || key === 'const' || key === 'required' || key === 'examples' || key === 'default') continue;
+		if (sub !== null && typeof sub === 'object') {
+			const problem = extractSchemaProblem(sub, `${where}/${key}`);
+			if (problem) return problem;
+		}
+	}
+	return undefined;
+}
+
+/** The parameters of Start / Run and Wait as the node holds them. */
+export interface ExtractParameters {
+	urls: unknown;
+	prompt: unknown;
+	outputShape: unknown;
+	jsonSchema?: unknown;
+	jsonExample?: unknown;
+	options: IDataObject;
+	scrapeOptions: IDataObject;
+}
+
+export function readExtractParameters(ctx: IExecuteFunctions, i: number): ExtractParameters {
+	const outputShape = ctx.getNodeParameter('outputShape', i, 'free');
+	const options = ctx.getNodeParameter('options', i, {});
+	const scrapeOptions = ctx.getNodeParameter('scrapeOptions', i, {});
+	return {
+		urls: ctx.getNodeParameter('urls', i, ''),
+		prompt: ctx.getNodeParameter('prompt', i, ''),
+		outputShape,
+		jsonSchema: outputShape === 'schema' ? ctx.getNodeParameter('jsonSchema', i, '') : undefined,
+		jsonExample: outputShape === 'example' ? ctx.getNodeParameter('jsonExample', i, '') : undefined,
+		options: isPlainObject(options) ? options : {},
+		scrapeOptions: isPlainObject(scrapeOptions) ? scrapeOptions : {},
+	};
+}
+
+function parseJson(node: INode, field: string, value: unknown, i: number): unknown {
+	if (typeof value !== 'string') return value;
+	if (value.trim() === '') throw invalid(node, field, value, 'it is empty; enter a JSON object', i);
+	try {
+		return JSON.parse(value);
+	} catch (error) {
+		throw invalid(node, field, value, `it is not valid JSON (${(error as Error).message})`, i);
+	}
+}
+
+/** A URL the service takes for Extract: absolute http(s), with a host; a trailing /* is allowed. */
+function isExtractUrl(text: string): boolean {
+	try {
+		const url = new URL(text);
+		return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+	} catch {
+		return false;
+	}
+}
+
+const BOOLEAN_OPTIONS: Record<string, string> = {
+	// types.ts@81015eb: each z.boolean() (OpenAPI /extract documents enableWebSearch, ignoreSitemap,
+	// includeSubdomains, showSources, ignoreInvalidURLs).
+	allowExternalLinks: 'Allow External Links',
+	enableWebSearch: 'Enable Web Search',
+	ignoreInvalidURLs: 'Ignore Invalid URLs',
+	ignoreSitemap: 'Ignore Sitemap',
+	includeSubdomains: 'Include Subdomains',
+	showSources: 'Show Sources',
+};
+
+/**
+ * The body of POST /v2/extract from the node's parameters. Every rule is checked first, with an
+ * error that names the field; only what the user set is sent.
+ */
+export function buildExtractBody(node: INode, params: ExtractParameters, i: number): IDataObject {
+	const body: IDataObject = {};
+
+	const urls = urlList(params.urls);
+	// types.ts@81015eb: URL schema = absolute http(s) URL (the OpenAPI calls them glob patterns: /* allowed).
+	const bad = urls.find((u) => !isExtractUrl(u));
+	if (bad !== undefined) {
+		throw invalid(node, 'URLs', bad, 'each URL must be absolute and start with http:// or https:// (a trailing /* is allowed; separate several with commas)', i);
+	}
+	// types.ts@81015eb: at most 10 URLs.
+	if (urls.length > MAX_URLS) {
+		throw invalid(node, 'URLs', urls.join(', '), `there are ${urls.length}; at most ${MAX_URLS} URLs are allowed per extract job`, i);
+	}
+	if (urls.length) body.urls = urls;
+
+	const prompt = typeof params.prompt === 'string' ? params.prompt.trim() : params.prompt == null ? '' : String(params.prompt).trim();
+	// types.ts@81015eb: prompt ≤ 10000 characters.
+	if (prompt.length > MAX_PROMPT_LENGTH) {
+		throw invalid(node, 'Prompt', prompt, `it has ${prompt.length} characters; at most ${MAX_PROMPT_LENGTH} are allowed`, i);
+	}
+	if (prompt) body.prompt = prompt;
+	// types.ts@81015eb refine: "Either 'urls' or 'prompt' must be provided." (the OpenAPI marks urls required;
+	// the server accepts a prompt alone).
+	if (!urls.length && !prompt) {
+		throw invalid(node, 'URLs', '', 'give at least one URL, or a Prompt (the service then finds the pages)', i);
+	}
+
+	if (params.outputShape === 'schema') {
+		const schema = parseJson(node, 'Schema', params.jsonSchema, i);
+		const problem = extractSchemaProblem(schema);
+		if (problem) throw invalid(node, 'Schema', schema, `it is not a JSON Schema Extract accepts: ${problem}`, i);
+		body.schema = schema as IDataObject;
+	} else if (params.outputShape === 'example') {
+		const example = parseJson(node, 'JSON Example', params.jsonExample, i);
+		if (!isPlainObject(example)) {
+			throw invalid(node, 'JSON Example', example, 'it must be a JSON object such as {"company": "Acme", "supportsSso": true}', i);
+		}
+		body.schema = schemaFromExample(example);
+	} else if (params.outputShape !== 'free' && params.outputShape !== undefined) {
+		throw invalid(node, 'Output Shape', params.outputShape, 'choose Free Form, JSON Schema or From a JSON Example', i);
+	}
+
+	const o = params.options ?? {};
+	for (const [key, label] of Object.entries(BOOLEAN_OPTIONS)) {
+		if (o[key] === undefined) continue;
+		if (typeof o[key] !== 'boolean') throw invalid(node, label, o[key], 'true or false', i);
+		body[key] = o[key];
+	}
+	if (o.systemPrompt !== undefined && String(o.systemPrompt).trim() !== '') {
+		const systemPrompt = String(o.systemPrompt).trim();
+		// types.ts@81015eb: systemPrompt ≤ 10000 characters.
+		if (systemPrompt.length > MAX_PROMPT_LENGTH) {
+			throw invalid(node, 'System Prompt', systemPrompt, `it has ${systemPrompt.length} characters; at most ${MAX_PROMPT_LENGTH} are allowed`, i);
+		}
+		body.systemPrompt = systemPrompt;
+	}
+
+	// types.ts@81015eb: scrapeOptions = baseScrapeOptions (the shared ScrapeOptions, checked by the one block).
+	if (Object.keys(params.scrapeOptions ?? {}).length) {
+		const scrape = buildScrapeOptions(node, { formats: ['markdown'], scrapeOptions: params.scrapeOptions }, i);
+		delete scrape.formats; // Extract decides what it reads from each page; formats are not sent
+		if (Object.keys(scrape).length) body.scrapeOptions = scrape;
+	}
+	return body;
+}
+
+/** The job as one flat item: id first, then what the service returned (without `success`). */
+export function extractItem(id: string, body: IDataObject): IDataObject {
+	const { success: _success, ...rest } = body;
+	void _success;
+	return { id, ...rest };
+}
+
+/** POST /v2/extract → {id, invalidURLs?, …}. */
+export async function startExtract(ctx: IExecuteFunctions, body: IDataObject, i: number, run?: RunContext): Promise<IDataObject> {
+	const answer = await apiRequest<IDataObject>(
+		ctx,
+		{ method: 'POST', path: '/extract', body, itemIndex: i, hints: EXTRACT_HINTS },
+		run?.transportDeps ?? defaultDeps,
+	);
+	if (typeof answer.id !== 'string' || answer.id === '') {
+		throw new NodeOperationError(ctx.getNode(), 'The service accepted the extract job but returned no job ID', {
+			itemIndex: i,
+			description: 'The job may or may not have started; there is no way to list extract jobs, so check your credit usage before starting it again.',
+		});
+	}
+	return extractItem(answer.id, answer);
+}
+
+/** GET /v2/extract/{id} → {id, status, data, sources?, expiresAt, creditsUsed?, tokensUsed?, error?}. */
+export async function getExtractJob(ctx: ApiContext, id: string, i: number, deps: TransportDeps = defaultDeps): Promise<IDataObject> {
+	const body = await apiRequest<IDataObject>(ctx, { method: 'GET', path: `/extract/${id}`, itemIndex: i, hints: EXTRACT_HINTS }, deps);
+	return extractItem(id, body);
+}
