@@ -14,6 +14,7 @@ const scrape = require('./scrape');
 const crawl = require('./crawl');
 const interact = require('./interact');
 const team = require('./team');
+const extract = require('./extract');
 
 const JSON_BODY_LIMIT = 10 * 1024 * 1024;
 const UNAUTHORIZED = { success: false, error: 'Unauthorized: Invalid token' };
@@ -122,6 +123,7 @@ async function startFakeApi(options = {}) {
 		...crawl.routes(state),
 		...interact.routes(state),
 		...team.routes(state),
+		...extract.routes(state),
 	];
 	const control = controlApi(state);
 
