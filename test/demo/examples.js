@@ -30,6 +30,7 @@ const READ_ONLY = new Set([
 	'crawl.getActive',
 	'batchScrape.getStatus',
 	'batchScrape.getErrors',
+	'extract.getStatus',
 	'interact.getMany',
 ]);
 

@@ -64,7 +64,7 @@ describe('which examples may run without --spend', () => {
 	test('only reading operations count as read-only; an example with any other operation spends', () => {
 		expect(classify(example('account-credit-usage')).kind).toBe('read');
 		expect(classify(example('agent-get-status')).kind).toBe('read');
-		for (const name of ['monitor-create', 'monitor-run-and-read-changes', 'agent-run-and-wait', 'parse-pdf-to-markdown', 'crawl-site-and-wait', 'interact-with-page']) {
+		for (const name of ['monitor-create', 'monitor-run-and-read-changes', 'agent-run-and-wait', 'parse-pdf-to-markdown', 'crawl-site-and-wait', 'interact-with-page', 'extract-structured-data']) {
 			expect([name, classify(example(name)).kind]).toEqual([name, 'spend']);
 		}
 		expect(classify(example('trigger-on-page-change')).kind).toBe('trigger');
@@ -169,7 +169,7 @@ describe('npm run demo with a key (the fake standing in for the real service)', 
 		expect(r.out).toMatch(/▶ watch competitor pricing pages for changes .*\n.*What it is for: .*\n {2}Skipped: spends credits or changes your account \(monitor\.create\)/);
 		// an example that needs an existing run says so when the account has none
 		expect(r.out).toMatch(/Latest agent run found none \(no agent runs on this account yet\), so Get agent run did not run\./);
-		expect(r.out).toMatch(/\n2 of 2 example workflows ran successfully \(12 that spend credits skipped: add --spend to run them; 1 trigger workflow\(s\) skipped\)\.\n$/);
+		expect(r.out).toMatch(/\n2 of 2 example workflows ran successfully \(13 that spend credits skipped: add --spend to run them; 1 trigger workflow\(s\) skipped\)\.\n$/);
 	});
 
 	test('with --spend: the monitor it created is deleted, the agent run still going is cancelled, browser sessions are closed', async () => {
