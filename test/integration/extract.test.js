@@ -99,7 +99,7 @@ describe('Run and Wait', () => {
 		expect(polls.length).toBeGreaterThanOrEqual(1);
 		expect(polls.length).toBeLessThanOrEqual(3);
 		expect(polls.every((r) => r.status === 200)).toBe(true);
-		expect(polls[0].at - start.at).toBeGreaterThanOrEqual(700);
+		expect(polls[0].at - start.at).toBeGreaterThanOrEqual(500); // ~1 s after the node began the start (wide margin for a slow start request)
 	});
 
 	test('each item runs its own job (URL from an expression), paired to its item, in order', async () => {
