@@ -222,11 +222,19 @@ describe('fake API', () => {
 			['redactPII unknown entity', { redactPII: { entities: ['SSN'] } }, 'BAD_REQUEST', /Bad Request/],
 			['auditMetadata extra key', { auditMetadata: { username: 'a', team: 'b' } }, 'BAD_REQUEST', /Unrecognized key/],
 			['non-boolean flag', { onlyMainContent: 'yes' }, 'BAD_REQUEST', /Bad Request/],
+			// integration: a known value or one starting with "_" (server utils/integration.ts 10ac4b1d).
+			['free-text integration', { integration: 'my-int' }, 'BAD_REQUEST', /^Invalid enum value\. Expected 'dify' \| .*'n8n'/],
+			['empty integration', { integration: '' }, 'BAD_REQUEST', /^Invalid enum value/],
+			['integration in another case', { integration: 'N8N' }, 'BAD_REQUEST', /^Invalid enum value/],
 		])('rejects %s', async (_, options, code, message) => {
 			const r = await parseRequest(call, { options });
 			expect(r.status).toBe(400);
 			expect(r.json).toMatchObject({ success: false, code });
 			expect(r.json.error).toMatch(message);
+		});
+
+		test.each(['n8n', 'zapier', '_my-team', null])('accepts the integration %p', async (integration) => {
+			expect((await parseRequest(call, { options: { integration } })).status).toBe(200);
 		});
 
 		test('rejects malformed multipart requests', async () => {
