@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { uuidLocator } from '../WebData/helpers/fields';
+import { CRON_HELP, SCHEDULE_TEXT_DESCRIPTION, TIMEZONE_DESCRIPTION } from '../WebData/resources/monitor/schedule';
 import { SIGNATURE_HEADER, TOKEN_HEADER } from './verify';
 
 /** The trigger's parameters, as plain data. */
@@ -119,8 +120,8 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'string',
 		default: 'every 30 minutes',
 		placeholder: 'e.g. hourly',
-		description:
-			'How often to check, in words: "every 30 minutes", "hourly", "every 2 hours", "daily at 9:00", "weekly". At least every 5 minutes.',
+		// The phrases of the service's grammar (firecrawl/firecrawl services/monitoring/cron.ts a05b9f288f4d).
+		description: SCHEDULE_TEXT_DESCRIPTION,
 		displayOptions: { show: { connection: ['create'], scheduleType: ['text'] } },
 	},
 	{
@@ -128,7 +129,7 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'cron',
 		type: 'string',
 		default: '*/30 * * * *',
-		description: 'Five fields: minute hour day month weekday. At least 5 minutes apart.',
+		description: CRON_HELP,
 		displayOptions: { show: { connection: ['create'], scheduleType: ['cron'] } },
 	},
 	{
@@ -137,7 +138,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'string',
 		default: 'UTC',
 		placeholder: 'e.g. Europe/Berlin',
-		description: 'IANA time zone of the schedule',
+		description: TIMEZONE_DESCRIPTION,
 		displayOptions: { show: { connection: ['create'] } },
 	},
 	{

@@ -222,11 +222,19 @@ describe('fake API', () => {
 			['redactPII unknown entity', { redactPII: { entities: ['SSN'] } }, 'BAD_REQUEST', /Bad Request/],
 			['auditMetadata extra key', { auditMetadata: { username: 'a', team: 'b' } }, 'BAD_REQUEST', /Unrecognized key/],
 			['non-boolean flag', { onlyMainContent: 'yes' }, 'BAD_REQUEST', /Bad Request/],
+			// integration: a known value or one starting with "_" (server utils/integration.ts 10ac4b1d).
+			['free-text integration', { integration: 'my-int' }, 'BAD_REQUEST', /^Invalid enum value\. Expected 'dify' \| .*'n8n'/],
+			['empty integration', { integration: '' }, 'BAD_REQUEST', /^Invalid enum value/],
+			['integration in another case', { integration: 'N8N' }, 'BAD_REQUEST', /^Invalid enum value/],
 		])('rejects %s', async (_, options, code, message) => {
 			const r = await parseRequest(call, { options });
 			expect(r.status).toBe(400);
 			expect(r.json).toMatchObject({ success: false, code });
 			expect(r.json.error).toMatch(message);
+		});
+
+		test.each(['n8n', 'zapier', '_my-team', null])('accepts the integration %p', async (integration) => {
+			expect((await parseRequest(call, { options: { integration } })).status).toBe(200);
 		});
 
 		test('rejects malformed multipart requests', async () => {
@@ -450,8 +458,19 @@ describe('fake API', () => {
 		test.each([
 			['missing name', (b) => delete b.name, /Bad Request/],
 			['cron and text', (b) => (b.schedule.cron = '*/30 * * * *'), /exactly one of cron or text/],
-			['cron below 5 minutes', (b) => (b.schedule = { cron: '*/2 * * * *' }), /at least 5 minutes/],
-			['bad timezone', (b) => (b.schedule.timezone = 'Mars/Base'), /Invalid timezone/],
+			['cron below 5 minutes', (b) => (b.schedule = { cron: '*/2 * * * *' }), /must not run more often than every 5 minutes/],
+			['bad timezone', (b) => (b.schedule.timezone = 'Mars/Base'), /Invalid monitor schedule timezone: Mars\/Base/],
+			// The service's newest schedule rules (firecrawl/firecrawl services/monitoring/cron.ts a05b9f288f4d).
+			['cron with weekday names', (b) => (b.schedule = { cron: '0 9 * * MON-FRI' }), /^Invalid cron field$/],
+			['cron with month names', (b) => (b.schedule = { cron: '0 0 1 JAN *' }), /^Invalid cron field$/],
+			['cron runs across the hour under 5 minutes apart', (b) => (b.schedule = { cron: '2,58 * * * *' }), /more often than every 5 minutes/],
+			['cron without a run within a year', (b) => (b.schedule = { cron: '0 9 30 2 *' }), /did not produce a run within one year/],
+			['"every 45 minutes"', (b) => (b.schedule.text = 'every 45 minutes'), /^Minute interval must divide evenly into 60$/],
+			['"every 2 minutes"', (b) => (b.schedule.text = 'every 2 minutes'), /more often than every 5 minutes/],
+			['"every 5 hours"', (b) => (b.schedule.text = 'every 5 hours'), /^Hour interval must divide evenly into 24$/],
+			['"every weekday at 9am"', (b) => (b.schedule.text = 'every weekday at 9am'), /^Unsupported schedule text\. Try phrases like/],
+			['"daily at 13pm"', (b) => (b.schedule.text = 'daily at 13pm'), /^Daily schedule hour with am\/pm must be between 1 and 12$/],
+			['a UTC offset as time zone', (b) => (b.schedule.timezone = '+02:00'), /Invalid monitor schedule timezone: \+02:00/],
 			['integration key', (b) => (b.integration = 'n8n'), /Unrecognized key/],
 			['search without goal', (b) => ((b.goal = ''), b.targets.push({ type: 'search', queries: ['x'] })), /search target requires a non-empty goal/],
 			['signature header', (b) => (b.webhook = { url: 'https://h.example', headers: { 'x-firecrawl-signature': 'x' } }), /X-Firecrawl-Signature/],
@@ -466,6 +485,27 @@ describe('fake API', () => {
 			const r = await call('POST', '/v2/monitor', { body });
 			expect(r.status).toBe(400);
 			expect(r.json).toMatchObject({ success: false, code: 'BAD_REQUEST', error: expect.stringMatching(message) });
+		});
+
+		test.each([
+			['every 15 minutes starting at :07', '7-59/15 * * * *'],
+			['hourly at :15', '15 * * * *'],
+			['every day at 9am', '0 9 * * *'],
+			['Daily at 5:30 P.M.', '30 17 * * *'],
+			['every 24 hrs', expect.stringMatching(/^\d+ \*\/24 \* \* \*$/)],
+		])('create accepts the service phrase %s', async (text, cron) => {
+			const r = await call('POST', '/v2/monitor', { body: { ...base(), schedule: { text } } });
+			expect(r.status).toBe(200);
+			expect(r.json.data.schedule).toEqual({ cron, timezone: 'UTC' });
+		});
+
+		test('update refuses a schedule the service refuses, and keeps the old one', async () => {
+			const m = (await call('POST', '/v2/monitor', { body: base() })).json.data;
+			for (const schedule of [{ cron: '30 8 * * MON-FRI' }, { text: 'every weekday at 9am' }, { text: 'hourly', timezone: '+05:30' }]) {
+				const r = await call('PATCH', `/v2/monitor/${m.id}`, { body: { schedule } });
+				expect(r.status).toBe(400);
+			}
+			expect((await call('GET', `/v2/monitor/${m.id}`)).json.data.schedule).toEqual(m.schedule);
 		});
 
 		test('CRUD, pause/resume and run conflicts', async () => {

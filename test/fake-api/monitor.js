@@ -4,7 +4,7 @@
 const crypto = require('crypto');
 const { fail, badRequest, isUuid, isPlainObject, uuidv7, uuidFrom, iso, baseUrlOf, intQuery } = require('./util');
 const { str, int, bool, any, arr, obj, rec, nullable, custom, assertValid, validationError } = require('./validate');
-const { parseCron, nextRun, runsPerMonth, textToCron, isTimeZone } = require('./cron');
+const { validateCron, nextRun, runsPerMonth, textToCron, isTimeZone } = require('./cron');
 
 const EVENTS = ['monitor.page', 'monitor.check.completed'];
 const PAGE_STATUSES = ['same', 'new', 'changed', 'removed', 'error'];
@@ -13,25 +13,25 @@ const ZDR_ERROR = 'Monitoring requires retained snapshots and diffs, and is not 
 
 // ---- request schemas ----
 const scheduleSchema = obj(
-	{ cron: str({ max: 128 }), text: str({ max: 128 }), timezone: str() },
+	{ cron: str({ max: 128 }), text: str({ max: 128 }), timezone: str({ max: 128 }) },
 	{
 		refine(v, p, out) {
 			if ((v.cron === undefined) === (v.text === undefined)) out.push(custom(p, 'Schedule must have exactly one of cron or text'));
 			if (typeof v.cron === 'string') {
 				try {
-					parseCron(v.cron);
+					validateCron(v.cron);
 				} catch (e) {
 					out.push(custom([...p, 'cron'], e.message));
 				}
 			}
 			if (typeof v.text === 'string') {
 				try {
-					textToCron(v.text, 0);
+					validateCron(textToCron(v.text, 0));
 				} catch (e) {
 					out.push(custom([...p, 'text'], e.message));
 				}
 			}
-			if (typeof v.timezone === 'string' && !isTimeZone(v.timezone)) out.push(custom([...p, 'timezone'], `Invalid timezone '${v.timezone}'`));
+			if (typeof v.timezone === 'string' && !isTimeZone(v.timezone)) out.push(custom([...p, 'timezone'], `Invalid monitor schedule timezone: ${v.timezone}`));
 		},
 	},
 );

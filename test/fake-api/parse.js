@@ -3,7 +3,7 @@
 // deterministic document derived from the uploaded bytes.
 const path = require('path');
 const { HttpError, badRequest, isPlainObject, uuidFrom, sampleFromSchema } = require('./util');
-const { str, int, bool, arr, obj, rec, union, nullable, assertValid } = require('./validate');
+const { str, int, bool, arr, obj, rec, union, nullable, custom, assertValid } = require('./validate');
 
 const MAX_FILE_BYTES = 50 * 1024 * 1024;
 const ALLOWED_EXT = 'html htm xhtml pdf docx doc docm odt ods odp rtf xlsx xls xlsm xlsb pptx ppt pptm epub csv'.split(' ');
@@ -27,6 +27,17 @@ const CONTENT_TYPES = {
 
 const parseBad = (error, details) => badRequest(error, details);
 const unsupported = (error) => new HttpError(400, { success: false, code: 'PARSE_UNSUPPORTED_OPTIONS', error });
+
+// `integration`: one of the service's known integrations or a value starting with "_"
+// (yzkee/firecrawl, a mirror of firecrawl/firecrawl, apps/api/src/utils/integration.ts 10ac4b1d,
+// HEAD ca0be9b7d91e; parseRequestSchemaBase in controllers/v2/types.ts). null stays accepted:
+// the spec (2.2) says "string or null".
+const INTEGRATIONS = 'dify zapier pipedream raycast langchain crewai llamaindex n8n camelai make flowise metagpt relevanceai viasocket cli hermes gstack prometheus'.split(' ');
+const integrationValue = (v, p, out) => {
+	str()(v, p, out);
+	if (typeof v === 'string' && !v.startsWith('_') && !INTEGRATIONS.includes(v))
+		out.push(custom(p, `Invalid enum value. Expected ${INTEGRATIONS.map((i) => `'${i}'`).join(' | ')}`));
+};
 
 // ---- ParseOptions schema (spec 2.2-2.4) ----
 const formatItem = (v, p, out) => {
@@ -65,7 +76,7 @@ const parseOptionsSchema = obj({
 	checkPromptInjection: bool(),
 	zeroDataRetention: bool(),
 	auditMetadata: obj({ username: str({ max: 1024 }) }, { required: ['username'] }),
-	integration: nullable(str()),
+	integration: nullable(integrationValue),
 	origin: str(),
 });
 

@@ -173,12 +173,49 @@ describe('Create', () => {
 	});
 
 	test('a schedule the service refuses: its message with the hint', async () => {
-		const result = await run({ operation: 'create', name: 'n', scheduleText: 'on full moons', targets: { scrape: [{ urls: 'https://example.com' }] } });
+		// The service measures only its next two runs, so it can refuse what the node let through.
+		api.fault({ method: 'POST', path: '/v2/monitor', statuses: [400], body: { success: false, error: 'Monitor schedule must not run more often than every 5 minutes' } });
+		const result = await run({ operation: 'create', name: 'n', scheduleText: 'hourly', targets: { scrape: [{ urls: 'https://example.com' }] } });
 		expect(result.status).toBe('error');
-		expect(result.error.message).toBe("Unsupported schedule text 'on full moons'");
-		expect(result.error.description).toContain('"every 30 minutes", "hourly"');
-		expect(result.error.context).toMatchObject({ httpStatus: 400, apiCode: 'BAD_REQUEST', retryable: false });
+		expect(result.error.message).toBe('Monitor schedule must not run more often than every 5 minutes');
+		expect(result.error.description).toContain('Choose a longer interval');
+		expect(result.error.context).toMatchObject({ httpStatus: 400, retryable: false });
 		expect(trail()).toEqual(['POST /v2/monitor 400']);
+	});
+
+	// Schedules the service's newest rules refuse (firecrawl/firecrawl services/monitoring/cron.ts
+	// a05b9f288f4d): the node refuses them before sending, naming the field, and the fake (standing
+	// for the service) refuses the same schedule when it is sent to it directly.
+	test.each([
+		['cron with weekday names', { scheduleMode: 'cron', cron: '0 9 * * MON-FRI' }, { cron: '0 9 * * MON-FRI' }, /^Cron Expression "0 9 \* \* MON-FRI" is not valid: .*write "1-5"$/],
+		['cron with month names', { scheduleMode: 'cron', cron: '0 0 1 JAN *' }, { cron: '0 0 1 JAN *' }, /^Cron Expression "0 0 1 JAN \*" is not valid: .*write "1"$/],
+		['a cron date that never comes', { scheduleMode: 'cron', cron: '0 9 31 4 *' }, { cron: '0 9 31 4 *' }, /^Cron Expression "0 9 31 4 \*" is not valid: no day in the next year matches it/],
+		['"every 45 minutes"', { scheduleText: 'every 45 minutes' }, { text: 'every 45 minutes' }, /^Schedule "every 45 minutes" is not valid: the minute interval must divide 60 evenly/],
+		['"every weekday at 9am"', { scheduleText: 'every weekday at 9am' }, { text: 'every weekday at 9am' }, /^Schedule "every weekday at 9am" is not valid: the service understands only: .*"0 9 \* \* 1-5"/],
+		['"on full moons"', { scheduleText: 'on full moons' }, { text: 'on full moons' }, /^Schedule "on full moons" is not valid: the service understands only/],
+		['a UTC offset as time zone', { scheduleText: 'hourly', timezone: '+02:00' }, { text: 'hourly', timezone: '+02:00' }, /^Time Zone "\+02:00" is not valid: a UTC offset is not a time zone name/],
+	])('Create refuses %s before sending; the fake refuses it too', async (_label, form, schedule, message) => {
+		const result = await run({ operation: 'create', name: 'n', targets: { scrape: [{ urls: 'https://example.com' }] }, ...form });
+		expect(result.status).toBe('error');
+		expect(result.error.message).toMatch(message);
+		expect(api.log).toHaveLength(0);
+
+		const direct = await fetch(`${api.url}/v2/monitor`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${CANARY_KEY}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ name: 'n', schedule, targets: [{ type: 'scrape', urls: ['https://example.com'] }] }),
+		});
+		expect(direct.status).toBe(400);
+	});
+
+	test('Update refuses a schedule the service refuses before sending', async () => {
+		const m = await seed({ name: 'Docs watch' });
+		for (const updateFields of [{ cron: '30 8 * * MON-FRI' }, { scheduleText: 'every 45 minutes' }, { scheduleText: 'hourly', timezone: '+05:30' }]) {
+			const result = await run({ operation: 'update', monitorId: rl(m.id), updateFields });
+			expect(result.status).toBe('error');
+			expect(result.error.message).toMatch(/^(Cron Expression|Schedule|Time Zone) ".*" is not valid: /);
+		}
+		expect(api.log).toHaveLength(0);
 	});
 
 	test('a validation error sends nothing', async () => {

@@ -165,11 +165,24 @@ describe('validation before upload: nothing is sent', () => {
 		['max pages out of range', parse({ pdfOptions: { maxPages: 20000 } }), [file('report.pdf')], /Max Pages 20000/],
 		['a timeout over 300000', parse({ options: { timeout: 400000 } }), [file('report.pdf')], /Timeout \(Ms\) 400000/],
 		['a schema that is not an object', parse({ formats: ['json'], jsonSchema: '[]' }), [file('report.pdf')], /JSON Schema/],
+		// integration: a known value or one starting with "_" (server utils/integration.ts 10ac4b1d).
+		['a free-text integration', parse({ options: { integration: 'my-int' } }), [file('report.pdf')], /^Options → Integration "my-int" is not valid: the service accepts only .*n8n.*starting with "_"/],
 	])('%s', async (_name, parameters, items, pattern) => {
 		const result = await run(parameters, items);
 		expect(result.status).toBe('error');
 		expect(result.error.message).toMatch(pattern);
 		expect(api.log).toHaveLength(0);
+	});
+
+	test('the integration values the service accepts are sent (and accepted by the fake)', async () => {
+		for (const integration of ['n8n', '_my-team']) {
+			const result = await run(parse({ options: { integration } }));
+			expect(result.status).toBe('success');
+		}
+		expect(parseRequests().map((r) => [JSON.parse(r.body.parts[1].text).integration, r.status])).toEqual([
+			['n8n', 200],
+			['_my-team', 200],
+		]);
 	});
 
 	test('a file over 50 MB is refused from its metadata', async () => {

@@ -654,6 +654,18 @@ describe('Create a Monitor for This Workflow', () => {
 		expect(api.log).toHaveLength(0);
 	});
 
+	// The service's newest schedule rules (firecrawl/firecrawl services/monitoring/cron.ts a05b9f288f4d).
+	test.each([
+		['cron with weekday names', { scheduleType: 'cron', cron: '0 9 * * MON-FRI' }, /^Cron Expression "0 9 \* \* MON-FRI" is not valid: .*numbers only.*write "1-5"/],
+		['"every 45 minutes"', { scheduleText: 'every 45 minutes' }, /^Schedule "every 45 minutes" is not valid: the minute interval must divide 60 evenly/],
+		['"every weekday at 9am"', { scheduleText: 'every weekday at 9am' }, /^Schedule "every weekday at 9am" is not valid: the service understands only: .*"every N minutes"/],
+		['a UTC offset as time zone', { timezone: '+01:00' }, /^Timezone "\+01:00" is not valid: a UTC offset is not a time zone name/],
+	])('a schedule the service refuses (%s) fails the activation before anything is sent', async (_label, params, message) => {
+		const t = await trigger(createParams(params));
+		await expect(t.activate()).rejects.toThrow(message);
+		expect(api.log).toHaveLength(0);
+	});
+
 	test('a public service cannot reach a localhost n8n: activation says so and sends nothing', async () => {
 		const t = await trigger(createParams(), { credential: { baseUrl: 'https://api.firecrawl.dev' } });
 		const error = await t.activate().catch((e) => e);

@@ -18,13 +18,43 @@ const errorOf = (fn) => {
 };
 
 describe('buildSchedule', () => {
-	test.each(['*/5 * * * *', '0 9 * * 1-5', '30 8 * * MON-FRI', '0 0 1 JAN,JUL *', '0 */2 * * *', '7-59/15 * * * *', '0 9 * * 7', '0,30 * * * *'])(
+	test.each(['*/5 * * * *', '0 9 * * 1-5', '30 8 * * 1-5', '0 0 1 1,7 *', '0 */2 * * *', '7-59/15 * * * *', '0 9 * * 7', '0,30 * * * *', '0 9 13 * 5', '0,58 0,23 * * 1'])(
 		'accepts the cron expression %s',
 		(cron) => {
 			expect(m.cronProblem(cron)).toBeUndefined();
 			expect(m.buildSchedule(NODE, { cron })).toEqual({ cron });
 		},
 	);
+
+	test('the run-within-a-year rule looks from now: 29 February passes when one comes within a year', () => {
+		expect(m.cronProblem('0 0 29 2 *', new Date('2027-06-01T00:00:00Z'))).toBeUndefined();
+		expect(m.cronProblem('0 0 29 2 *', new Date('2026-11-24T00:00:00Z'))).toMatch(/no day in the next year matches it/);
+		expect(m.cronProblem('0 0 31 4 *', new Date('2027-06-01T00:00:00Z'))).toMatch(/no day in the next year matches it/);
+	});
+
+	// The service's "in words" grammar (firecrawl/firecrawl services/monitoring/cron.ts a05b9f288f4d).
+	test.each([
+		['every 30 minutes', '*/30 * * * *'],
+		['every 5 mins', '*/5 * * * *'],
+		['every 60 minutes', '*/60 * * * *'],
+		['every 15 minutes starting at :07', '7-59/15 * * * *'],
+		['Every 20 Minutes, start on 5', '5-59/20 * * * *'],
+		['hourly', '0 * * * *'],
+		['every hour at :15', '15 * * * *'],
+		['every 2 hours', '0 */2 * * *'],
+		['every 24 hrs', '0 */24 * * *'],
+		['daily', '0 0 * * *'],
+		['every day at 9am', '0 9 * * *'],
+		['daily at 9 a.m.', '0 9 * * *'],
+		['daily at 12am', '0 0 * * *'],
+		['daily at 5:30 PM', '30 17 * * *'],
+		['daily at 17:30', '30 17 * * *'],
+		['weekly', '0 0 * * 0'],
+		['every week', '0 0 * * 0'],
+	])('the phrase %s is accepted and sent as written (the service reads it as %s)', (text, cron) => {
+		expect(m.scheduleTextCron(text)).toEqual({ cron });
+		expect(m.buildSchedule(NODE, { text })).toEqual({ text });
+	});
 
 	test('cron spacing is normalised; a blank time zone is left to the service (UTC)', () => {
 		expect(m.buildSchedule(NODE, { cron: '  0   9 * *   1-5 ', timezone: ' ' })).toEqual({ cron: '0 9 * * 1-5' });
@@ -49,6 +79,10 @@ describe('buildSchedule', () => {
 		expect(m.isTimeZone('UTC')).toBe(true);
 		expect(m.isTimeZone('Europe/Atlantis')).toBe(false);
 		expect(m.isTimeZone('')).toBe(false);
+		expect(m.isTimeZone('Etc/GMT-2')).toBe(true);
+		expect(m.isTimeZone('US/Eastern')).toBe(true);
+		expect(m.isTimeZone('+05:30')).toBe(false);
+		expect(m.isTimeZone('-0800')).toBe(false);
 	});
 });
 

@@ -78,7 +78,7 @@ describe('ParseOptions are built from what the user set', () => {
 				headers: { header: [{ name: 'X-A', value: '1' }] },
 				timeout: 60000,
 				proxy: 'auto',
-				integration: 'my-int',
+				integration: 'n8n',
 				origin: 'n8n',
 				concurrency: 5,
 				markdownToBinary: true,
@@ -98,7 +98,7 @@ describe('ParseOptions are built from what the user set', () => {
 			headers: { 'X-A': '1' },
 			timeout: 60000,
 			proxy: 'auto',
-			integration: 'my-int',
+			integration: 'n8n',
 			origin: 'n8n',
 		});
 	});
@@ -125,6 +125,9 @@ describe('every rule is checked, naming the field, the value and the rule', () =
 		['unknown format', { formats: ['screenshot'] }, /Formats "screenshot" .* allowed formats/],
 		['proxy', { options: { proxy: 'stealth' } }, /Proxy "stealth" .* only "basic" and "auto"/],
 		['header without name', { options: { headers: { header: [{ name: ' ', value: 'x' }] } } }, /Headers → Name/],
+		// integration: a known value or one starting with "_" (server utils/integration.ts 10ac4b1d).
+		['free-text integration', { options: { integration: 'my-int' } }, /^Options → Integration "my-int" is not valid: the service accepts only dify, zapier, .*n8n.*, or your own value starting with "_"/],
+		['integration in another case', { options: { integration: 'N8N' } }, /^Options → Integration "N8N" is not valid: the service accepts only/],
 		['redaction method', { redaction: 'tuned', redactMode: 'slow' }, /Redaction Method "slow"/],
 		['replace style', { redaction: 'tuned', redactReplaceStyle: 'blur' }, /Replace With "blur"/],
 	])('%s', (_name, over, pattern) => {
@@ -132,6 +135,15 @@ describe('every rule is checked, naming the field, the value and the rule', () =
 		expect(error.name).toBe('NodeOperationError');
 		expect(error.message).toMatch(pattern);
 		expect(error.description).toContain('Nothing was sent');
+	});
+
+	test.each(['n8n', 'zapier', 'prometheus', '_my-team'])('the integration %s is sent', (integration) => {
+		expect(build({ options: { integration } }).integration).toBe(integration);
+	});
+
+	test('the last gate refuses a free-text integration too', () => {
+		expect(() => assertParseOptions(NODE, { integration: 'my-int' })).toThrow(/options.integration "my-int" is not valid/);
+		expect(() => assertParseOptions(NODE, { integration: '_ok' })).not.toThrow();
 	});
 
 	test('audit username of exactly 1024 characters is fine', () => {

@@ -4,6 +4,7 @@ import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { invalid, requireUuid } from '../../helpers/validation';
 import { apiRequest, defaultDeps, type ApiContext, type TransportDeps } from '../../transport';
 import { PAGE_STATUSES } from './fields';
+import { SCHEDULE_TEXT_HELP } from './schedule';
 
 /** Hints for monitor calls (api-facts 2), keyed by status or by a part of the service's error text. */
 export const MONITOR_HINTS: Record<string, string> = {
@@ -23,6 +24,13 @@ export const MONITOR_HINTS: Record<string, string> = {
 	'text:Invalid timezone': 'The time zone was refused. Use an IANA name such as "UTC" or "Europe/Berlin".',
 	'text:Unsupported schedule text':
 		'The schedule text was not understood. Use a form such as "every 30 minutes", "hourly", "every 2 hours", "daily at 9am" or "weekly", or a cron expression.',
+	// The service's own schedule messages (firecrawl/firecrawl services/monitoring/cron.ts a05b9f288f4d).
+	'text:Cron expression': 'The cron expression was refused. Use five fields with numbers only (minute hour day-of-month month day-of-week), with a run within a year.',
+	'text:more often than every 5 minutes': 'The schedule runs more often than every 5 minutes. Choose a longer interval, e.g. "every 5 minutes" or "*/5 * * * *".',
+	'text:schedule timezone': 'The time zone was refused. Use an IANA name such as "UTC" or "Europe/Berlin".',
+	'text:interval must': `The schedule text was refused. ${SCHEDULE_TEXT_HELP}`,
+	'text:Daily schedule': `The schedule text was refused. ${SCHEDULE_TEXT_HELP}`,
+	'text:start minute': `The schedule text was refused. ${SCHEDULE_TEXT_HELP}`,
 };
 
 /** The body's `data`, or the body itself when the service sent no envelope. */

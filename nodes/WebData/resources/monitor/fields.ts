@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { headersField, uuidLocator } from '../../helpers/fields';
+import { CRON_HELP, SCHEDULE_TEXT_DESCRIPTION, TIMEZONE_DESCRIPTION } from './schedule';
 
 /** Parameters shared by the Monitor operations, as plain data. */
 
@@ -97,8 +98,8 @@ export const scheduleTextField: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. every 30 minutes',
-	description:
-		'When to check, in words: "every 30 minutes", "every 15 minutes starting at :07", "hourly", "every 2 hours", "daily", "daily at 9am", "daily at 5:30 PM", "weekly". At least 5 minutes apart.',
+	// The phrases of the service's grammar (firecrawl/firecrawl services/monitoring/cron.ts a05b9f288f4d).
+	description: SCHEDULE_TEXT_DESCRIPTION,
 };
 
 export const cronField: INodeProperties = {
@@ -107,7 +108,7 @@ export const cronField: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. 0 9 * * 1-5',
-	description: 'Five fields: minute, hour, day of month, month, day of week. Checks must be at least 5 minutes apart.',
+	description: CRON_HELP,
 };
 
 export const timezoneField: INodeProperties = {
@@ -116,7 +117,7 @@ export const timezoneField: INodeProperties = {
 	type: 'string',
 	default: 'UTC',
 	placeholder: 'e.g. Europe/Berlin',
-	description: 'The IANA time zone the schedule is read in',
+	description: TIMEZONE_DESCRIPTION,
 };
 
 export const retentionField: INodeProperties = {

@@ -10,7 +10,7 @@ import { update } from './update';
 
 export { buildMonitorBody, buildNotification, buildWebhook, checkGoal, checkName, checkRetentionDays } from './body';
 export type { EmailInput, MonitorInput, WebhookInput } from './body';
-export { buildSchedule, cronProblem, isTimeZone } from './schedule';
+export { buildSchedule, cronProblem, isTimeZone, scheduleTextCron } from './schedule';
 export type { ScheduleInput } from './schedule';
 export { checkTargets } from './targets';
 export { MONITOR_HINTS } from './api';

@@ -28,65 +28,111 @@ export const SCHEDULE_LABELS: ScheduleLabels = {
 	timezone: 'Time Zone',
 };
 
+/*
+ * Sources of the schedule rules below (the server's newest schedule code; facts only, no code copied):
+ *   [cron.ts]  firecrawl/firecrawl apps/api/src/services/monitoring/cron.ts, commit a05b9f288f4d
+ *              (parseMonitorScheduleText, parseField, dayMatches, getNextMonitorRunAt,
+ *              validateTimeZone, validateMonitorCron)
+ *   [types.ts] firecrawl/firecrawl apps/api/src/services/monitoring/types.ts, commit db1b1f50dd6d
+ *              (monitorScheduleSchema: strict {cron|text ≤128, timezone ≤128}, text checked by
+ *              parseMonitorScheduleText, then validateMonitorCron in controllers/v2/monitor.ts,
+ *              commit 40ed28ab655b)
+ */
+
+/** Longest time zone name the service accepts ([types.ts] timezone max 128). */
+export const MAX_TIMEZONE_LENGTH = 128;
+
 interface CronField {
 	name: string;
 	min: number;
 	max: number;
+	/** Names people write in other cron dialects; the service reads numbers only ([cron.ts] parseField). */
 	names?: string[];
+	/** What the numbers mean, for messages. */
+	numbers: string;
 }
 
 const CRON_FIELDS: CronField[] = [
-	{ name: 'minute', min: 0, max: 59 },
-	{ name: 'hour', min: 0, max: 23 },
-	{ name: 'day of month', min: 1, max: 31 },
-	{ name: 'month', min: 1, max: 12, names: ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'] },
-	{ name: 'day of week', min: 0, max: 7, names: ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'] },
+	{ name: 'minute', min: 0, max: 59, numbers: '0-59' },
+	{ name: 'hour', min: 0, max: 23, numbers: '0-23' },
+	{ name: 'day of month', min: 1, max: 31, numbers: '1-31' },
+	{
+		name: 'month',
+		min: 1,
+		max: 12,
+		names: ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'],
+		numbers: '1-12, 1 = January',
+	},
+	{
+		name: 'day of week',
+		min: 0,
+		max: 7,
+		names: ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'],
+		numbers: '0-7, 0 and 7 = Sunday, 1 = Monday',
+	},
 ];
 
-/** The values one cron field allows, or a reason it is not valid. */
+/** The field with names (MON, JAN) written as the numbers the service reads, or undefined. */
+function withNumbers(text: string, field: CronField): string | undefined {
+	if (!field.names) return undefined;
+	let unknown = false;
+	const out = text.replace(/[a-z]+/gi, (word) => {
+		const at = field.names!.indexOf(word.toUpperCase());
+		if (at < 0) unknown = true;
+		return String(at + field.min);
+	});
+	return unknown ? undefined : out;
+}
+
+/** The values one cron field allows, or a reason the service would refuse it. */
 function cronFieldValues(text: string, field: CronField): Set<number> | string {
 	const values = new Set<number>();
-	const value = (part: string): number => {
-		const named = field.names?.indexOf(part.toUpperCase()) ?? -1;
-		if (named >= 0) return named + (field.min === 1 ? 1 : 0);
-		return /^\d+$/.test(part) ? Number(part) : NaN;
-	};
 	for (const item of text.split(',')) {
-		const [range, stepText, extra] = item.split('/');
-		if (extra !== undefined || range === '') return `the ${field.name} field "${text}" is not valid`;
-		const step = stepText === undefined ? 1 : /^\d+$/.test(stepText) ? Number(stepText) : NaN;
-		if (!(step >= 1)) return `the step "${stepText}" in the ${field.name} field must be a whole number of 1 or more`;
-		let low: number;
-		let high: number;
-		if (range === '*') {
-			low = field.min;
-			high = field.max;
-		} else if (range.includes('-')) {
-			const bounds = range.split('-');
-			if (bounds.length !== 2) return `the ${field.name} field "${text}" is not valid`;
-			low = value(bounds[0]);
-			high = value(bounds[1]);
-		} else {
-			low = value(range);
-			high = stepText === undefined ? low : field.max;
-		}
-		for (const n of [low, high]) {
-			if (!(n >= field.min && n <= field.max)) {
-				return `the ${field.name} field "${text}" must use values from ${field.min} to ${field.max}${field.names ? ` (or names such as ${field.names[0]})` : ''}`;
+		// Each item is *, N or N-M, optionally /S; numbers only ([cron.ts] parseField: Number(...) of each part).
+		const match = /^(\*|(\d+)(?:-(\d+))?)(?:\/(\d+))?$/.exec(item);
+		if (!match) {
+			if (/[a-z]/i.test(item)) {
+				const numeric = withNumbers(text, field);
+				return `the ${field.name} field "${text}" uses names or letters; the service reads numbers only (${field.numbers})${numeric ? `: write "${numeric}"` : ''}`;
 			}
+			const step = /\/(.*)$/.exec(item)?.[1];
+			if (step !== undefined && !/^\d+$/.test(step)) return `the step "${step}" in the ${field.name} field must be a whole number of 1 or more`;
+			return `the ${field.name} field "${text}" is not valid: each comma-separated part is *, a number or a range such as 1-5, optionally with a step such as */15`;
+		}
+		const [, range, first, last, stepText] = match;
+		const step = stepText === undefined ? 1 : Number(stepText);
+		// A step must be a whole number above 0 ([cron.ts] parseField "Invalid cron step").
+		if (!(step >= 1)) return `the step "${stepText}" in the ${field.name} field must be a whole number of 1 or more`;
+		// "N/S" is read by the service as the single value N, not "N to the end every S" as in other
+		// cron dialects ([cron.ts] parseField: a value without "-" has start = end).
+		if (first !== undefined && last === undefined && stepText !== undefined) {
+			return `"${item}" in the ${field.name} field would mean only ${first} to the service (a step needs * or a range); write "${first}-${field.max}/${stepText}"`;
+		}
+		const low = range === '*' ? field.min : Number(first);
+		const high = range === '*' ? field.max : last === undefined ? low : Number(last);
+		// Values within the field's range; a range may not run backwards ([cron.ts] parseField "Invalid cron field").
+		for (const n of [low, high]) {
+			if (!(n >= field.min && n <= field.max)) return `the ${field.name} field "${text}" must use values from ${field.min} to ${field.max}`;
 		}
 		if (low > high) return `the range "${range}" in the ${field.name} field runs backwards`;
+		// Day of week 7 is Sunday, like 0 ([cron.ts] parseDayOfWeek).
 		for (let n = low; n <= high; n += step) values.add(field.name === 'day of week' && n === 7 ? 0 : n);
 	}
 	return values;
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** How far ahead the service looks for a run ([cron.ts] SEARCH_LIMIT_MINUTES = 366 days). */
+const SEARCH_DAYS = 366;
+
 /**
- * Why a five-field cron expression would be refused (syntax, ranges, the 5-minute minimum
- * interval of api-facts 2), or undefined when it is fine.
+ * Why a five-field cron expression would be refused by the service, or undefined when it is fine:
+ * syntax with numbers only, ranges, a run within a year, and runs at least 5 minutes apart.
+ * `now` only matters for the run-within-a-year rule.
  */
-export function cronProblem(expression: string): string | undefined {
+export function cronProblem(expression: string, now: Date = new Date()): string | undefined {
 	const parts = expression.trim().split(/\s+/);
+	// Five fields ([cron.ts] parseCron "Cron expression must contain five fields").
 	if (parts.length !== 5) {
 		return `it has ${parts.length} field${parts.length === 1 ? '' : 's'}; a cron expression has 5 (minute hour day-of-month month day-of-week), e.g. "0 9 * * 1-5"`;
 	}
@@ -96,24 +142,126 @@ export function cronProblem(expression: string): string | undefined {
 		if (typeof values === 'string') return values;
 		sets.push(values);
 	}
-	const minutes = [...sets[0]].sort((a, b) => a - b);
-	const everyHour = sets[1].size === 24;
-	const gaps = minutes.slice(1).map((m, k) => m - minutes[k]);
-	if (everyHour || minutes.length > 1) gaps.push(60 - minutes[minutes.length - 1] + minutes[0]);
+	const [minutes, hours, daysOfMonth, months, daysOfWeek] = sets;
+
+	// A day runs when day of month, month AND day of week all match ([cron.ts] dayMatches; unlike
+	// classic cron, which runs when either day field matches), and there must be a run within the
+	// next year ([cron.ts] getNextMonitorRunAt "did not produce a run within one year").
+	const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+	let runDays = 0;
+	let nextDayToo = false;
+	let previous = -2;
+	for (let k = 0; k <= SEARCH_DAYS; k++) {
+		const day = new Date(today + k * DAY_MS);
+		if (daysOfMonth.has(day.getUTCDate()) && months.has(day.getUTCMonth() + 1) && daysOfWeek.has(day.getUTCDay())) {
+			runDays++;
+			if (previous === k - 1) nextDayToo = true;
+			previous = k;
+		}
+	}
+	if (runDays === 0) {
+		return 'no day in the next year matches it (the service needs a run within a year, and a day must match the day of month, the month and the day of week together)';
+	}
+
+	// Checks at least 5 minutes apart ([cron.ts] validateMonitorCron MIN_MONITOR_INTERVAL_MS; the
+	// service measures the next two runs, so a schedule with any shorter gap is refused at some times).
+	const times: number[] = [];
+	for (const h of [...hours].sort((a, b) => a - b)) for (const m of [...minutes].sort((a, b) => a - b)) times.push(h * 60 + m);
+	const gaps = times.slice(1).map((t, k) => t - times[k]);
+	if (nextDayToo) gaps.push(24 * 60 - times[times.length - 1] + times[0]);
 	if (gaps.length > 0 && Math.min(...gaps) < MIN_INTERVAL_MINUTES) {
 		return `checks would run less than ${MIN_INTERVAL_MINUTES} minutes apart; the shortest interval is ${MIN_INTERVAL_MINUTES} minutes (e.g. "*/5 * * * *")`;
 	}
 	return undefined;
 }
 
-/** Whether the runtime knows this IANA time zone (e.g. "Europe/Berlin"). */
+/** The "in words" phrases the service understands ([cron.ts] parseMonitorScheduleText), for help texts. */
+export const SCHEDULE_TEXT_PHRASES =
+	'"every N minutes" (N divides 60: 5, 6, 10, 12, 15, 20, 30 or 60; may end with "starting at :07"), "hourly" or "hourly at :15", "every N hours" (N divides 24: 1, 2, 3, 4, 6, 8, 12 or 24), "daily", "daily at 9am", "daily at 5:30 PM", "daily at 17:30", "weekly" (Sundays at midnight)';
+
+/** Help texts of the schedule fields (Web Data Monitor Create/Update and the Web Data Trigger). */
+export const SCHEDULE_TEXT_HELP = `Only these phrases work: ${SCHEDULE_TEXT_PHRASES}. For anything else, such as weekdays only, use a cron expression.`;
+export const CRON_HELP =
+	'Five fields with numbers only: minute, hour, day of month, month (1-12), day of week (0-7, 0 and 7 = Sunday): "0 9 * * 1-5", not MON-FRI. A step needs * or a range ("5-59/15"). When both day fields are set, a day must match both. Checks must be at least 5 minutes apart.';
+export const TIMEZONE_HELP = 'A name such as "Europe/Berlin" or "America/New_York", not an offset such as +02:00.';
+export const SCHEDULE_TEXT_DESCRIPTION = `When to check, in words. ${SCHEDULE_TEXT_HELP}`;
+export const TIMEZONE_DESCRIPTION = `The IANA time zone the schedule is read in. ${TIMEZONE_HELP}`;
+
+const TEXT_HELP = `the service understands only: ${SCHEDULE_TEXT_PHRASES}. For anything else (e.g. weekdays only) use a cron expression such as "0 9 * * 1-5".`;
+
+/**
+ * The cron a schedule text stands for, or the reason the service would refuse the text. The grammar
+ * is that of [cron.ts] parseMonitorScheduleText: lower case, "." and "," dropped, spaces collapsed.
+ */
+export function scheduleTextCron(input: string): { cron: string } | { problem: string } {
+	const text = input.trim().toLowerCase().replace(/[.,]/g, '').replace(/\s+/g, ' ');
+	const problem = (rule: string) => ({ problem: rule });
+	let m: RegExpExecArray | null;
+
+	// "every minute" has no number and so is not in the grammar, but its problem is the interval.
+	if (/^every (minute|min)$/.test(text)) return problem(`the shortest interval is ${MIN_INTERVAL_MINUTES} minutes (e.g. "every ${MIN_INTERVAL_MINUTES} minutes")`);
+
+	// every N minutes [starting at :MM] — N from 1 to 60 dividing 60; MM from 0 to 59 ([cron.ts]).
+	if ((m = /^every (\d+) (?:minutes?|mins?)(?: (?:starting|start)(?: at| on)? :?(\d{1,2}))?$/.exec(text))) {
+		const n = Number(m[1]);
+		// Below 5 minutes the phrase parses but the 5-minute floor refuses it ([cron.ts] validateMonitorCron).
+		if (n < MIN_INTERVAL_MINUTES) return problem(`the shortest interval is ${MIN_INTERVAL_MINUTES} minutes (e.g. "every ${MIN_INTERVAL_MINUTES} minutes")`);
+		if (n > 60) return problem(`the minute interval must be from ${MIN_INTERVAL_MINUTES} to 60; for longer intervals say "every N hours" (e.g. "every 2 hours")`);
+		if (60 % n !== 0) return problem(`the minute interval must divide 60 evenly: 5, 6, 10, 12, 15, 20, 30 or 60 (e.g. "every 30 minutes"); for other patterns use a cron expression`);
+		const start = m[2] === undefined ? 0 : Number(m[2]);
+		if (start > 59) return problem(`the start minute must be from 0 to 59 (e.g. "every 15 minutes starting at :07")`);
+		return { cron: start === 0 ? `*/${n} * * * *` : `${start}-59/${n} * * * *` };
+	}
+	// hourly | every hour [at|starting at :MM] ([cron.ts]).
+	if ((m = /^(?:hourly|every hour)(?: (?:at|starting at) :?(\d{1,2}))?$/.exec(text))) {
+		const start = m[1] === undefined ? 0 : Number(m[1]);
+		if (start > 59) return problem('the minute must be from 0 to 59 (e.g. "hourly at :15")');
+		return { cron: `${start} * * * *` };
+	}
+	// every N hours — N from 1 to 24 dividing 24 ([cron.ts]).
+	if ((m = /^every (\d+) (?:hours?|hrs?)$/.exec(text))) {
+		const n = Number(m[1]);
+		if (n < 1 || n > 24 || 24 % n !== 0) return problem('the hour interval must divide 24 evenly: 1, 2, 3, 4, 6, 8, 12 or 24 (e.g. "every 6 hours"); for other patterns use a cron expression');
+		return { cron: `0 */${n} * * *` };
+	}
+	// daily | every day [at H[:MM][am|pm]] — 1-12 with am/pm, else 0-23; minutes 0-59 ([cron.ts]).
+	if ((m = /^(?:daily|every day)(?: at (\d{1,2})(?::(\d{2}))?\s*(am|pm)?)?$/.exec(text))) {
+		let hour = m[1] === undefined ? 0 : Number(m[1]);
+		const minute = m[2] === undefined ? 0 : Number(m[2]);
+		if (m[3] !== undefined) {
+			if (hour < 1 || hour > 12) return problem('with am or pm the hour must be from 1 to 12 (e.g. "daily at 9am")');
+			hour = (hour % 12) + (m[3] === 'pm' ? 12 : 0);
+		}
+		if (hour > 23) return problem('the hour must be from 0 to 23 (e.g. "daily at 17:30")');
+		if (minute > 59) return problem('the minute must be from 0 to 59 (e.g. "daily at 9:30")');
+		return { cron: `${minute} ${hour} * * *` };
+	}
+	// weekly | every week = Sundays at 00:00 ([cron.ts]).
+	if (text === 'weekly' || text === 'every week') return { cron: '0 0 * * 0' };
+	return problem(TEXT_HELP);
+}
+
+/**
+ * Whether this is a time zone the service accepts: an IANA name the runtime knows (e.g.
+ * "Europe/Berlin"). UTC offsets such as "+05:30" are refused: the spec asks for an IANA time zone
+ * (spec 4.2; api-facts 2), and whether the service's runtime knows offsets depends on its Node
+ * version ([cron.ts] validateTimeZone uses Intl.DateTimeFormat).
+ */
 export function isTimeZone(value: string): boolean {
-	if (value.trim() === '') return false;
+	return timeZoneProblem(value) === undefined;
+}
+
+function timeZoneProblem(value: string): string | undefined {
+	if (value.trim() === '') return 'it is empty';
+	if (value.length > MAX_TIMEZONE_LENGTH) return `it has ${value.length} characters; at most ${MAX_TIMEZONE_LENGTH} are allowed`;
+	if (/^(?:[+-]|\d|(?:utc|gmt)[+-])/i.test(value)) {
+		return 'a UTC offset is not a time zone name; use an IANA name such as "Asia/Kolkata" (for a fixed offset, "Etc/GMT-2" is UTC+2: the sign is reversed)';
+	}
 	try {
-		new Intl.DateTimeFormat('en-US', { timeZone: value });
-		return true;
+		new Intl.DateTimeFormat('en-US', { timeZone: value }).format(0);
+		return undefined;
 	} catch {
-		return false;
+		return 'it must be an IANA time zone such as "UTC", "Europe/Berlin" or "America/New_York"';
 	}
 }
 
@@ -166,23 +314,21 @@ export function buildSchedule(
 		if (text.length > MAX_SCHEDULE_TEXT_LENGTH) {
 			throw invalid(node, labels.text, text, `it has ${text.length} characters; at most ${MAX_SCHEDULE_TEXT_LENGTH} are allowed`, itemIndex);
 		}
-		const minutes = /^every\s+(?:(\d+)\s+)?min(?:ute)?s?\b/i.exec(text);
-		if (minutes && Number(minutes[1] ?? 1) < MIN_INTERVAL_MINUTES) {
-			throw invalid(
-				node,
-				labels.text,
-				text,
-				`the shortest interval is ${MIN_INTERVAL_MINUTES} minutes (e.g. "every ${MIN_INTERVAL_MINUTES} minutes")`,
-				itemIndex,
-			);
-		}
+		// The phrase must be one the service understands, and the cron it stands for must pass the
+		// cron rules (e.g. "every 2 minutes" parses but runs too often) ([cron.ts] parseMonitorScheduleText,
+		// then validateMonitorCron).
+		const parsed = scheduleTextCron(text);
+		if ('problem' in parsed) throw invalid(node, labels.text, text, parsed.problem, itemIndex);
+		const problem = cronProblem(parsed.cron);
+		if (problem) throw invalid(node, labels.text, text, `it means the cron expression "${parsed.cron}", and ${problem}`, itemIndex);
 		schedule.text = text;
 	}
 	const timezone = asText(input.timezone);
 	if (timezone !== undefined && timezone !== '') {
-		if (!isTimeZone(timezone)) {
-			throw invalid(node, labels.timezone, timezone, 'it must be an IANA time zone such as "UTC", "Europe/Berlin" or "America/New_York"', itemIndex);
-		}
+		// A time zone the service's Intl knows, at most 128 characters, not an offset ([cron.ts]
+		// validateTimeZone; [types.ts] timezone max 128; spec 4.2 IANA).
+		const problem = timeZoneProblem(timezone);
+		if (problem) throw invalid(node, labels.timezone, timezone, problem, itemIndex);
 		schedule.timezone = timezone;
 	}
 	return schedule;

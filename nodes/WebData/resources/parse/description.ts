@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { headersField } from '../../helpers/fields';
+import { INTEGRATION_DESCRIPTION } from './options';
 
 /** Parameters of Parse → Parse File, grouped the way a person thinks about a document. */
 export const parseFileProperties: INodeProperties[] = [
@@ -233,7 +234,9 @@ export const parseFileProperties: INodeProperties[] = [
 				name: 'integration',
 				type: 'string',
 				default: '',
-				description: 'An integration identifier, if you were given one',
+				placeholder: 'e.g. n8n',
+				// The values the service accepts (server utils/integration.ts 10ac4b1d; see INTEGRATIONS).
+				description: INTEGRATION_DESCRIPTION,
 			},
 			{
 				displayName: 'Keep Input Binary',

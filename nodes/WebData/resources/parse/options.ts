@@ -34,6 +34,40 @@ export const MAX_TIMEOUT_MS = 300_000;
 export const MIN_TIMEOUT_MS = 1_000;
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const MAX_AUDIT_USERNAME = 1024;
+/**
+ * `integration` values the service accepts: one of its known integrations, or any value that starts
+ * with "_" (yzkee/firecrawl, a mirror of firecrawl/firecrawl, apps/api/src/utils/integration.ts at
+ * commit 10ac4b1d (HEAD ca0be9b7d91e), used for parse by `parseRequestSchemaBase` in
+ * apps/api/src/controllers/v2/types.ts, firecrawl/firecrawl commit 81015eb1f2c2). The spec (2.2)
+ * only says "string or null"; free text is refused with 400 "Invalid enum value".
+ */
+export const INTEGRATIONS = [
+	'dify',
+	'zapier',
+	'pipedream',
+	'raycast',
+	'langchain',
+	'crewai',
+	'llamaindex',
+	'n8n',
+	'camelai',
+	'make',
+	'flowise',
+	'metagpt',
+	'relevanceai',
+	'viasocket',
+	'cli',
+	'hermes',
+	'gstack',
+	'prometheus',
+];
+
+export const INTEGRATION_DESCRIPTION = `Which integration sends this parse, for the service's statistics. The service accepts only ${INTEGRATIONS.join(', ')}, or your own value starting with "_". Leave empty when in doubt.`;
+
+/** Whether the service accepts this `integration` value (see INTEGRATIONS). */
+export function isIntegration(value: string): boolean {
+	return value.startsWith('_') || INTEGRATIONS.includes(value);
+}
 
 /** The parameters of the Parse File operation, as read from the node. */
 export interface ParseParameters {
@@ -136,7 +170,20 @@ export function buildParseOptions(node: INode, p: ParseParameters, itemIndex?: n
 		}
 		out.auditMetadata = { username };
 	}
-	if (o.integration !== undefined && o.integration !== '') out.integration = String(o.integration);
+	if (o.integration !== undefined && o.integration !== '') {
+		const integration = String(o.integration);
+		// A known integration or a value starting with "_" (INTEGRATIONS: server utils/integration.ts 10ac4b1d).
+		if (!isIntegration(integration)) {
+			throw invalid(
+				node,
+				'Options → Integration',
+				integration,
+				`the service accepts only ${INTEGRATIONS.join(', ')}, or your own value starting with "_" (e.g. "_my-team"); leave it empty when in doubt`,
+				itemIndex,
+			);
+		}
+		out.integration = integration;
+	}
 	if (o.origin !== undefined && o.origin !== '') out.origin = String(o.origin);
 
 	assertParseOptions(node, out, itemIndex);
@@ -232,6 +279,9 @@ export function assertParseOptions(node: INode, options: IDataObject, itemIndex?
 	if (isPlainObject(options.redactPII)) {
 		const extra = Object.keys(options.redactPII).filter((k) => !REDACT_KEYS.includes(k));
 		if (extra.length) throw fail('options.redactPII', options.redactPII, `only ${REDACT_KEYS.join(', ')} are allowed`);
+	}
+	if (options.integration !== undefined && (typeof options.integration !== 'string' || !isIntegration(options.integration))) {
+		throw fail('options.integration', options.integration, `one of ${INTEGRATIONS.join(', ')}, or a value starting with "_"`);
 	}
 	if (options.auditMetadata !== undefined) {
 		const audit = options.auditMetadata as IDataObject;
