@@ -122,9 +122,14 @@ export function pageText(raw: string, max = 160): string {
 
 const HOSTED_BASE_URL = 'https://api.firecrawl.dev';
 
-/** What to do when the server has no such endpoint (issue 14: self-hosted servers). */
+/**
+ * What to do when the server has no such endpoint (issue 14: self-hosted servers). The open-source
+ * server's v2 routes (apps/api/src/routes/v2.ts @61e38dc, 2025-08) are scrape, search, map, crawl,
+ * batch/scrape, extract, team/credit-usage and team/token-usage only; Express answers any other
+ * path with its HTML 404 page.
+ */
 const MISSING_ENDPOINT_HINT =
-	'The server at the Base URL has no such endpoint. Self-hosted servers of the open-source edition (as of 2025-08) have no parse, agent, monitor, interact or team activity endpoints. ' +
+	'The server at the Base URL has no such endpoint. Self-hosted servers of the open-source edition (as of 2025-08) have no parse, agent, monitor, interact, team activity, queue status or usage history endpoints. ' +
 	`For this operation use the hosted service (Base URL ${HOSTED_BASE_URL} in the Web Data API credential), or a newer self-hosted server that has this endpoint. ` +
 	'If the Base URL is not the address of the Web Data service, correct it.';
 
