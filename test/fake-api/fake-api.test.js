@@ -97,7 +97,9 @@ describe('fake API', () => {
 		test('unknown /v2 paths are 404 and the log records requests but not control calls', async () => {
 			const r = await call('POST', '/v2/nope?x=1', { body: { a: 1 } });
 			expect(r.status).toBe(404);
-			expect(r.json).toEqual({ success: false, error: 'Not Found' });
+			// As the server: Express's HTML page for a path without a route, not JSON (issue 14).
+			expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
+			expect(r.text).toContain('<pre>Cannot POST /v2/nope</pre>');
 			await fetch(`${api.url}/__fake/log`);
 			expect(api.log).toHaveLength(1);
 			expect(api.log[0]).toMatchObject({ seq: 1, method: 'POST', path: '/v2/nope', query: { x: '1' }, body: { a: 1 }, status: 404 });

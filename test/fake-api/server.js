@@ -77,12 +77,21 @@ function queryObject(searchParams) {
 	return q;
 }
 
-async function dispatch(routes, ctx) {
+async function dispatch(routes, ctx, missing = () => { throw fail(404, 'Not Found'); }) {
 	for (const [method, re, handler] of routes) {
 		const m = re.exec(ctx.path);
 		if (m && method === ctx.method) return handler(ctx, ...m.slice(1).map(decodeURIComponent));
 	}
-	throw fail(404, 'Not Found');
+	return missing();
+}
+
+/**
+ * A path the server has no route for: Express's own HTML 404 page, not JSON (the server registers
+ * no catch-all; apps/api/src/index.ts @61e38dc and @c40bc3e). Issue 14.
+ */
+function routeMissing(ctx) {
+	const page = `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot ${ctx.method} ${ctx.path}</pre>\n</body>\n</html>\n`;
+	return { status: 404, raw: page, headers: { 'Content-Type': 'text/html; charset=utf-8', 'X-Content-Type-Options': 'nosniff' } };
 }
 
 const answerError = (e) => {
@@ -173,7 +182,7 @@ async function startFakeApi(options = {}) {
 		}
 		if (!result) {
 			try {
-				result = await dispatch(apiRoutes, ctx);
+				result = await dispatch(apiRoutes, ctx, () => routeMissing(ctx));
 			} catch (e) {
 				result = answerError(e);
 			}

@@ -186,11 +186,12 @@ describe('connection failures and odd answers', () => {
 		expect(error.message).toContain('not valid JSON');
 	});
 
-	test('an error body that is not JSON keeps its text', async () => {
-		const { ctx } = fakeContext({ responses: [{ status: 404, body: '<html>nope</html>' }] });
+	test('an error body that is not JSON keeps its readable text, without markup', async () => {
+		const { ctx } = fakeContext({ responses: [{ status: 404, body: '<html><b>nope</b></html>' }] });
 		const { deps } = recordingDeps();
 		const error = await apiRequest(ctx, { method: 'GET', path: '/x' }, deps).catch((e) => e);
-		expect(error.message).toBe('<html>nope</html>');
+		expect(error.message).not.toContain('<');
+		expect(error.description).toContain('"nope"');
 		expect(error.context.httpStatus).toBe(404);
 	});
 
@@ -288,5 +289,151 @@ describe('base URL', () => {
 		expect(calls[0].url).toBe('http://127.0.0.1:9/v2/agent/abc');
 		expect(calls[0].qs).toEqual({ a: 1 });
 		expect(calls[0].headers).toBeUndefined();
+	});
+});
+
+// Issue 14: a self-hosted server (the open-source one as of 2025-08) has no parse, agent, monitor,
+// interact or team-activity endpoints; Express answers those with its HTML 404 page. Proxies answer
+// with their own pages. Neither is the API's JSON error (spec 2.10).
+describe('answers that are not the API\'s JSON error (self-hosted servers, proxies)', () => {
+	const { pathHasId, pageText } = require('../../dist/nodes/WebData/transport/errors');
+	// What Express (the server's framework) sends for a route it does not have.
+	const expressPage = (method, path) =>
+		`<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Error</title>\n</head>\n<body>\n<pre>Cannot ${method} ${path}</pre>\n</body>\n</html>\n`;
+	const NGINX_502 =
+		'<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.25.3</center>\r\n</body>\r\n</html>\r\n';
+	const ID_HINT = 'No agent run has this ID';
+	const opHints = { '404': `${ID_HINT} for your team.` };
+	/** Every text of the error a person or a workflow sees. */
+	const shown = (error) => JSON.stringify({ ...error, message: error.message, description: error.description });
+
+	test('an HTML 404 "Cannot POST /v2/parse" says the server has no such endpoint and what to do', async () => {
+		const { ctx, calls } = fakeContext({
+			baseUrl: 'http://127.0.0.1:3002',
+			responses: [{ status: 404, body: expressPage('POST', '/v2/parse'), headers: { 'content-type': 'text/html; charset=utf-8' } }],
+		});
+		const { deps, waits } = recordingDeps();
+		const error = await apiRequest(ctx, { method: 'POST', path: '/parse', body: {}, hints: opHints }, deps).catch((e) => e);
+		record(error);
+		expect(error.name).toBe('NodeApiError');
+		expect(error.message).toBe('The server at http://127.0.0.1:3002 has no endpoint POST /v2/parse (HTTP 404)');
+		expect(error.description).toContain('Self-hosted servers');
+		expect(error.description).toContain('hosted service (Base URL https://api.firecrawl.dev');
+		expect(error.description).toContain('a newer self-hosted server');
+		expect(error.description).toContain('"Cannot POST /v2/parse"');
+		expect(error.description).toContain('(HTTP 404, POST /parse)');
+		expect(shown(error)).not.toMatch(/<[a-z!/]/i);
+		expect(shown(error)).not.toContain('DOCTYPE');
+		expect(shown(error)).not.toContain('Nothing exists with this id');
+		expect(shown(error)).not.toContain(ID_HINT);
+		expect(error.context).toMatchObject({ httpStatus: 404, retryable: false, apiCode: null });
+		expect(calls).toHaveLength(1);
+		expect(waits).toEqual([]);
+	});
+
+	test.each([
+		['an id in the path', 'GET', '/agent/6f1c2a4e-7b7e-4f55-9a51-2f3c8d1e0a11'],
+		['an absolute next link', 'GET', 'http://127.0.0.1:9/v2/crawl/6f1c2a4e-7b7e-4f55-9a51-2f3c8d1e0a11?skip=10'],
+		['no id', 'POST', '/agent'],
+	])('an HTML 404 with %s never gives an id hint', async (_label, method, path) => {
+		const { ctx } = fakeContext({ responses: [{ status: 404, body: expressPage(method, '/v2/x') }] });
+		const { deps } = recordingDeps();
+		const error = await apiRequest(ctx, { method, path, hints: opHints }, deps).catch((e) => e);
+		expect(error.message).toMatch(/has no endpoint (GET|POST) \/v2\/(agent|crawl)/);
+		expect(error.message).not.toContain('?skip');
+		expect(shown(error)).not.toContain('Nothing exists with this id');
+		expect(shown(error)).not.toContain(ID_HINT);
+		expect(shown(error)).not.toMatch(/<[a-z!/]/i);
+	});
+
+	test("the API's JSON 404 keeps the id hints where the path holds an id", async () => {
+		const body = { success: false, error: 'Agent job not found' };
+		const withOp = fakeContext({ responses: [{ status: 404, body }] });
+		const e1 = await apiRequest(withOp.ctx, { method: 'GET', path: '/agent/abc', hints: opHints }, recordingDeps().deps).catch((e) => e);
+		expect(e1.message).toBe('Agent job not found');
+		expect(e1.description.startsWith(ID_HINT)).toBe(true);
+		const generic = fakeContext({ responses: [{ status: 404, body }] });
+		const e2 = await apiRequest(generic.ctx, { method: 'GET', path: '/monitor/m1/checks' }, recordingDeps().deps).catch((e) => e);
+		expect(e2.description).toContain('Nothing exists with this id');
+	});
+
+	test("the API's JSON 404 on a path without an id says the endpoint is missing, not the id", async () => {
+		for (const [method, path] of [['POST', '/agent'], ['GET', '/team/activity'], ['POST', '/monitor']]) {
+			const { ctx } = fakeContext({ responses: [{ status: 404, body: { success: false, error: 'Not Found' } }] });
+			const error = await apiRequest(ctx, { method, path, hints: opHints }, recordingDeps().deps).catch((e) => e);
+			expect(error.message).toBe('Not Found');
+			expect(error.description).toContain('has no such endpoint');
+			expect(shown(error)).not.toContain('Nothing exists with this id');
+			expect(shown(error)).not.toContain(ID_HINT);
+		}
+	});
+
+	test('a JSON 404 of another shape (a gateway\'s) is a missing endpoint too', async () => {
+		const { ctx } = fakeContext({ responses: [{ status: 404, body: { message: 'no Route matched with those values' } }] });
+		const error = await apiRequest(ctx, { method: 'GET', path: '/crawl/abc', hints: opHints }, recordingDeps().deps).catch((e) => e);
+		expect(error.message).toMatch(/has no endpoint GET \/v2\/crawl\/abc/);
+		expect(error.description).toContain('no Route matched with those values');
+		expect(shown(error)).not.toContain(ID_HINT);
+	});
+
+	test("a proxy's HTML 502 page is retried like any 502, then named for what it is, without markup", async () => {
+		const { ctx, calls } = fakeContext({ responses: [{ status: 502, body: NGINX_502, headers: { 'content-type': 'text/html' } }] });
+		const { deps, waits } = recordingDeps();
+		const error = await apiRequest(ctx, { method: 'POST', path: '/scrape', body: { url: 'https://example.com' } }, deps).catch((e) => e);
+		record(error);
+		expect(calls).toHaveLength(5);
+		expect(waits).toEqual(BACKOFF);
+		expect(error.message).toBe("The server answered HTTP 502 with an HTML page instead of the service's JSON");
+		expect(error.description).toContain('temporary gateway problem');
+		expect(error.description).toContain('a proxy or gateway');
+		expect(error.description).toContain('"502 Bad Gateway nginx/1.25.3"');
+		expect(error.context).toMatchObject({ httpStatus: 502, retryable: true, attempts: 5 });
+		expect(shown(error)).not.toMatch(/<[a-z!/]/i);
+	});
+
+	test('plain text and an empty body are named too', async () => {
+		const text = fakeContext({ responses: [{ status: 503, body: 'upstream connect error or disconnect/reset before headers' }] });
+		const e1 = await apiRequest(text.ctx, { method: 'GET', path: '/crawl/abc' }, recordingDeps({ maxAttempts: 1 }).deps).catch((e) => e);
+		expect(e1.message).toBe("The server answered HTTP 503 with plain text instead of the service's JSON");
+		expect(e1.description).toContain('"upstream connect error or disconnect/reset before headers"');
+		const empty = fakeContext({ responses: [{ status: 500, body: '' }] });
+		const e2 = await apiRequest(empty.ctx, { method: 'GET', path: '/crawl/abc' }, recordingDeps({ maxAttempts: 1 }).deps).catch((e) => e);
+		expect(e2.message).toBe("The server answered HTTP 500 with an empty body instead of the service's JSON");
+		expect(e2.description).not.toContain('reads:');
+	});
+
+	test('the API key in a foreign page is redacted as everywhere else', async () => {
+		const { ctx } = fakeContext({ responses: [{ status: 401, body: `<html><body>bad token ${CANARY_KEY}</body></html>` }] });
+		const error = await apiRequest(ctx, { method: 'GET', path: '/crawl/abc' }, recordingDeps().deps).catch((e) => e);
+		record(error);
+		expect(shown(error)).not.toContain(CANARY_KEY);
+		expect(error.description).toContain('[redacted]');
+	});
+
+	test.each([
+		['/parse', false],
+		['/agent', false],
+		['/crawl/active', false],
+		['/crawl/params-preview', false],
+		['/team/credit-usage/historical', false],
+		['/batch/scrape', false],
+		['/agent/6f1c2a4e-7b7e-4f55-9a51-2f3c8d1e0a11', true],
+		['/agent/j1/snapshots/s1', true],
+		['/monitor/m1/checks', true],
+		['/scrape/j1/interact', true],
+		['/interact/s1', true],
+		['https://api.example.test/v2/crawl/j1?skip=10', true],
+		['https://api.example.test/v2/crawl?x=1', false],
+	])('pathHasId(%s) is %s', (path, expected) => {
+		expect(pathHasId(path)).toBe(expected);
+	});
+
+	test('pageText drops markup, scripts and styles, and keeps the text short', () => {
+		expect(pageText('<html><head><title>T</title><style>p{}</style></head><body><script>alert(1)</script><p>Hi &amp; bye</p></body></html>')).toBe('Hi & bye');
+		expect(pageText('<p>&lt;script&gt;</p>')).toBe('&lt;script&gt;');
+		expect(pageText('<p>a <unclosed')).toBe('a');
+		const long = pageText(`<p>${'word '.repeat(100)}</p>`);
+		expect(long.length).toBeLessThanOrEqual(160);
+		expect(long.endsWith('…')).toBe(true);
 	});
 });

@@ -11,6 +11,8 @@ export interface ApiFailure {
 	status?: number;
 	/** The parsed response body, when there was one. */
 	body?: unknown;
+	/** The start of a body that is not JSON (an HTML error page, say); never shown as it is. */
+	rawText?: string;
 	/** Node-level failure code such as ECONNRESET, when no answer arrived. */
 	networkCode?: string;
 	/** Free text for failures that are not HTTP answers (a malformed body, say). */
@@ -61,6 +63,76 @@ const STATUS_HINTS: Record<number, string> = {
 	504: 'The service gateway timed out. Try again later, or send less work per request.',
 };
 
+/**
+ * The literal words of the API's paths: the `paths` of the public OpenAPI (reference
+ * v2-openapi.json) plus the agent's `trace` and `snapshots` (api-facts 4, spec 4.4) and
+ * `/crawl/ongoing` (apps/api/src/routes/v2.ts @61e38dc). Every other path segment is an id.
+ */
+const PATH_WORDS = new Set([
+	'active', 'activity', 'agent', 'ask', 'batch', 'checks', 'crawl', 'credit-usage', 'developer',
+	'docs-search', 'errors', 'execute', 'extract', 'feedback', 'historical', 'interact', 'map', 'monitor',
+	'ongoing', 'papers', 'params-preview', 'parse', 'queue-status', 'research', 'run', 'scrape', 'search',
+	'similar', 'snapshots', 'support', 'team', 'threat-protection', 'token-usage', 'trace',
+]);
+
+/** The path below /v2 of a request path or of an absolute link, without query or fragment. */
+export function apiPath(path: string): string {
+	const withoutOrigin = path.replace(/^https?:\/\/[^/?#]*/i, '');
+	const pathname = withoutOrigin.split(/[?#]/)[0];
+	const below = pathname.replace(/^\/*v2(?=\/|$)/i, '');
+	return `/${below.replace(/^\/+/, '')}`;
+}
+
+/** Whether the request path names a resource by id (`/crawl/{id}`, `/monitor/{id}/checks`), not an endpoint only. */
+export function pathHasId(path: string): boolean {
+	return apiPath(path)
+		.split('/')
+		.filter((segment) => segment !== '')
+		.some((segment) => !PATH_WORDS.has(segment.toLowerCase()));
+}
+
+/**
+ * The body is the API's own error (spec 2.10: JSON with a string `error`; the agent's trace and
+ * snapshot pass upstream bodies that may lack `success`, spec 7.2). An HTML page, plain text, or
+ * JSON of another shape came from something else: a server without this endpoint, or a proxy.
+ */
+function isApiErrorBody(body: unknown): boolean {
+	return body !== null && typeof body === 'object' && !Array.isArray(body) && typeof (body as JsonObject).error === 'string';
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', quot: '"', '#39': "'", apos: "'", nbsp: ' ' };
+
+/**
+ * The readable text of a page that is not JSON, short and without markup: an HTML error page
+ * becomes its body text ("Cannot POST /v2/parse", "502 Bad Gateway nginx"). `&lt;` stays escaped,
+ * so no markup can come back.
+ */
+export function pageText(raw: string, max = 160): string {
+	let text = raw
+		.replace(/<!--[\s\S]*?(-->|$)/g, ' ')
+		.replace(/<(head|script|style|title)\b[\s\S]*?(<\/\1\s*>|$)/gi, ' ')
+		.replace(/<[^>]*(>|$)/g, ' ')
+		.replace(/[<>]/g, ' ')
+		.replace(/&(amp|quot|#39|apos|nbsp);/g, (_m, name: string) => ENTITIES[name])
+		.replace(/\s+/g, ' ')
+		.trim();
+	if (text.length > max) text = `${text.slice(0, max - 1).trimEnd()}…`;
+	return text;
+}
+
+const HOSTED_BASE_URL = 'https://api.firecrawl.dev';
+
+/**
+ * What to do when the server has no such endpoint (issue 14: self-hosted servers). The open-source
+ * server's v2 routes (apps/api/src/routes/v2.ts @61e38dc, 2025-08) are scrape, search, map, crawl,
+ * batch/scrape, extract, team/credit-usage and team/token-usage only; Express answers any other
+ * path with its HTML 404 page.
+ */
+const MISSING_ENDPOINT_HINT =
+	'The server at the Base URL has no such endpoint. Self-hosted servers of the open-source edition (as of 2025-08) have no parse, agent, monitor, interact, team activity, queue status or usage history endpoints. ' +
+	`For this operation use the hosted service (Base URL ${HOSTED_BASE_URL} in the Web Data API credential), or a newer self-hosted server that has this endpoint. ` +
+	'If the Base URL is not the address of the Web Data service, correct it.';
+
 function asObject(value: unknown): JsonObject {
 	return value !== null && typeof value === 'object' && !Array.isArray(value)
 		? (value as JsonObject)
@@ -96,18 +168,55 @@ function describeDetails(details: unknown): string | undefined {
 	return parts.join('; ');
 }
 
-/** The hint for a failure: the operation's own first, then the API code's, then the status's. */
+/**
+ * The hint for a failure: the operation's own first, then the API code's, then the status's.
+ * A 404 hint speaks of an id, so it is given only when the path holds one; without an id, a 404
+ * means the server has no such endpoint.
+ */
 function hintFor(failure: ApiFailure, code: string | undefined, serverText: string): string {
 	const { status, hints } = failure;
+	const statusHintApplies = status !== 404 || pathHasId(failure.path);
 	if (hints) {
 		if (code && hints[code]) return hints[code];
 		const byText = Object.keys(hints).find((k) => k.startsWith('text:') && serverText.includes(k.slice(5)));
 		if (byText) return hints[byText];
-		if (status !== undefined && hints[String(status)]) return hints[String(status)];
+		if (status !== undefined && statusHintApplies && hints[String(status)]) return hints[String(status)];
 	}
 	if (code && CODE_HINTS[code]) return CODE_HINTS[code];
+	if (status === 404 && !statusHintApplies) return MISSING_ENDPOINT_HINT;
 	if (status !== undefined && STATUS_HINTS[status]) return STATUS_HINTS[status];
 	return 'The service answered with an unexpected error.';
+}
+
+/** Message and hint for an answer whose body is not the API's JSON error (an HTML page, a proxy's text). */
+function foreignAnswer(failure: ApiFailure & { status: number }): { message: string; hint: string; text: string } {
+	const raw = failure.rawText;
+	let text = '';
+	let what = 'an empty body';
+	if (raw !== undefined) {
+		text = pageText(raw);
+		what = /<[a-z!/]/i.test(raw) ? 'an HTML page' : 'plain text';
+	} else if (failure.body !== undefined) {
+		text = pageText(JSON.stringify(failure.body));
+		what = "JSON that is not the service's error";
+	}
+	const request = `${failure.method.toUpperCase()} /v2${apiPath(failure.path)}`;
+	const page = text ? ` The server's answer reads: "${text}".` : '';
+	if (failure.status === 404) {
+		return {
+			message: `The server${failure.baseUrl ? ` at ${failure.baseUrl}` : ''} has no endpoint ${request} (HTTP 404)`,
+			hint: `${MISSING_ENDPOINT_HINT}${page}`,
+			text: `No endpoint ${request}`,
+		};
+	}
+	const statusHint = STATUS_HINTS[failure.status] ? `${STATUS_HINTS[failure.status]} ` : '';
+	return {
+		message: `The server answered HTTP ${failure.status} with ${what} instead of the service's JSON`,
+		hint:
+			`${statusHint}The answer did not come from the Web Data API itself but from something in front of it (a proxy or gateway) or from a server that is not the service. ` +
+			`If it lasts, check the Base URL in the Web Data API credential and the proxy in front of the service.${page}`,
+		text: text || `HTTP ${failure.status}`,
+	};
 }
 
 /**
@@ -141,6 +250,11 @@ export function toNodeApiError(
 		hint = failure.reason
 			? 'The service answered with something that is not JSON. Check the Base URL in the credential; try again later.'
 			: 'Check the Base URL in the Web Data API credential and that this n8n can reach it; then run again.';
+	} else if (!isApiErrorBody(failure.body)) {
+		const foreign = foreignAnswer({ ...failure, status: failure.status });
+		message = foreign.message;
+		hint = foreign.hint;
+		serverText = foreign.text;
 	} else {
 		message = serverText || `The service answered HTTP ${failure.status}`;
 		hint = hintFor(failure, code, serverText);

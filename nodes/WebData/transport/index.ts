@@ -191,7 +191,10 @@ export async function apiRequest<T = IDataObject>(
 					method: request.method,
 					path: request.path,
 					status: answer.status,
-					body: parsed.ok ? parsed.value : { error: String(answer.body).slice(0, 500) },
+					body: parsed.ok ? parsed.value : undefined,
+					// Not JSON (an HTML 404 page of a server without this endpoint, a proxy's 502 page):
+					// kept for its readable text only, never shown as it is.
+					rawText: parsed.ok ? undefined : String(answer.body).slice(0, 4000),
 					attempts: attempt,
 					retryAfterMs: parseRetryAfter(headerValue(answer.headers, 'retry-after'), deps.now()),
 					hints: request.hints,

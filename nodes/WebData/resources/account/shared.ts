@@ -9,7 +9,6 @@ export const ACCOUNT_HINTS: Record<string, string> = {
 		'The service has no credit usage record for this team yet (for example a team without a plan). Check the team in the service dashboard.',
 	'text:Could not find token usage':
 		'The service has no token usage record for this team. Tokens are only counted for the extract endpoint; most teams only use credits (Account → Get Credit Usage).',
-	'404': 'The service has no usage information for this team. Check the team in the service dashboard.',
 };
 
 /** GET of one team endpoint; `qs` holds only what the user set. */
