@@ -172,6 +172,22 @@ describe('Start, Get Status, Get Errors, Cancel', () => {
 		expect(r.items(NODE)[0].json.errors).toEqual([expect.objectContaining({ url: 'https://e.example.com/fake-page-error' })]);
 	});
 
+	test('Get Status on a running batch (issue 15.1): the pages finished so far, a handful of requests, no loop', async () => {
+		const links = Array.from({ length: 8 }, (_, k) => ({ link: `https://r.example.com/${k}/fake-duration-40000` })); // 4 s here
+		const start = await run({ operation: 'start', url: '={{ $json.link }}' }, { items: links });
+		const id = start.items(NODE)[0].json.id;
+		await new Promise((r) => setTimeout(r, 1500));
+		api.log.length = 0;
+		const r = await run({ operation: 'getStatus', batchId: ref(id) });
+		expect(r.status).toBe('success');
+		const items = r.items(NODE);
+		expect(items.length).toBeGreaterThan(0);
+		expect(items.length).toBeLessThan(8);
+		for (const item of items) expect(item.json.jobStatus).toBe('scraping');
+		// the service pages 3 documents here (the fake's PAGE_SIZE); at most one empty page more
+		expect(api.requests({ method: 'GET' }).length).toBeLessThanOrEqual(Math.ceil(items.length / 3) + 1);
+	});
+
 	test('unknown job → 404 hint; non-UUID → no request', async () => {
 		let r = await run({ operation: 'getErrors', batchId: ref(UNKNOWN) });
 		expect(`${r.error.message} ${r.error.description}`).toMatch(/No batch scrape has this ID/);
