@@ -48,7 +48,7 @@ const properties: INodeProperties[] = [
 	},
 	maxWaitField('run', {
 		description:
-			'How long to wait for the run to finish, in seconds. With Poll, the status is read 1 s after the start, then at a growing interval (a quarter of the time the run has taken, 2 to 45 s). With Resume on Completion Webhook, the execution waits (paused) until the webhook arrives or this time has passed.',
+			'How long to wait for the run to finish, in seconds. With Poll, the status is read 1 s and 4.75 s after the start, then at a growing interval (19.5 % of the time the run has taken, at most 90 s). With Resume on Completion Webhook, the execution waits (paused) until the webhook arrives or this time has passed.',
 	}),
 	onTimeoutField('run', 'Get', 'processing'),
 	{
