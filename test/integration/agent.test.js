@@ -295,7 +295,11 @@ describe('Run and Wait', () => {
 		const result = await run({ operation: 'runAndWait', prompt: 'Slow FAKE_DURATION_MS=60000', maxWait: 2 });
 		expect(result.status).toBe('success');
 		const [job] = result.json(NODE);
-		expect(job).toMatchObject({ id: polledJobId(), status: 'processing' });
+		// Issue 15.3: the same item as Wait Method "Resume on Completion Webhook" at Max Wait (resume.ts).
+		expect(job).toMatchObject({ id: polledJobId(), status: 'processing', timedOut: true, waitMethod: 'poll' });
+		expect(Date.parse(job.waitedUntil) - api.log[0].at).toBeGreaterThanOrEqual(1500);
+		expect(Date.parse(job.waitedUntil) - api.log[0].at).toBeLessThanOrEqual(2500);
+		expect(job.message).toBe(`The run did not finish within Max Wait (2 s). "status" is its last status read; the run goes on: read it with Agent → Get (Job ID ${job.id}).`);
 		const polls = api.log.filter((r) => r.method === 'GET');
 		expect(polls).toHaveLength(2); // at 1 s and at the 2 s deadline
 		expect(polls[1].at - api.log[0].at).toBeGreaterThanOrEqual(1900);

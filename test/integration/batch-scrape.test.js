@@ -114,6 +114,18 @@ describe('Run and Wait', () => {
 		expect(items.slice(1).map((it) => it.pairedItem)).toEqual([{ item: 0 }, { item: 2 }]);
 	});
 
+	test('On Timeout "Return Last Status": one status item marked timedOut, paired to every input (issue 15.3)', async () => {
+		const links = [{ link: 'https://t.example.com/a/fake-duration-600000' }, { link: 'https://t.example.com/b' }];
+		const result = await run({ operation: 'runAndWait', url: '={{ $json.link }}', maxWait: 1 }, { items: links });
+		expect(result.status).toBe('success');
+		const items = result.items(NODE);
+		expect(items).toHaveLength(1);
+		expect(items[0].json).toMatchObject({ status: 'scraping', total: 2, timedOut: true });
+		expect(items[0].json.message).toMatch(/^The batch scrape did not finish within Max Wait \(1 s\)/);
+		expect(items[0].pairedItem).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(api.requests({ method: 'DELETE' })).toHaveLength(0);
+	});
+
 	test('without Continue On Fail an invalid URL stops the node before anything is sent', async () => {
 		const result = await run({ operation: 'runAndWait', url: '={{ $json.link }}' }, { items: [{ link: 'https://example.com/ok' }, { link: 'ftp://example.com/x' }] });
 		expect(result.status).toBe('error');

@@ -129,7 +129,9 @@ describe('Run and Wait', () => {
 		const result = await run({ operation: 'runAndWait', url: 'https://example.com/fake-duration-600000', maxWait: 1 });
 		expect(result.status).toBe('success');
 		const [item] = result.items(NODE);
-		expect(item.json).toMatchObject({ status: 'scraping' });
+		expect(item.json).toMatchObject({ status: 'scraping', timedOut: true }); // marked as Agent's (issue 15.3)
+		expect(item.json.message).toMatch(/^The crawl did not finish within Max Wait \(1 s\): status "scraping", \d+ of \d+ pages done\. .*Crawl → Get Status/);
+		expect(Date.parse(item.json.waitedUntil)).toBeGreaterThan(Date.now() - 30_000);
 		expect(api.requests({ method: 'DELETE' })).toHaveLength(0);
 	});
 

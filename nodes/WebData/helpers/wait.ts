@@ -58,7 +58,7 @@ export function onTimeoutField(noun: string, readOp: string, runningStatus: stri
 			{
 				name: 'Return Last Status',
 				value: 'returnStatus',
-				description: `Output the last status read (status "${runningStatus}") as the item; read the result later with ${readOp}`,
+				description: `Output the last status read (status "${runningStatus}", timedOut: true) as the item; read the result later with ${readOp}`,
 			},
 		],
 	};

@@ -151,7 +151,22 @@ export const runAndWait: Operation = {
 			const seconds = Math.round(maxWaitMs / 1000);
 			const last = typeof job.status === 'string' ? `status "${job.status}"` : 'no status could be read';
 			if (onTimeout === 'returnStatus') {
-				if (wait.status !== undefined) return [{ json: job }];
+				// The same item as Wait Method "Resume on Completion Webhook" gives at Max Wait (resume.ts):
+				// the last status read, marked timedOut, with the wait method, its end and what to do.
+				if (wait.status !== undefined) {
+					return [
+						{
+							json: {
+								...job,
+								id: job.id ?? jobId,
+								timedOut: true,
+								waitMethod: WAIT_METHOD_POLL,
+								waitedUntil: new Date(startedAt + maxWaitMs).toISOString(),
+								message: `The run did not finish within Max Wait (${seconds} s). "status" is its last status read; the run goes on: read it with Agent → Get (Job ID ${jobId}).`,
+							},
+						},
+					];
+				}
 				const error = new NodeOperationError(node, `The agent run did not report a status within Max Wait (${seconds} s)`, {
 					itemIndex: i,
 					description: `Its status could not be read before the deadline (the service asked to wait or kept failing). The run may still be going: read it later with Agent → Get (Job ID ${jobId}).`,

@@ -239,7 +239,14 @@ export async function waitForJob(
 	if (wait.outcome === 'timeout') {
 		const last = wait.status ? `status "${String(wait.status.status)}", ${String(wait.status.completed ?? 0)} of ${String(wait.status.total ?? '?')} pages done` : 'no status could be read';
 		if (opts.onTimeout === 'returnStatus' && wait.status) {
-			return { status: statusJson(id, wait.status), documents: [], timedOut: true };
+			// Marked like Agent → Run and Wait at Max Wait: timedOut, when the wait ended, what to do.
+			const status: IDataObject = {
+				...statusJson(id, wait.status),
+				timedOut: true,
+				waitedUntil: new Date(opts.startedAt + maxWaitMs).toISOString(),
+				message: `The ${noun} did not finish within Max Wait (${seconds} s): ${last}. "status" is its last status read; the job goes on: read its pages with ${readOp} (ID ${id}).`,
+			};
+			return { status, documents: [], timedOut: true };
 		}
 		let cancelled = false;
 		if (opts.onTimeout === 'cancelAndFail') {
