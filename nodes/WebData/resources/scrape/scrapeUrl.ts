@@ -49,13 +49,6 @@ const properties: INodeProperties[] = [
 					'Whether to download the screenshot into a binary field (needs the Screenshot format). The link expires after 24 hours; the file does not.',
 			},
 			{
-				displayName: 'Screenshot Binary Field',
-				name: 'screenshotBinaryProperty',
-				type: 'string',
-				default: 'screenshot',
-				description: 'Name of the binary field that receives the screenshot when Download Screenshot is on',
-			},
-			{
 				displayName: 'On Screenshot Download Failure',
 				name: 'onScreenshotFailure',
 				type: 'options',
@@ -74,6 +67,13 @@ const properties: INodeProperties[] = [
 						description: 'An error that names the screenshot download; under Continue On Fail the error item still carries the page',
 					},
 				],
+			},
+			{
+				displayName: 'Screenshot Binary Field',
+				name: 'screenshotBinaryProperty',
+				type: 'string',
+				default: 'screenshot',
+				description: 'Name of the binary field that receives the screenshot when Download Screenshot is on',
 			},
 			{
 				displayName: 'Zero Data Retention',
@@ -152,27 +152,45 @@ export const scrapeUrl: Operation = {
 		const item: INodeExecutionData = { json: documentJson(doc, mode, url) };
 		if (answer.warning !== undefined && item.json.warning === undefined) item.json.warning = answer.warning as string;
 		if (download && typeof doc.screenshot === 'string' && doc.screenshot) {
+			let failed: { error: unknown } | undefined;
 			try {
 				item.binary = { [binaryField]: await downloadScreenshot(this, doc.screenshot, fileBaseName(url, 'screenshot'), i) };
 			} catch (error) {
-				if (isCancellation(error)) throw error;
-				// The scrape is done and charged: its page is never thrown away for the file.
-				const failure = screenshotFailure(doc.screenshot, error);
-				if (onShotFailure === 'keepPage') {
-					item.json.screenshotError = failure;
-					return [item];
-				}
-				const failed = new NodeOperationError(node, `The screenshot download from ${String(failure.host)} failed: ${String(failure.message)}`, {
-					itemIndex: i,
-					description: `The page was scraped (and charged); only its screenshot file could not be downloaded. ${String(failure.hint)} Set Options → On Screenshot Download Failure to "Keep Page, Note the Error" to get the page without the file.`,
-				});
-				if (!this.continueOnFail()) throw failed;
-				return [{ json: { ...item.json, ...errorItem(failed, i).json, screenshotError: failure }, pairedItem: { item: i } }];
+				failed = { error };
 			}
+			if (failed) return screenshotFailed(this, item, doc.screenshot, failed.error, onShotFailure, i);
 		}
 		return [item];
 	},
 };
+
+/**
+ * The page whose screenshot could not be downloaded. The scrape is done and charged, so the page is
+ * never thrown away for the file: "keepPage" notes the failure on the item (`screenshotError`);
+ * "fail" is an error that names the screenshot download, and under Continue On Fail its error item
+ * still carries the page. A stopped execution stays a cancellation.
+ */
+function screenshotFailed(
+	ctx: IExecuteFunctions,
+	item: INodeExecutionData,
+	link: string,
+	error: unknown,
+	onFailure: string,
+	i: number,
+): INodeExecutionData[] {
+	if (isCancellation(error)) throw error;
+	const failure = screenshotFailure(link, error);
+	if (onFailure === 'keepPage') {
+		item.json.screenshotError = failure;
+		return [item];
+	}
+	const failed = new NodeOperationError(ctx.getNode(), `The screenshot download from ${String(failure.host)} failed: ${String(failure.message)}`, {
+		itemIndex: i,
+		description: `The page was scraped (and charged); only its screenshot file could not be downloaded. ${String(failure.hint)} Set Options → On Screenshot Download Failure to "Keep Page, Note the Error" to get the page without the file.`,
+	});
+	if (!ctx.continueOnFail()) throw failed;
+	return [{ json: { ...item.json, ...errorItem(failed, i).json, screenshotError: failure }, pairedItem: { item: i } }];
+}
 
 const SCREENSHOT_HINT =
 	'Screenshot links expire 24 hours after the scrape: scrape the page again for a fresh link. If the link is fresh, n8n cannot reach the service\'s screenshot storage at this host (a firewall, proxy or DNS; on a self-hosted service, its storage address must be reachable from n8n).';
