@@ -13,7 +13,7 @@
 // on the fake's origin while more finished pages exist, and on EVERY page of a job that still runs,
 // an empty one too (skip = skip + documents on this page); absent once a finished job's last page is
 // read. As the service: apps/api/src/controllers/v2/crawl-status.ts (next while total > skip +
-// documents read) and __tests__/crawl-status-next.test.ts @ 11dbeb90 ("keeps the cursor while the
+// documents read; @ 014bc161) and __tests__/crawl-status-next.test.ts @ 11dbeb90 ("keeps the cursor while the
 // crawl is still running", "ends the cursor after the last page of a completed/cancelled crawl").
 const { fail, badRequest, isUuid, isHttpUrl, uuidv7, iso, baseUrlOf } = require('./util');
 const { str, int, num, bool, arr, obj, rec, nullable, assertValid } = require('./validate');

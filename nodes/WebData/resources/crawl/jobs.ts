@@ -89,7 +89,7 @@ export async function readStatusPage(
  * The service puts `next` on EVERY page of a job that still runs, an empty page too: the link then
  * points past the documents finished so far, and following it again and again returns the same empty
  * page with the same link (public docs: "returned if the crawl is not completed or if the response is
- * larger than 10MB"; server apps/api/src/controllers/v2/crawl-status.ts and
+ * larger than 10MB"; server apps/api/src/controllers/v2/crawl-status.ts @ 014bc161 and
  * __tests__/crawl-status-next.test.ts @ 11dbeb90, "keeps the cursor while the crawl is still
  * running"). So a `next` link alone does not mean more documents. The reader follows it only while
  * it can bring documents, and stops at:
