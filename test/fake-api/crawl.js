@@ -10,7 +10,11 @@
 //   fake-job-fail        the job ends "failed" (no more pages after half the time)
 //   fake-page-error      (batch) this URL fails: it is listed by /errors, not in data
 // Status responses are paged: PAGE_SIZE documents per response, `next` = absolute URL with ?skip=N
-// on the fake's origin while more finished pages exist (or while the job still runs).
+// on the fake's origin while more finished pages exist, and on EVERY page of a job that still runs,
+// an empty one too (skip = skip + documents on this page); absent once a finished job's last page is
+// read. As the service: apps/api/src/controllers/v2/crawl-status.ts (next while total > skip +
+// documents read; @ 014bc161) and __tests__/crawl-status-next.test.ts @ 11dbeb90 ("keeps the cursor while the
+// crawl is still running", "ends the cursor after the last page of a completed/cancelled crawl").
 const { fail, badRequest, isUuid, isHttpUrl, uuidv7, iso, baseUrlOf } = require('./util');
 const { str, int, num, bool, arr, obj, rec, nullable, assertValid } = require('./validate');
 const { SCRAPE_OPTION_PROPS, refineScrapeOptions, checkScrapeOptions, fakeDocument } = require('./scrapeOptions');
@@ -164,7 +168,8 @@ class Jobs {
 		const done = this.finished(job, ph);
 		const options = this.scrapeOptionsOf(job);
 		const data = done.slice(skip, skip + PAGE_SIZE).map((u, k) => fakeDocument(u, options, { origin: job.origin, seq: `${job.id}-${skip + k}` }));
-		const more = skip + PAGE_SIZE < done.length || (ph.status === 'scraping' && skip + PAGE_SIZE <= job.urls.length);
+		// A running job always has a cursor (its pages are not all there yet), even past the end.
+		const more = skip + data.length < done.length || ph.status === 'scraping';
 		const path = kind === 'crawl' ? `/v2/crawl/${id}` : `/v2/batch/scrape/${id}`;
 		const now = Date.now();
 		const body = {
@@ -176,9 +181,9 @@ class Jobs {
 			expiresAt: iso(job.createdAt + 24 * 3600 * 1000),
 			createdAt: iso(job.createdAt),
 			duration: ((ph.endAt ?? now) - job.createdAt) / 1000,
-			next: more && data.length === PAGE_SIZE ? `${baseUrlOf(ctx.req, this.state.url)}${path}?skip=${skip + PAGE_SIZE}` : null,
 			data,
 		};
+		if (more) body.next = `${baseUrlOf(ctx.req, this.state.url)}${path}?skip=${skip + data.length}`;
 		if (ph.endAt !== null) body.completedAt = iso(ph.endAt);
 		return { status: 200, body };
 	}

@@ -192,7 +192,10 @@ function routes(state) {
 				assertValid(scrapeBody, body);
 				pageErrors(body.url);
 				const { url, zeroDataRetention, origin, integration, ...options } = body;
-				const doc = fakeDocument(url, options, { origin: originOf(ctx), seq: state.seq });
+				// Marker fake-screenshot-port-<n> in the URL: the screenshot links point to 127.0.0.1:<n> (a
+				// closed port in tests: storage that cannot be reached) instead of the fake's own origin.
+				const shotPort = /fake-screenshot-port-(\d+)/.exec(url);
+				const doc = fakeDocument(url, options, { origin: shotPort ? `http://127.0.0.1:${shotPort[1]}` : originOf(ctx), seq: state.seq });
 				charge(doc.metadata.creditsUsed);
 				state.scrapes.set(doc.metadata.scrapeId, { id: doc.metadata.scrapeId, url, createdAt: new Date().toISOString() });
 				return { status: 200, body: { success: true, data: doc } };

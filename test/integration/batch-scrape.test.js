@@ -114,6 +114,18 @@ describe('Run and Wait', () => {
 		expect(items.slice(1).map((it) => it.pairedItem)).toEqual([{ item: 0 }, { item: 2 }]);
 	});
 
+	test('On Timeout "Return Last Status": one status item marked timedOut, paired to every input (issue 15.3)', async () => {
+		const links = [{ link: 'https://t.example.com/a/fake-duration-600000' }, { link: 'https://t.example.com/b' }];
+		const result = await run({ operation: 'runAndWait', url: '={{ $json.link }}', maxWait: 1 }, { items: links });
+		expect(result.status).toBe('success');
+		const items = result.items(NODE);
+		expect(items).toHaveLength(1);
+		expect(items[0].json).toMatchObject({ status: 'scraping', total: 2, timedOut: true });
+		expect(items[0].json.message).toMatch(/^The batch scrape did not finish within Max Wait \(1 s\)/);
+		expect(items[0].pairedItem).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(api.requests({ method: 'DELETE' })).toHaveLength(0);
+	});
+
 	test('without Continue On Fail an invalid URL stops the node before anything is sent', async () => {
 		const result = await run({ operation: 'runAndWait', url: '={{ $json.link }}' }, { items: [{ link: 'https://example.com/ok' }, { link: 'ftp://example.com/x' }] });
 		expect(result.status).toBe('error');
@@ -170,6 +182,22 @@ describe('Start, Get Status, Get Errors, Cancel', () => {
 		expect(r.items(NODE).map((it) => it.json.url)).toEqual(['https://e.example.com/1', 'https://e.example.com/3', 'https://e.example.com/4']);
 		r = await run({ operation: 'getErrors', batchId: ref(id) });
 		expect(r.items(NODE)[0].json.errors).toEqual([expect.objectContaining({ url: 'https://e.example.com/fake-page-error' })]);
+	});
+
+	test('Get Status on a running batch (issue 15.1): the pages finished so far, a handful of requests, no loop', async () => {
+		const links = Array.from({ length: 8 }, (_, k) => ({ link: `https://r.example.com/${k}/fake-duration-40000` })); // 4 s here
+		const start = await run({ operation: 'start', url: '={{ $json.link }}' }, { items: links });
+		const id = start.items(NODE)[0].json.id;
+		await new Promise((r) => setTimeout(r, 1500));
+		api.log.length = 0;
+		const r = await run({ operation: 'getStatus', batchId: ref(id) });
+		expect(r.status).toBe('success');
+		const items = r.items(NODE);
+		expect(items.length).toBeGreaterThan(0);
+		expect(items.length).toBeLessThan(8);
+		for (const item of items) expect(item.json.jobStatus).toBe('scraping');
+		// the service pages 3 documents here (the fake's PAGE_SIZE); at most one empty page more
+		expect(api.requests({ method: 'GET' }).length).toBeLessThanOrEqual(Math.ceil(items.length / 3) + 1);
 	});
 
 	test('unknown job → 404 hint; non-UUID → no request', async () => {

@@ -129,7 +129,9 @@ describe('Run and Wait', () => {
 		const result = await run({ operation: 'runAndWait', url: 'https://example.com/fake-duration-600000', maxWait: 1 });
 		expect(result.status).toBe('success');
 		const [item] = result.items(NODE);
-		expect(item.json).toMatchObject({ status: 'scraping' });
+		expect(item.json).toMatchObject({ status: 'scraping', timedOut: true }); // marked as Agent's (issue 15.3)
+		expect(item.json.message).toMatch(/^The crawl did not finish within Max Wait \(1 s\): status "scraping", \d+ of \d+ pages done\. .*Crawl → Get Status/);
+		expect(Date.parse(item.json.waitedUntil)).toBeGreaterThan(Date.now() - 30_000);
 		expect(api.requests({ method: 'DELETE' })).toHaveLength(0);
 	});
 
@@ -201,6 +203,38 @@ describe('Start, Get Status, Get Errors, Cancel, Get Active', () => {
 		expect(items[0].json).toMatchObject({ id, status: 'completed', total: 8, completed: 8 });
 		expect(items[0].json.data).toBeUndefined();
 		expect(api.log).toHaveLength(1);
+	});
+
+	// Issue 15.1: the service puts `next` on every page of a running job, an empty one too; the node
+	// used to follow it up to 1000 times for one status read.
+	test('Get Status on a running crawl: the pages finished so far, then stop (a handful of requests, no loop)', async () => {
+		const id = await startDirect({ url: 'https://example.com/fake-duration-60000', limit: 10 }); // 6 s here
+		await sleep(1500);
+		const result = await run({ operation: 'getStatus', crawlId: ref(id) });
+		expect(result.status).toBe('success');
+		const items = result.items(NODE);
+		const gets = api.requests({ method: 'GET', path: `/v2/crawl/${id}` });
+		const pagesWithDocuments = Math.ceil(items.length / PAGE_SIZE);
+		expect(items.length).toBeGreaterThan(0);
+		expect(items.length).toBeLessThan(10);
+		expect(gets.length).toBeLessThanOrEqual(pagesWithDocuments + 1);
+		for (const item of items) expect(item.json.jobStatus).toBe('scraping');
+		// The fake behaves like the service: the last page read still carries a cursor.
+		const last = await (await fetch(`${api.url}${gets[gets.length - 1].path}?skip=${items.length}`, { headers: { Authorization: `Bearer ${CANARY_KEY}` } })).json();
+		expect(last).toMatchObject({ status: 'scraping', data: [] });
+		expect(last.next).toMatch(new RegExp(`/v2/crawl/${id}\\?skip=${items.length}$`));
+	});
+
+	test('Get Status on a crawl with no page finished yet: one request, one item saying it is still running', async () => {
+		const id = await startDirect({ url: 'https://example.com/fake-duration-600000', limit: 10 });
+		const result = await run({ operation: 'getStatus', crawlId: ref(id) });
+		expect(result.status).toBe('success');
+		const items = result.items(NODE);
+		expect(items).toHaveLength(1);
+		expect(items[0].json).toMatchObject({ id, status: 'scraping', completed: 0, total: 10 });
+		expect(items[0].json.message).toMatch(/^The crawl is still running \(status "scraping", 0 of 10 pages done\)/);
+		expect(items[0].json.next).toBeUndefined();
+		expect(api.requests({ method: 'GET' })).toHaveLength(1);
 	});
 
 	test('Get Errors, Cancel, Get Active', async () => {

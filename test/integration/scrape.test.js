@@ -176,6 +176,78 @@ describe('output', () => {
 		expect(JSON.stringify(download.headers)).not.toContain(CANARY_KEY);
 	});
 
+	// Issue 15.6: a paid scrape was thrown away when its screenshot could not be downloaded.
+	describe('a screenshot that cannot be downloaded', () => {
+		/** A loopback port that nothing listens on: connections to it are refused. */
+		async function closedPort() {
+			const server = require('net').createServer();
+			await new Promise((r) => server.listen(0, '127.0.0.1', r));
+			const { port } = server.address();
+			await new Promise((r) => server.close(r));
+			return port;
+		}
+		const withShot = (options = {}) => scrape({ formats: ['markdown', 'screenshot'], options: { downloadScreenshot: true, ...options } });
+
+		test('storage refuses the connection: the page comes out, screenshotError says what, where and what to do', async () => {
+			const port = await closedPort();
+			const result = await run(withShot(), urls(`https://example.com/fake-screenshot-port-${port}`));
+			expect(result.status).toBe('success');
+			const [item] = result.items(WEB_DATA);
+			expect(item.json.markdown).toMatch(/^# /);
+			expect(item.binary).toBeUndefined();
+			expect(item.json.screenshotError).toEqual({
+				message: 'the storage could not be reached (the connection was refused)',
+				code: 'ECONNREFUSED',
+				host: `127.0.0.1:${port}`,
+				hint: expect.stringMatching(/expire 24 hours after the scrape: scrape the page again/),
+			});
+			expect(scrapeRequests()).toHaveLength(1);
+		});
+
+		test.each([404, 403])('the link answers %i: the page comes out with the HTTP status in screenshotError', async (status) => {
+			api.fault({ method: 'GET', path: '/fake-screenshots/', status });
+			const result = await run(withShot());
+			expect(result.status).toBe('success');
+			const [item] = result.items(WEB_DATA);
+			expect(item.json.metadata.title).toBeTruthy();
+			expect(item.json.markdown).toMatch(/^# /);
+			expect(item.binary).toBeUndefined();
+			expect(item.json.screenshotError).toMatchObject({
+				message: `the storage answered HTTP ${status} (the link has expired or is not valid)`,
+				httpStatus: status,
+				host: new URL(api.url).host,
+			});
+			expect(api.requests({ method: 'GET', path: '/fake-screenshots/' })).toHaveLength(1);
+		});
+
+		test('"Fail the Item": an error that names the screenshot download and its host', async () => {
+			const port = await closedPort();
+			const result = await run(withShot({ onScreenshotFailure: 'fail' }), urls(`https://example.com/fake-screenshot-port-${port}`));
+			expect(result.status).toBe('error');
+			expect(result.error.message).toBe(`The screenshot download from 127.0.0.1:${port} failed: the storage could not be reached (the connection was refused)`);
+			expect(result.error.description).toMatch(/The page was scraped \(and charged\); only its screenshot file could not be downloaded\. Screenshot links expire 24 hours/);
+		});
+
+		test('"Fail the Item" under Continue On Fail: the error item still carries the page', async () => {
+			api.fault({ method: 'GET', path: '/fake-screenshots/', status: 404 });
+			const result = await run(withShot({ onScreenshotFailure: 'fail' }), undefined, { onError: 'continueRegularOutput' });
+			expect(result.status).toBe('success');
+			const [item] = result.items(WEB_DATA);
+			expect(item.json.error).toMatch(/^The screenshot download from .+ failed: the storage answered HTTP 404/);
+			expect(item.json.markdown).toMatch(/^# /);
+			expect(item.json.url).toBe('https://example.com/pricing');
+			expect(item.json.screenshotError).toMatchObject({ httpStatus: 404 });
+			expect(item.pairedItem).toEqual({ item: 0 });
+		});
+
+		test('a bad On Screenshot Download Failure value is refused before sending', async () => {
+			const result = await run(withShot({ onScreenshotFailure: 'ignore' }));
+			expect(result.status).toBe('error');
+			expect(result.error.message).toMatch(/On Screenshot Download Failure/);
+			expect(api.log).toHaveLength(0);
+		});
+	});
+
 	test('without Download Screenshot the link stays a link and no download happens', async () => {
 		const result = await run(scrape({ formats: ['screenshot'] }));
 		expect(result.items(WEB_DATA)[0].binary).toBeUndefined();

@@ -6,14 +6,22 @@ import { defaultDeps, type TransportDeps } from '../transport';
  * THE polling helper of the package: waits for a long-running job (agent runs now, crawl and
  * monitor-check waits later) by reading its status until a terminal one, or until Max Wait.
  *
- * Schedule (defaults in DEFAULT_POLL_SCHEDULE):
- * - the first status request goes out `firstPollMs` (1 s) after the job started;
- * - after that the interval is a share (`ageRatio`, 25 %) of the job's age, kept between
- *   `minIntervalMs` (2 s) and `maxIntervalMs` (45 s). The interval therefore grows by ×1.25 per
- *   poll once past the minimum, and a finished job is noticed at most ~25 % of its run time late
- *   (at most 45 s). A 5 s job takes ~4 requests, a 60 s job ~14 and a 600 s job ~28 (a fixed 2 s
- *   poll: 3, 30 and 300). Because the interval depends on the job's age, not on the number of
- *   polls, a wait that begins on an old job (`startedAt`) polls at once and then at a fitting pace.
+ * Schedule (defaults in DEFAULT_POLL_SCHEDULE; issue 15.3):
+ * - the first status request goes out `firstPollMs` (1 s) after the job started, the second when
+ *   the job is `growFromMs` (4.75 s) old;
+ * - from then on the interval is a share (`ageRatio`, 19.5 %) of the job's age, kept between
+ *   `minIntervalMs` (0.5 s) and `maxIntervalMs` (90 s): the reads fall at 4.75 s × 1.195^k.
+ * Why these numbers: a job that ends between two reads at t and t × (1 + ageRatio) is noticed up
+ * to ageRatio × t late, on average about half of that. With ≤ 30 reads for a 600 s job (the budget),
+ * at least one gap between 5 s and 600 s must be ≥ 17.6 % of its start (30 reads can grow by
+ * (600/5.5)^(1/29) = ×1.176 per read at best), so no schedule keeps EVERY job within 10 %: that
+ * would need ≥ 51 reads. This one keeps the typical lateness (median and mean over jobs of a given
+ * length ±10 %) within 10 % at every length from 5 s to 600 s, the worst single job within 19.5 %
+ * (at most 90 s), and a 600 s job at 30 reads. The old schedule (first read at 1 s, then 25 % of
+ * the age, 2 to 45 s) was 11–12 % late typically and up to 25 % (39 % at 5 s) with 28 reads.
+ * `npm run bench:polling` shows the figures for 5, 10, 30, 60, 120 and 600 s. Because the interval
+ * depends on the job's age, not on the number of polls, a wait that begins on an old job
+ * (`startedAt`) polls at once and then at a fitting pace.
  * - The last status is read at the Max Wait deadline, so a timeout reports a fresh status.
  *
  * Errors and retries: each status read is ONE transport request with the transport's own retry
@@ -35,7 +43,9 @@ import { defaultDeps, type TransportDeps } from '../transport';
 export interface PollSchedule {
 	/** Time from the start of the job to the first status request, in ms. */
 	firstPollMs: number;
-	/** After the first poll, the interval is this share of the job's age... */
+	/** The job's age at the second status request, in ms; 0: none (the share of the age from the first). */
+	growFromMs: number;
+	/** From `growFromMs` on, the interval is this share of the job's age... */
 	ageRatio: number;
 	/** ...but at least this many ms... */
 	minIntervalMs: number;
@@ -45,9 +55,10 @@ export interface PollSchedule {
 
 export const DEFAULT_POLL_SCHEDULE: Readonly<PollSchedule> = Object.freeze({
 	firstPollMs: 1_000,
-	ageRatio: 0.25,
-	minIntervalMs: 2_000,
-	maxIntervalMs: 45_000,
+	growFromMs: 4_750,
+	ageRatio: 0.195,
+	minIntervalMs: 500,
+	maxIntervalMs: 90_000,
 });
 
 /** Default Max Wait: 240 s, so start + wait + output stay inside n8n Cloud's 300 s execution limit. */
@@ -67,12 +78,14 @@ export const realClock: PollClock = {
 
 /**
  * The wait before the next status request: `firstPollMs` after the start for the first one (at
- * once when the job is older), then `ageRatio` × age, clamped to [minIntervalMs, maxIntervalMs].
+ * once when the job is older), then until the job is `growFromMs` old, then `ageRatio` × age; all
+ * after the first clamped to [minIntervalMs, maxIntervalMs].
  */
 export function pollDelay(ageMs: number, pollsDone: number, schedule: PollSchedule = DEFAULT_POLL_SCHEDULE): number {
 	const age = Math.max(0, ageMs);
 	if (pollsDone === 0) return Math.max(0, schedule.firstPollMs - age);
-	const proportional = age * schedule.ageRatio;
+	const growFrom = schedule.growFromMs ?? 0;
+	const proportional = age < growFrom ? growFrom - age : age * schedule.ageRatio;
 	return Math.round(Math.min(Math.max(proportional, schedule.minIntervalMs), schedule.maxIntervalMs));
 }
 

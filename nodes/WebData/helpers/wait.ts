@@ -15,7 +15,7 @@ export function maxWaitField(noun: string, extra: Partial<INodeProperties> = {})
 		typeOptions: { minValue: 1, maxValue: MAX_WAIT_LIMIT_S, numberPrecision: 0 },
 		default: 240, // DEFAULT_MAX_WAIT_MS in seconds (a literal: the n8n lint rules read defaults as data)
 		hint: 'n8n Cloud stops an execution after 300 s, so keep it below that there',
-		description: `How long to wait for the ${noun} to finish, in seconds. The status is read 1 s after the start, then at a growing interval (a quarter of the time the ${noun} has taken, 2 to 45 s).`,
+		description: `How long to wait for the ${noun} to finish, in seconds. The status is read 1 s and 4.75 s after the start, then at a growing interval (19.5 % of the time the ${noun} has taken, at most 90 s).`,
 		...extra,
 	};
 }
@@ -58,7 +58,7 @@ export function onTimeoutField(noun: string, readOp: string, runningStatus: stri
 			{
 				name: 'Return Last Status',
 				value: 'returnStatus',
-				description: `Output the last status read (status "${runningStatus}") as the item; read the result later with ${readOp}`,
+				description: `Output the last status read (status "${runningStatus}", timedOut: true) as the item; read the result later with ${readOp}`,
 			},
 		],
 	};

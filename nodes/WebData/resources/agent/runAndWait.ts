@@ -48,7 +48,7 @@ const properties: INodeProperties[] = [
 	},
 	maxWaitField('run', {
 		description:
-			'How long to wait for the run to finish, in seconds. With Poll, the status is read 1 s after the start, then at a growing interval (a quarter of the time the run has taken, 2 to 45 s). With Resume on Completion Webhook, the execution waits (paused) until the webhook arrives or this time has passed.',
+			'How long to wait for the run to finish, in seconds. With Poll, the status is read 1 s and 4.75 s after the start, then at a growing interval (19.5 % of the time the run has taken, at most 90 s). With Resume on Completion Webhook, the execution waits (paused) until the webhook arrives or this time has passed.',
 	}),
 	onTimeoutField('run', 'Get', 'processing'),
 	{
@@ -151,7 +151,22 @@ export const runAndWait: Operation = {
 			const seconds = Math.round(maxWaitMs / 1000);
 			const last = typeof job.status === 'string' ? `status "${job.status}"` : 'no status could be read';
 			if (onTimeout === 'returnStatus') {
-				if (wait.status !== undefined) return [{ json: job }];
+				// The same item as Wait Method "Resume on Completion Webhook" gives at Max Wait (resume.ts):
+				// the last status read, marked timedOut, with the wait method, its end and what to do.
+				if (wait.status !== undefined) {
+					return [
+						{
+							json: {
+								...job,
+								id: job.id ?? jobId,
+								timedOut: true,
+								waitMethod: WAIT_METHOD_POLL,
+								waitedUntil: new Date(startedAt + maxWaitMs).toISOString(),
+								message: `The run did not finish within Max Wait (${seconds} s). "status" is its last status read; the run goes on: read it with Agent → Get (Job ID ${jobId}).`,
+							},
+						},
+					];
+				}
 				const error = new NodeOperationError(node, `The agent run did not report a status within Max Wait (${seconds} s)`, {
 					itemIndex: i,
 					description: `Its status could not be read before the deadline (the service asked to wait or kept failing). The run may still be going: read it later with Agent → Get (Job ID ${jobId}).`,

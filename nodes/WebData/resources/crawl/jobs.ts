@@ -20,7 +20,10 @@ export type JobKind = 'crawl' | 'batch';
 
 const PATH: Record<JobKind, string> = { crawl: '/crawl', batch: '/batch/scrape' };
 const NOUN: Record<JobKind, string> = { crawl: 'crawl', batch: 'batch scrape' };
-/** Safety bound for following `next` links (each page of the service holds up to 10 MB). */
+/**
+ * Safety bound for following `next` links (each page of the service holds up to 10 MB). The reader
+ * stops long before it in practice: see readAllDocuments.
+ */
 const MAX_STATUS_PAGES = 1000;
 
 export const TERMINAL = ['completed', 'failed', 'cancelled'];
@@ -80,7 +83,24 @@ export async function readStatusPage(
 	return await apiRequest<IDataObject>(ctx, { method: 'GET', path: `${PATH[kind]}/${id}`, itemIndex: i, hints: jobHints(kind) }, deps);
 }
 
-/** Every page of the result: the first status body's data plus the data of each `next` link. */
+/**
+ * Every page of the result so far: the first status body's data plus the data of each `next` link.
+ *
+ * The service puts `next` on EVERY page of a job that still runs, an empty page too: the link then
+ * points past the documents finished so far, and following it again and again returns the same empty
+ * page with the same link (public docs: "returned if the crawl is not completed or if the response is
+ * larger than 10MB"; server apps/api/src/controllers/v2/crawl-status.ts @ 014bc161 and
+ * __tests__/crawl-status-next.test.ts @ 11dbeb90, "keeps the cursor while the crawl is still
+ * running"). So a `next` link alone does not mean more documents. The reader follows it only while
+ * it can bring documents, and stops at:
+ * - a page without documents (nothing more is finished yet, or the job's pages are all read);
+ * - as many documents read as the job reports finished (`completed`) while it still runs, so a
+ *   running job's read ends without the extra empty page;
+ * - a link it has followed already;
+ * - MAX_STATUS_PAGES.
+ * A status read of a running job therefore costs the pages that hold documents (plus at most one
+ * empty page), never a loop.
+ */
 export async function readAllDocuments(
 	ctx: IExecuteFunctions,
 	kind: JobKind,
@@ -89,17 +109,29 @@ export async function readAllDocuments(
 	deps: TransportDeps,
 ): Promise<{ status: IDataObject; documents: IDataObject[] }> {
 	const documents: IDataObject[] = [];
+	const followed = new Set<string>();
 	let body = first;
 	let last = first;
-	for (let page = 0; ; page++) {
-		if (Array.isArray(body.data)) documents.push(...(body.data as IDataObject[]));
+	for (let page = 1; ; page++) {
+		const data = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
+		documents.push(...data);
 		last = body;
 		const next = body.next;
-		if (typeof next !== 'string' || next === '' || page + 1 >= MAX_STATUS_PAGES) break;
+		if (typeof next !== 'string' || next === '' || data.length === 0) break;
+		const running = !TERMINAL.includes(String(body.status));
+		if (running && typeof body.completed === 'number' && documents.length >= body.completed) break;
+		if (followed.has(next) || page >= MAX_STATUS_PAGES) break;
+		followed.add(next);
 		body = await apiRequest<IDataObject>(ctx, { method: 'GET', path: next, itemIndex: i, hints: jobHints(kind) }, deps);
 	}
 	// The status fields of the last page are the freshest.
 	return { status: { ...first, ...last }, documents };
+}
+
+/** The note on the status item of a job that is still running. */
+function runningNote(kind: JobKind, id: string, status: IDataObject): string {
+	const readOp = kind === 'crawl' ? 'Crawl → Get Status' : 'Batch Scrape → Get Status';
+	return `The ${NOUN[kind]} is still running (status "${String(status.status)}", ${String(status.completed ?? 0)} of ${String(status.total ?? '?')} pages done); no page is finished yet. Read it again later with ${readOp} (ID ${id}), or wait for it with Run and Wait.`;
 }
 
 /** One item per page: `jobId`, `jobStatus`, then the Document (Full or Compact). */
@@ -165,7 +197,11 @@ export async function getStatusItems(
 	const first = await readStatusPage(ctx, kind, id, i, deps);
 	if (what === 'status') return [{ json: statusJson(id, first) }];
 	const { status, documents } = await readAllDocuments(ctx, kind, first, i, deps);
-	if (documents.length === 0) return [{ json: statusJson(id, status) }];
+	if (documents.length === 0) {
+		const json = statusJson(id, status);
+		if (!TERMINAL.includes(String(status.status))) json.message = runningNote(kind, id, status);
+		return [{ json }];
+	}
 	return documents.map((doc) => ({ json: pageJson(id, status, doc, mode) }));
 }
 
@@ -203,7 +239,14 @@ export async function waitForJob(
 	if (wait.outcome === 'timeout') {
 		const last = wait.status ? `status "${String(wait.status.status)}", ${String(wait.status.completed ?? 0)} of ${String(wait.status.total ?? '?')} pages done` : 'no status could be read';
 		if (opts.onTimeout === 'returnStatus' && wait.status) {
-			return { status: statusJson(id, wait.status), documents: [], timedOut: true };
+			// Marked like Agent → Run and Wait at Max Wait: timedOut, when the wait ended, what to do.
+			const status: IDataObject = {
+				...statusJson(id, wait.status),
+				timedOut: true,
+				waitedUntil: new Date(opts.startedAt + maxWaitMs).toISOString(),
+				message: `The ${noun} did not finish within Max Wait (${seconds} s): ${last}. "status" is its last status read; the job goes on: read its pages with ${readOp} (ID ${id}).`,
+			};
+			return { status, documents: [], timedOut: true };
 		}
 		let cancelled = false;
 		if (opts.onTimeout === 'cancelAndFail') {

@@ -1,7 +1,9 @@
+import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { documentJson, downloadScreenshot, fileBaseName, outputModeField, readOutputMode } from '../../helpers/document';
 import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../helpers/scrapeOptions';
+import { errorItem, isCancellation } from '../../helpers/items';
 import type { Operation, RunContext } from '../../helpers/types';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
@@ -45,6 +47,26 @@ const properties: INodeProperties[] = [
 				default: false,
 				description:
 					'Whether to download the screenshot into a binary field (needs the Screenshot format). The link expires after 24 hours; the file does not.',
+			},
+			{
+				displayName: 'On Screenshot Download Failure',
+				name: 'onScreenshotFailure',
+				type: 'options',
+				default: 'keepPage',
+				description:
+					'What to do when the page was scraped but its screenshot file cannot be downloaded (the link expired after 24 hours, or its storage cannot be reached)',
+				options: [
+					{
+						name: 'Keep Page, Note the Error',
+						value: 'keepPage',
+						description: 'Output the scraped page without the file; "screenshotError" on the item says what failed, where, and what to do',
+					},
+					{
+						name: 'Fail the Item',
+						value: 'fail',
+						description: 'An error that names the screenshot download; under Continue On Fail the error item still carries the page',
+					},
+				],
 			},
 			{
 				displayName: 'Screenshot Binary Field',
@@ -111,6 +133,11 @@ export const scrapeUrl: Operation = {
 			throw invalid(node, 'Options → Screenshot Binary Field', options.screenshotBinaryProperty, 'give the binary field a name', i);
 		}
 
+		const onShotFailure = options.onScreenshotFailure ?? 'keepPage';
+		if (onShotFailure !== 'keepPage' && onShotFailure !== 'fail') {
+			throw invalid(node, 'Options → On Screenshot Download Failure', onShotFailure, 'choose one of keepPage, fail', i);
+		}
+
 		const body: IDataObject = { url, ...scrapeOptions };
 		if (options.zeroDataRetention !== undefined) body.zeroDataRetention = Boolean(options.zeroDataRetention);
 
@@ -125,8 +152,95 @@ export const scrapeUrl: Operation = {
 		const item: INodeExecutionData = { json: documentJson(doc, mode, url) };
 		if (answer.warning !== undefined && item.json.warning === undefined) item.json.warning = answer.warning as string;
 		if (download && typeof doc.screenshot === 'string' && doc.screenshot) {
-			item.binary = { [binaryField]: await downloadScreenshot(this, doc.screenshot, fileBaseName(url, 'screenshot'), i) };
+			let failed: { error: unknown } | undefined;
+			try {
+				item.binary = { [binaryField]: await downloadScreenshot(this, doc.screenshot, fileBaseName(url, 'screenshot'), i) };
+			} catch (error) {
+				failed = { error };
+			}
+			if (failed) return screenshotFailed(this, item, doc.screenshot, failed.error, onShotFailure, i);
 		}
 		return [item];
 	},
 };
+
+/**
+ * The page whose screenshot could not be downloaded. The scrape is done and charged, so the page is
+ * never thrown away for the file: "keepPage" notes the failure on the item (`screenshotError`);
+ * "fail" is an error that names the screenshot download, and under Continue On Fail its error item
+ * still carries the page. A stopped execution stays a cancellation.
+ */
+function screenshotFailed(
+	ctx: IExecuteFunctions,
+	item: INodeExecutionData,
+	link: string,
+	error: unknown,
+	onFailure: string,
+	i: number,
+): INodeExecutionData[] {
+	if (isCancellation(error)) throw error;
+	const failure = screenshotFailure(link, error);
+	if (onFailure === 'keepPage') {
+		item.json.screenshotError = failure;
+		return [item];
+	}
+	const failed = new NodeOperationError(ctx.getNode(), `The screenshot download from ${String(failure.host)} failed: ${String(failure.message)}`, {
+		itemIndex: i,
+		description: `The page was scraped (and charged); only its screenshot file could not be downloaded. ${String(failure.hint)} Set Options → On Screenshot Download Failure to "Keep Page, Note the Error" to get the page without the file.`,
+	});
+	if (!ctx.continueOnFail()) throw failed;
+	return [{ json: { ...item.json, ...errorItem(failed, i).json, screenshotError: failure }, pairedItem: { item: i } }];
+}
+
+const SCREENSHOT_HINT =
+	'Screenshot links expire 24 hours after the scrape: scrape the page again for a fresh link. If the link is fresh, n8n cannot reach the service\'s screenshot storage at this host (a firewall, proxy or DNS; on a self-hosted service, its storage address must be reachable from n8n).';
+
+const NETWORK_ERRORS: Record<string, string> = {
+	ECONNREFUSED: 'the connection was refused',
+	ENOTFOUND: 'the host name was not found',
+	EAI_AGAIN: 'the host name could not be looked up',
+	ETIMEDOUT: 'the connection timed out',
+	ECONNRESET: 'the connection was closed',
+	ECONNABORTED: 'the connection was aborted',
+	EHOSTUNREACH: 'the host is unreachable',
+	ENETUNREACH: 'the network is unreachable',
+};
+
+/**
+ * What failed in a screenshot download, for the item (`screenshotError`) or the error: the cause in
+ * words (HTTP status, or the network error code), the storage host (not the signed link), a hint.
+ */
+function screenshotFailure(link: string, error: unknown): IDataObject {
+	let host = 'the screenshot link';
+	try {
+		host = new URL(link).host || host;
+	} catch {
+		// not a URL: downloadScreenshot said so in its message
+	}
+	const e = error as {
+		message?: string;
+		code?: string;
+		httpCode?: string | number;
+		status?: number;
+		statusCode?: number;
+		response?: { status?: number };
+		cause?: { code?: string; message?: string };
+	};
+	const status = Number(e.response?.status ?? e.statusCode ?? e.status ?? e.httpCode);
+	const code = e.code ?? e.cause?.code;
+	let message: string;
+	if (Number.isInteger(status) && status >= 400) {
+		const meaning = status === 400 || status === 403 || status === 404 || status === 410 ? ' (the link has expired or is not valid)' : '';
+		message = `the storage answered HTTP ${status}${meaning}`;
+	} else if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
+		// In words: n8n's NodeOperationError replaces any message that contains a code such as
+		// ECONNREFUSED with its generic text (which would hide that the screenshot failed).
+		message = `the storage could not be reached (${NETWORK_ERRORS[code] ?? 'network error'})`;
+	} else {
+		message = e.message ?? String(error);
+	}
+	const failure: IDataObject = { message, host, hint: SCREENSHOT_HINT };
+	if (Number.isInteger(status) && status >= 400) failure.httpStatus = status;
+	if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) failure.code = code;
+	return failure;
+}
