@@ -14,6 +14,7 @@ import { searchMonitors } from './listSearch';
 import { checkExists, create, registrationOf, remove, type Connection } from './registration';
 import { SigningSecretCache } from './secretCache';
 import type { WebhookRequest, WebhookResponse } from '../WebData/helpers/signature';
+import { webDataApiTest } from '../WebData/methods/credentialTest';
 import { authenticateDelivery, DeliveryDeduper, type HeaderBag } from './verify';
 
 /** Accepted webhookIds of every trigger node in this n8n process (bounded; see DeliveryDeduper). */
@@ -77,7 +78,7 @@ export class WebDataTrigger implements INodeType {
 		defaults: { name: 'Web Data Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'webDataApi', required: true }],
+		credentials: [{ name: 'webDataApi', required: true, testedBy: 'webDataApiTest' }],
 		webhooks: [
 			{
 				name: 'default',
@@ -94,6 +95,7 @@ export class WebDataTrigger implements INodeType {
 
 	methods = {
 		listSearch: { searchMonitors },
+		credentialTest: { webDataApiTest },
 	};
 
 	webhookMethods = {

@@ -7,7 +7,9 @@ import type {
 	ILoadOptionsFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import { baseUrlMessage, checkBaseUrl } from './baseUrl';
 
 import { type ApiFailure, toNodeApiError } from './errors';
 import type { Pace } from './pace';
@@ -134,6 +136,14 @@ export async function apiRequest<T = IDataObject>(
 	deps: TransportDeps = defaultDeps,
 ): Promise<T> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	// An invalid Base URL (no scheme, an API path…) is refused before anything is sent.
+	const checkedBase = checkBaseUrl(credentials.baseUrl);
+	if (!checkedBase.ok) {
+		throw new NodeOperationError(ctx.getNode(), baseUrlMessage(checkedBase), {
+			description: 'Fix Base URL in the Web Data API credential, then press Test there.',
+			itemIndex: request.itemIndex,
+		});
+	}
 	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
 	const secret = typeof credentials.apiKey === 'string' ? credentials.apiKey : undefined;
 	const url = resolveUrl(baseUrl, request.path);
