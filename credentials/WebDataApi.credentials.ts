@@ -50,6 +50,6 @@ export class WebDataApi implements ICredentialType {
 		},
 	};
 
-	// Test: the nodes' `testedBy: 'webDataApiTest'` (nodes/WebData/methods/credentialTest.ts) checks the
+	// Test: the nodes' `testedBy: 'webDataApiTest'` (nodes/WebData/methods/checkCredential.ts) checks the
 	// Base URL first and says what is wrong and what to do (unreachable host, wrong scheme, 401, 402).
 }

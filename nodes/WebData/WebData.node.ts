@@ -13,7 +13,7 @@ import { asNodeError, errorItem, isCancellation } from './helpers/items';
 import { runPool } from './helpers/pool';
 import type { Resource, RunContext } from './helpers/types';
 import { searchActiveCrawls } from './methods/crawlSearch';
-import { webDataApiTest } from './methods/credentialTest';
+import { webDataApiTest } from './methods/checkCredential';
 import { searchAgentRuns } from './methods/listSearch';
 import { searchInteractSessions } from './resources/interact/listSearch';
 import { searchMonitorChecks, searchMonitors } from './methods/monitorSearch';
