@@ -495,6 +495,48 @@ class Editor {
 		return `"${text}" after ${secs(ms)}`;
 	}
 
+	/**
+	 * The credential dialog's Test (run by n8n on Save) for what new users get wrong: each case must
+	 * show "Couldn't connect with these settings" with details that say what is wrong and what to do.
+	 * Resolves a note; throws with what the dialog showed.
+	 */
+	async credentialTest() {
+		const page = this.page;
+		const closed = await freePort(); // nothing listens there
+		const cases = [
+			{ what: 'Base URL without a scheme', apiKey: this.host.apiKey, baseUrl: 'api.example', wanted: [/has no scheme/, /https:\/\/api\.example/] },
+			{ what: 'key refused', apiKey: 'fc-e2e-not-the-key', baseUrl: this.host.fakeUrl, wanted: [/refused the API key \(401\)/, /Copy the key again/] },
+			{ what: 'service unreachable', apiKey: this.host.apiKey, baseUrl: `http://127.0.0.1:${closed}`, wanted: [/connection refused/, /Check the host and port/] },
+		];
+		await this.openWorkflow('parse-pdf-to-markdown');
+		const ndv = await this.openPanel('Parse PDF to Markdown');
+		await ndv.locator('[data-test-id="node-credentials-select"]').click();
+		await page.locator('[data-test-id="node-credentials-select-item-new"]').click();
+		const modal = page.locator('[data-test-id="editCredential-modal"]');
+		await modal.waitFor();
+		const field = (label) => modal.locator('[data-test-id="credential-connection-parameter"]').filter({ hasText: label }).locator('input').first();
+		const notes = [];
+		for (const c of cases) {
+			await field('API Key').fill(c.apiKey);
+			await field('Base URL').fill(c.baseUrl);
+			await modal.locator('[data-test-id="credential-save-button"]').click();
+			let text = '';
+			const deadline = Date.now() + 20000;
+			for (;;) {
+				const more = modal.getByText('More details', { exact: true });
+				if (await more.count()) await more.first().click().catch(() => {});
+				text = oneLine(await modal.innerText());
+				if (/Couldn.t connect with these settings/.test(text) && c.wanted.every((re) => re.test(text))) break;
+				if (Date.now() > deadline) throw new Error(`${c.what} (${c.baseUrl}): the credential dialog shows "${text}", not ${c.wanted.join(' and ')}`);
+				await sleep(250);
+			}
+			notes.push(c.what);
+		}
+		await page.keyboard.press('Escape');
+		this.newErrors(); // failed tests are the expected outcome here
+		return notes.join(', ');
+	}
+
 	/** Runs one screenshot entry; resolves a note; throws with a reason when it did not render. */
 	async shoot(shot, file) {
 		const page = this.page;
@@ -632,6 +674,16 @@ async function runScreenshots(env) {
 			const debug = path.join(host.dir, 'list-error.failed.png');
 			await editor.page.screenshot({ path: debug }).catch(() => {});
 			record(LIST, false, String(e.message).split('\n')[0], `what the browser showed: ${debug}`);
+		}
+		const c0 = Date.now();
+		const CRED = 'screenshots: the credential Test says what is wrong and what to do';
+		try {
+			const note = await editor.credentialTest();
+			record(`${CRED} (${note}; ${secs(Date.now() - c0)})`, true);
+		} catch (e) {
+			const debug = path.join(host.dir, 'credential-test.failed.png');
+			await editor.page.screenshot({ path: debug }).catch(() => {});
+			record(CRED, false, String(e.message).split('\n')[0], `what the browser showed: ${debug}`);
 		}
 		const leaks = await editor.keyLeaks();
 		record(
