@@ -1,9 +1,4 @@
-import type {
-	IAuthenticateGeneric,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 export class WebDataApi implements ICredentialType {
 	name = 'webDataApi';
@@ -30,8 +25,10 @@ export class WebDataApi implements ICredentialType {
 			type: 'string',
 			default: 'https://api.firecrawl.dev',
 			required: true,
+			placeholder: 'https://api.firecrawl.dev',
 			description:
-				'Address of the service. Change it only for a self-hosted service. A trailing slash or a trailing /v2 is fine.',
+				'Address of the service, with http:// or https://. Change it only for a self-hosted service. A trailing slash or a trailing /v2 is fine.',
+			hint: 'For example https://api.firecrawl.dev, or http://localhost:3002 for a self-hosted service. No endpoint path: the node adds /v2/… itself. Test checks it.',
 		},
 		{
 			displayName: 'Webhook Signing Secret',
@@ -53,11 +50,6 @@ export class WebDataApi implements ICredentialType {
 		},
 	};
 
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{String($credentials.baseUrl).trim().replace(/\\/+$/, "").replace(/\\/v2$/, "")}}',
-			url: '/v2/team/credit-usage',
-			method: 'GET',
-		},
-	};
+	// Test: the nodes' `testedBy: 'webDataApiTest'` (nodes/WebData/methods/checkCredential.ts) checks the
+	// Base URL first and says what is wrong and what to do (unreachable host, wrong scheme, 401, 402).
 }

@@ -13,6 +13,7 @@ import { asNodeError, errorItem, isCancellation } from './helpers/items';
 import { runPool } from './helpers/pool';
 import type { Resource, RunContext } from './helpers/types';
 import { searchActiveCrawls } from './methods/crawlSearch';
+import { webDataApiTest } from './methods/checkCredential';
 import { searchAgentRuns } from './methods/listSearch';
 import { searchInteractSessions } from './resources/interact/listSearch';
 import { searchMonitorChecks, searchMonitors } from './methods/monitorSearch';
@@ -61,7 +62,7 @@ export class WebData implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'webDataApi', required: true }],
+		credentials: [{ name: 'webDataApi', required: true, testedBy: 'webDataApiTest' }],
 		// The resume call of a paused execution (Agent → Run and Wait, "Resume on Completion Webhook"):
 		// the execution's resume URL ($execution.resumeUrl); n8n registers no other URL for it.
 		webhooks: [
@@ -147,6 +148,7 @@ export class WebData implements INodeType {
 
 	methods = {
 		listSearch: { searchActiveCrawls, searchAgentRuns, searchInteractSessions, searchMonitors, searchMonitorChecks },
+		credentialTest: { webDataApiTest },
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {

@@ -14,6 +14,7 @@ import { searchMonitors } from './listSearch';
 import { checkExists, create, registrationOf, remove, type Connection } from './registration';
 import { SigningSecretCache } from './secretCache';
 import type { WebhookRequest, WebhookResponse } from '../WebData/helpers/signature';
+import { webDataApiTest } from '../WebData/methods/checkCredential';
 import { authenticateDelivery, DeliveryDeduper, type HeaderBag } from './verify';
 
 /** Accepted webhookIds of every trigger node in this n8n process (bounded; see DeliveryDeduper). */
@@ -67,13 +68,17 @@ export class WebDataTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
-		description: 'Starts the workflow when a web monitor checks a page or finishes a check',
+		// n8n 2.41's node creator merges "Web Data" and "Web Data Trigger" into one entry (the trigger's
+		// name minus "Trigger" is the action node's name) and shows the TRIGGER's description under it,
+		// also when a user adds an action: so this text says what both nodes do, scraping and PDFs first.
+		description:
+			'Scrape, search, map and crawl the web, parse PDFs and other files to Markdown, run research agents, and start workflows when a watched page changes',
 		eventTriggerDescription: 'Waiting for the monitor to send an event',
 		activationMessage: 'Monitor events now start this workflow.',
 		defaults: { name: 'Web Data Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'webDataApi', required: true }],
+		credentials: [{ name: 'webDataApi', required: true, testedBy: 'webDataApiTest' }],
 		webhooks: [
 			{
 				name: 'default',
@@ -90,6 +95,7 @@ export class WebDataTrigger implements INodeType {
 
 	methods = {
 		listSearch: { searchMonitors },
+		credentialTest: { webDataApiTest },
 	};
 
 	webhookMethods = {

@@ -38,3 +38,17 @@ test('the codex puts the node in the regular categories only (an "AI" subcategor
 	expect(codex.subcategories).toBeUndefined();
 	expect(node.description.usableAsTool).toBe(true);
 });
+
+test('the node creator\'s one "Web Data" entry says what the node does: it shows the trigger\'s description', () => {
+	// n8n 2.41.1 editor (useActionsGeneration, generateMergedNodesAndActions in n8n-editor-ui's dist):
+	// a trigger whose name minus "Trigger" is an action node's name is merged into that node's entry,
+	// and the entry's description becomes the trigger's. The e2e screenshots assert the shown text.
+	const { WebDataTrigger } = require('../../dist/nodes/WebDataTrigger/WebDataTrigger.node');
+	const trigger = new WebDataTrigger().description;
+	expect(trigger.name.replace('Trigger', '')).toBe(node.description.name); // so the editor merges them
+	const shown = trigger.description;
+	for (const what of [/scrape/i, /search/i, /crawl/i, /\bPDF/, /parse/i, /Markdown/, /agent/i, /page changes/i]) {
+		expect({ shown, mentions: what.test(shown) }).toEqual({ shown, mentions: true });
+	}
+	expect(shown.length).toBeLessThanOrEqual(160);
+});

@@ -258,3 +258,49 @@ test('ci.yml runs the project CI script as the README shows it', () => {
 	expect(text).toMatch(/^on:\n  push:/m);
 	expect(text).toMatch(/^  pull_request:/m);
 });
+
+// --- issue 17.8: the README inside the package (npm page, n8n's package view) -----------------------
+
+/** Every link target of a Markdown file: [text](target), ![alt](target), src="target", href="target". */
+function linkTargets(markdown) {
+	const targets = [];
+	for (const m of markdown.matchAll(/\]\(\s*([^)\s]+)(?:\s+"[^"]*")?\s*\)/g)) targets.push(m[1]);
+	for (const m of markdown.matchAll(/\b(?:src|href)="([^"]+)"/g)) targets.push(m[1]);
+	return targets;
+}
+
+test('every README link works inside the package: shipped, in-page, or absolute to a file the repository has', () => {
+	const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+	const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+	const shipped = new Set(JSON.parse(out)[0].files.map((f) => f.path));
+	const repo = pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, ''); // https://github.com/<owner>/<name>
+	const [, owner, name] = /github\.com\/([^/]+)\/([^/]+)$/.exec(repo);
+	const inRepo = [
+		new RegExp(`^https://github\\.com/${owner}/${name}/(?:blob|tree)/main/([^#?]+)`),
+		new RegExp(`^https://raw\\.githubusercontent\\.com/${owner}/${name}/main/([^#?]+)`),
+	];
+	const targets = linkTargets(readme);
+	expect(targets.length).toBeGreaterThan(20);
+	const broken = [];
+	for (const target of targets) {
+		if (target.startsWith('#') || /^mailto:/.test(target)) continue;
+		if (/^https?:\/\//.test(target)) {
+			const match = inRepo.map((re) => re.exec(target)).find(Boolean);
+			// a link into this repository must name a file or folder it has
+			if (match && !fs.existsSync(path.join(ROOT, decodeURIComponent(match[1])))) broken.push(`${target} (no such file in the repository)`);
+			continue;
+		}
+		if (!shipped.has(target.split('#')[0])) broken.push(`${target} (relative, and not in the tarball)`);
+	}
+	expect(broken).toEqual([]);
+	// the pictures are there on the npm page and in n8n's package view
+	expect(targets.filter((t) => /\.png$/.test(t)).every((t) => t.startsWith('https://raw.githubusercontent.com/'))).toBe(true);
+});
+
+test('the import menu is named as n8n 2.41 names it (… → Import → From file)', () => {
+	for (const file of ['README.md', 'examples/README.md']) {
+		const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+		expect({ file, old: /Import from File/i.test(text) }).toEqual({ file, old: false });
+		expect({ file, now: text.includes('Import → From file') }).toEqual({ file, now: true });
+	}
+});

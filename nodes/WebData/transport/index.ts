@@ -7,7 +7,9 @@ import type {
 	ILoadOptionsFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import { baseUrlMessage, checkBaseUrl } from './baseUrl';
 
 import { type ApiFailure, toNodeApiError } from './errors';
 import type { Pace } from './pace';
@@ -39,6 +41,32 @@ export interface ApiRequest {
 	itemIndex?: number;
 	/** Operation-specific hints, keyed by status ("404"), API code, or "text:<part of the error text>". */
 	hints?: Record<string, string>;
+	/**
+	 * A list in the editor ("From List" pickers): one attempt with a short timeout, so the list says
+	 * within seconds why it cannot load instead of retrying for half a minute. Default: on for
+	 * load-options contexts (listSearch, loadOptions), off for executions, triggers and webhooks.
+	 */
+	editorList?: boolean;
+}
+
+/** Client-side timeout of a request made for a list in the editor. */
+export const EDITOR_LIST_TIMEOUT_MS = 5000;
+
+/** A load-options context: what n8n gives listSearch / loadOptions methods (no input data). */
+function isLoadOptionsContext(ctx: ApiContext): boolean {
+	return 'getCurrentNodeParameter' in ctx && !('getInputData' in ctx);
+}
+
+/** Plain words for a connection failure of an editor list. */
+function unreachableReason(code: string | undefined, timeoutMs: number): string {
+	if (code === 'ECONNREFUSED') return 'connection refused: nothing answers at that address and port';
+	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name was not found';
+	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT')
+		return `no answer within ${Math.round(timeoutMs / 1000)} s`;
+	if (code === 'ERR_INVALID_URL') return 'the Base URL is not a valid http(s) address';
+	if (code && /^(EPROTO|ERR_SSL|CERT_|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO)/.test(code))
+		return `the TLS connection failed (${code}): check http vs https in the Base URL`;
+	return code ? `connection failed (${code})` : 'connection failed';
 }
 
 /** What the retry loop needs from the outside world; tests replace both. */
@@ -108,10 +136,20 @@ export async function apiRequest<T = IDataObject>(
 	deps: TransportDeps = defaultDeps,
 ): Promise<T> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	// An invalid Base URL (no scheme, an API path…) is refused before anything is sent.
+	const checkedBase = checkBaseUrl(credentials.baseUrl);
+	if (!checkedBase.ok) {
+		throw new NodeOperationError(ctx.getNode(), baseUrlMessage(checkedBase), {
+			description: 'Fix Base URL in the Web Data API credential, then press Test there.',
+			itemIndex: request.itemIndex,
+		});
+	}
 	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
 	const secret = typeof credentials.apiKey === 'string' ? credentials.apiKey : undefined;
 	const url = resolveUrl(baseUrl, request.path);
 	const signal = cancelSignal(ctx);
+	const editorList = request.editorList ?? isLoadOptionsContext(ctx);
+	const timeoutMs = editorList ? Math.min(request.timeoutMs ?? EDITOR_LIST_TIMEOUT_MS, EDITOR_LIST_TIMEOUT_MS) : request.timeoutMs;
 
 	let attempt = 0;
 	for (;;) {
@@ -135,7 +173,7 @@ export async function apiRequest<T = IDataObject>(
 			json: true,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
-			timeout: request.timeoutMs,
+			timeout: timeoutMs,
 		};
 		if (upload) {
 			options.body = upload.body as unknown as IDataObject;
@@ -204,6 +242,14 @@ export async function apiRequest<T = IDataObject>(
 		}
 
 		const current = failure as ApiFailure;
+		if (editorList) {
+			// One attempt: the editor's list shows this error (message, description, HTTP code) at once.
+			const error = toNodeApiError(ctx.getNode(), current, secret, request.itemIndex);
+			if (current.status === undefined && !current.reason) {
+				error.message = `Could not load the list: the Web Data service at ${baseUrl} cannot be reached (${unreachableReason(current.networkCode, timeoutMs ?? EDITOR_LIST_TIMEOUT_MS)})`;
+			}
+			throw error;
+		}
 		const delay = retryDelayFor(request.method, current, attempt, deps);
 		// Every 429 holds the whole run, also when this request gives up (the others must still wait).
 		if (current.status === 429) deps.pace?.rateLimited(delay ?? current.retryAfterMs ?? 0);

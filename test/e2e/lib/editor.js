@@ -59,6 +59,10 @@ const SHOTS = [
 		workflow: 'agent-run-and-wait',
 		// the Web Data entry opened: its actions (from the action node) and its triggers
 		labels: ['Web Data', 'Parse a file', 'Create a monitor', 'Run an agent and wait for the result'],
+		// What a user searching for scraping or PDF parsing reads under the one "Web Data" entry (n8n
+		// shows the trigger's description there), when adding an action and when adding a first step.
+		searches: ['pdf', 'scrape', 'web data'],
+		describes: [/scrape/i, /\bPDF/, /Markdown/, /page changes/i],
 	},
 	{
 		name: 'parse-panel',
@@ -414,18 +418,152 @@ class Editor {
 			.catch(() => {});
 	}
 
+	/**
+	 * Types `query` into the open node creator's search and returns the description shown under the
+	 * "Web Data" entry; throws when there is no such entry or its description misses one of `describes`.
+	 */
+	async creatorEntry(creator, query, describes, where) {
+		const search = creator.locator('input[data-test-id="node-creator-search-bar"]');
+		await search.fill('');
+		await search.fill(query);
+		const name = creator.locator('[data-test-id="node-creator-item-name"]', { hasText: /^\s*Web Data\s*$/ });
+		// the nearest element around the entry's name that also holds a description
+		const entry = name.first().locator('xpath=ancestor::*[.//*[@data-test-id="node-creator-item-description"]][1]');
+		try {
+			await entry.waitFor();
+		} catch {
+			throw new Error(`${where}: searching "${query}" in the node creator lists no "Web Data" entry (it lists: ${oneLine(await creator.innerText())})`);
+		}
+		const description = oneLine(await entry.locator('[data-test-id="node-creator-item-description"]').innerText().catch(() => ''));
+		const missing = describes.filter((re) => !re.test(description));
+		if (missing.length)
+			throw new Error(`${where}: searching "${query}", the "Web Data" entry reads "${description}", which does not match ${missing.join(', ')}`);
+		return description;
+	}
+
+	/**
+	 * A "From list" picker whose credential points at a closed port: the list must say why within
+	 * seconds (one attempt, a 5 s cap; before, about 32 s of retries ended in a bare "Could not load
+	 * list"). Resolves a note; throws with what the dropdown showed.
+	 */
+	async listError() {
+		const page = this.page;
+		const port = await freePort(); // nothing listens there
+		const name = 'Unreachable Web Data';
+		const cred = await this.host.api('POST', '/credentials', {
+			name,
+			type: 'webDataApi',
+			data: { apiKey: this.host.apiKey, baseUrl: `http://127.0.0.1:${port}`, webhookSecret: '' },
+		});
+		const node = 'Get agent run';
+		const wf = await this.host.api('POST', '/workflows', {
+			name: 'List error check',
+			nodes: [
+				{
+					id: crypto.randomUUID(),
+					name: node,
+					type: `${PACKAGE_NAME}.webData`,
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: { resource: 'agent', operation: 'get', jobId: { __rl: true, mode: 'list', value: '' } },
+					credentials: { webDataApi: { id: cred.id, name } },
+				},
+			],
+			connections: {},
+			settings: { executionOrder: 'v1' },
+		});
+		await page.setViewportSize(VIEWPORT);
+		await page.goto(`${this.host.base}/workflow/${wf.id}`);
+		await this.canvasNode(node).waitFor();
+		const ndv = await this.openPanel(node);
+		const t0 = Date.now();
+		await ndv.locator('[data-test-id="rlc-input"]').first().click();
+		const box = page.locator('[data-test-id="rlc-error-container"]').first();
+		try {
+			await box.waitFor({ state: 'visible', timeout: 15000 });
+		} catch {
+			throw new Error(`15 s after opening the list, it shows no error (dropdown: ${oneLine(await page.locator('[data-test-id="resource-locator-dropdown"]').first().innerText().catch(() => 'none'))})`);
+		}
+		const ms = Date.now() - t0;
+		const text = oneLine(await box.innerText());
+		const wanted = [/Could not load list/, /cannot be reached/, /connection refused/];
+		const missing = wanted.filter((re) => !re.test(text));
+		if (missing.length) throw new Error(`the list's error reads "${text}", which does not match ${missing.join(', ')}`);
+		if (ms > 10000) throw new Error(`the list took ${secs(ms)} to say why (more than 10 s): "${text}"`);
+		await page.keyboard.press('Escape');
+		this.newErrors(); // the failed list request is the expected outcome here
+		return `"${text}" after ${secs(ms)}`;
+	}
+
+	/**
+	 * The credential dialog's Test (run by n8n on Save) for what new users get wrong: each case must
+	 * show "Couldn't connect with these settings" with details that say what is wrong and what to do.
+	 * Resolves a note; throws with what the dialog showed.
+	 */
+	async credentialTest() {
+		const page = this.page;
+		const closed = await freePort(); // nothing listens there
+		const cases = [
+			{ what: 'Base URL without a scheme', apiKey: this.host.apiKey, baseUrl: 'api.example', wanted: [/has no scheme/, /https:\/\/api\.example/] },
+			{ what: 'key refused', apiKey: 'fc-e2e-not-the-key', baseUrl: this.host.fakeUrl, wanted: [/refused the API key \(401\)/, /Copy the key again/] },
+			{ what: 'service unreachable', apiKey: this.host.apiKey, baseUrl: `http://127.0.0.1:${closed}`, wanted: [/connection refused/, /Check the host and port/] },
+		];
+		await this.openWorkflow('parse-pdf-to-markdown');
+		const ndv = await this.openPanel('Parse PDF to Markdown');
+		await ndv.locator('[data-test-id="node-credentials-select"]').click();
+		await page.locator('[data-test-id="node-credentials-select-item-new"]').click();
+		const modal = page.locator('[data-test-id="editCredential-modal"]');
+		await modal.waitFor();
+		const field = (label) => modal.locator('[data-test-id="credential-connection-parameter"]').filter({ hasText: label }).locator('input').first();
+		const notes = [];
+		for (const c of cases) {
+			await field('API Key').fill(c.apiKey);
+			await field('Base URL').fill(c.baseUrl);
+			await modal.locator('[data-test-id="credential-save-button"]').click();
+			let text = '';
+			const deadline = Date.now() + 20000;
+			for (;;) {
+				const more = modal.getByText('More details', { exact: true });
+				if (await more.count()) await more.first().click().catch(() => {});
+				text = oneLine(await modal.innerText());
+				if (/Couldn.t connect with these settings/.test(text) && c.wanted.every((re) => re.test(text))) break;
+				if (Date.now() > deadline) throw new Error(`${c.what} (${c.baseUrl}): the credential dialog shows "${text}", not ${c.wanted.join(' and ')}`);
+				await sleep(250);
+			}
+			notes.push(c.what);
+		}
+		await page.keyboard.press('Escape');
+		this.newErrors(); // failed tests are the expected outcome here
+		return notes.join(', ');
+	}
+
 	/** Runs one screenshot entry; resolves a note; throws with a reason when it did not render. */
 	async shoot(shot, file) {
 		const page = this.page;
 		let scope;
 		let missing = [];
 		if (shot.kind === 'creator') {
+			const creator = page.locator('[data-test-id="node-creator"]');
+			if (shot.searches) {
+				// a new, empty workflow: the creator opens on triggers ("What triggers this workflow?")
+				await page.goto(`${this.host.base}/workflow/new`);
+				await page.waitForLoadState('networkidle').catch(() => {});
+				await page.locator('[data-test-id="node-creator-plus-button"]').click();
+				await creator.waitFor();
+				await creator.locator('[data-test-id="node-creator-search-bar"]').waitFor();
+				for (const query of shot.searches) await this.creatorEntry(creator, query, shot.describes, 'adding a first step');
+				await page.keyboard.press('Escape');
+				await creator.waitFor({ state: 'hidden' }).catch(() => {});
+			}
 			await this.openWorkflow(shot.workflow);
 			await page.locator('[data-test-id="node-creator-plus-button"]').click();
-			const creator = page.locator('[data-test-id="node-creator"]');
 			await creator.waitFor();
 			// the search field has the focus when the node creator opens
 			await creator.locator('[data-test-id="node-creator-search-bar"]').waitFor();
+			let shown = '';
+			for (const query of shot.searches ?? []) shown = await this.creatorEntry(creator, query, shot.describes, 'adding an action');
+			if (shot.searches) await creator.locator('input[data-test-id="node-creator-search-bar"]').fill('');
+			if (shown) this.log(`#   the node creator's "Web Data" entry reads: ${shown}`);
 			await page.keyboard.type('Web Data');
 			const item = creator.locator('[data-test-id="node-creator-item-name"]', { hasText: /^\s*Web Data\s*$/ });
 			try {
@@ -526,6 +664,26 @@ async function runScreenshots(env) {
 				const reason = String(e.message).split('\n')[0].replace(/\u001b\[[0-9;]*m/g, '');
 				record(`screenshots: ${shot.name}.png — ${shot.title}`, false, reason, [e.details, `what the browser showed: ${debug}`].filter(Boolean).join('\n'));
 			}
+		}
+		const l0 = Date.now();
+		const LIST = 'screenshots: a "From list" picker whose service cannot be reached says why within seconds';
+		try {
+			const note = await editor.listError();
+			record(`${LIST} (${note}; check ${secs(Date.now() - l0)})`, true);
+		} catch (e) {
+			const debug = path.join(host.dir, 'list-error.failed.png');
+			await editor.page.screenshot({ path: debug }).catch(() => {});
+			record(LIST, false, String(e.message).split('\n')[0], `what the browser showed: ${debug}`);
+		}
+		const c0 = Date.now();
+		const CRED = 'screenshots: the credential Test says what is wrong and what to do';
+		try {
+			const note = await editor.credentialTest();
+			record(`${CRED} (${note}; ${secs(Date.now() - c0)})`, true);
+		} catch (e) {
+			const debug = path.join(host.dir, 'credential-test.failed.png');
+			await editor.page.screenshot({ path: debug }).catch(() => {});
+			record(CRED, false, String(e.message).split('\n')[0], `what the browser showed: ${debug}`);
 		}
 		const leaks = await editor.keyLeaks();
 		record(
