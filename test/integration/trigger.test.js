@@ -859,7 +859,7 @@ describe('Manual', () => {
 		// The node tells the user so.
 		const notice = nodeType().description.properties.find((p) => p.name === 'unverifiedNotice');
 		expect(notice.displayName).toMatch(/unverified/);
-		expect(notice.displayOptions.show).toEqual({ connection: ['manual'], secretToken: [''] });
+		expect(notice.displayOptions.show).toEqual({ source: ['monitor'], connection: ['manual'], secretToken: [''] });
 	});
 
 	test('with a Secret Token, a delivery must carry it', async () => {
