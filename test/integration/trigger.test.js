@@ -1088,3 +1088,34 @@ test('examples/trigger-on-page-change.json: activated and checked once, each del
 	// As JSON, like the executions the e2e phase reads from n8n's public API.
 	await check({ executions: JSON.parse(JSON.stringify(executions)), deliveries, monitorId });
 });
+
+test('examples/trigger-on-crawl-page.json: a crawl reporting to it runs the workflow once per delivery and passes its e2e check', async () => {
+	const ROOT = path.resolve(__dirname, '..', '..');
+	const example = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', 'trigger-on-crawl-page.json'), 'utf8'));
+	const check = require(path.join(ROOT, 'test', 'e2e', 'checks', 'trigger-on-crawl-page.js'));
+	expect(check.trigger).toEqual({ source: 'jobs' });
+	const triggerNode = example.nodes.find((n) => n.type === TYPE);
+	const t = await trigger(triggerNode.parameters, { credential: { webhookSecret: SIGNING_SECRET }, webhookId: triggerNode.webhookId });
+	expect(await t.activate()).toEqual({ existed: true });
+	const res = await fetch(`${api.url}/v2/crawl`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${CANARY_KEY}`, 'content-type': 'application/json' },
+		body: JSON.stringify({ url: 'https://docs.example.com/', limit: 3, webhook: { url: t.productionUrl, metadata: { run: 'nightly-1' } } }),
+	});
+	const { id: jobId } = await res.json();
+	await api.settled(10000);
+	const deliveries = api.deliveries;
+	expect(deliveries.map((d) => d.responseStatus)).toEqual([200, 200, 200, 200, 200]);
+	const executions = [];
+	for (const [i, e] of t.executions.entries()) {
+		const result = await runWorkflow(
+			{ ...example, pinData: { [triggerNode.name]: e.items.map((json) => ({ json })) } },
+			{ credentials: { webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url } }, mode: 'webhook', startNode: triggerNode.name },
+		);
+		record(result.run);
+		const nodes = Object.fromEntries(Object.keys(result.runData).map((name) => [name, result.json(name)]));
+		executions.push({ id: String(i + 1), status: result.status, mode: 'webhook', trigger: nodes[triggerNode.name], nodes });
+	}
+	const urls = ['https://docs.example.com/', 'https://docs.example.com/about', 'https://docs.example.com/pricing'];
+	await check({ executions: JSON.parse(JSON.stringify(executions)), deliveries, jobId, run: 'nightly-1', urls });
+});
