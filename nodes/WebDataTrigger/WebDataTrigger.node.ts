@@ -1,4 +1,4 @@
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import type {
 	IDataObject,
 	IHookFunctions,
@@ -8,14 +8,14 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { itemsForDelivery, parseDelivery, redactedHeaders } from './delivery';
+import { itemsForDelivery, jobItemsForDelivery, parseDelivery, redactedHeaders } from './delivery';
 import { triggerProperties } from './description';
 import { searchMonitors } from './listSearch';
 import { checkExists, create, registrationOf, remove, type Connection } from './registration';
 import { SigningSecretCache } from './secretCache';
 import type { WebhookRequest, WebhookResponse } from '../WebData/helpers/signature';
 import { webDataApiTest } from '../WebData/methods/checkCredential';
-import { authenticateDelivery, DeliveryDeduper, type HeaderBag } from './verify';
+import { authenticateDelivery, authenticateJobDelivery, DeliveryDeduper, type HeaderBag } from './verify';
 
 /** Accepted webhookIds of every trigger node in this n8n process (bounded; see DeliveryDeduper). */
 const deliveries = new DeliveryDeduper();
@@ -26,6 +26,34 @@ const signingSecrets = new SigningSecretCache();
 function scopeOf(ctx: IHookFunctions | IWebhookFunctions): string {
 	const node = ctx.getNode();
 	return `${ctx.getWorkflow().id ?? ''}:${node.id ?? node.name}`;
+}
+
+type Source = 'monitor' | 'jobs';
+
+function sourceOf(ctx: IHookFunctions | IWebhookFunctions): Source {
+	return ctx.getNodeParameter('source', 'monitor') === 'jobs' ? 'jobs' : 'monitor';
+}
+
+/**
+ * Job events need no registration (the job's own webhook option points here), but they must be
+ * verifiable: activation fails when neither a Token nor the credential's signing secret is set.
+ */
+async function assertJobEventsVerifiable(ctx: IHookFunctions): Promise<void> {
+	const token = String(ctx.getNodeParameter('jobToken', '') ?? '').trim();
+	if (token !== '') return;
+	let secret = '';
+	try {
+		const credentials = await ctx.getCredentials('webDataApi');
+		secret = typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret.trim() : '';
+	} catch {
+		// no credential: handled like no secret
+	}
+	if (secret === '') {
+		throw new NodeOperationError(ctx.getNode(), 'Job events need a Token or a signing secret', {
+			description:
+				"Set a Token on this node (and add ?token= followed by it to the job's Webhook URL), or put your team's Webhook Signing Secret into the credential. Without either, anyone who knows the URL could start this workflow.",
+		});
+	}
 }
 
 /** The sent body of an accepted delivery (n8n answers "Respond Immediately" webhooks with it). */
@@ -67,14 +95,14 @@ export class WebDataTrigger implements INodeType {
 		icon: { light: 'file:webdatatrigger.svg', dark: 'file:webdatatrigger.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		subtitle: '={{($parameter["source"] === "jobs" ? $parameter["jobEvents"] : $parameter["events"]).join(", ")}}',
 		// n8n 2.41's node creator merges "Web Data" and "Web Data Trigger" into one entry (the trigger's
 		// name minus "Trigger" is the action node's name) and shows the TRIGGER's description under it,
 		// also when a user adds an action: so this text says what both nodes do, scraping and PDFs first.
 		description:
 			'Scrape, search, map and crawl the web, parse PDFs and other files to Markdown, run research agents, and start workflows when a watched page changes',
-		eventTriggerDescription: 'Waiting for the monitor to send an event',
-		activationMessage: 'Monitor events now start this workflow.',
+		eventTriggerDescription: 'Waiting for the service to send an event',
+		activationMessage: 'Events from the service now start this workflow.',
 		defaults: { name: 'Web Data Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -102,10 +130,18 @@ export class WebDataTrigger implements INodeType {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				signingSecrets.forget(scopeOf(this)); // (re)activation: read the credential afresh
+				if (sourceOf(this) === 'jobs') {
+					await assertJobEventsVerifiable(this);
+					return true; // nothing to register: the job's webhook option points here
+				}
 				return await checkExists(this);
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
 				signingSecrets.forget(scopeOf(this));
+				if (sourceOf(this) === 'jobs') {
+					await assertJobEventsVerifiable(this);
+					return true;
+				}
 				return await create(this);
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
@@ -117,13 +153,17 @@ export class WebDataTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const node = this.getNode();
+		const source = sourceOf(this);
 		const connection = this.getNodeParameter('connection', 'create') as Connection;
 		const req = this.getRequestObject() as unknown as WebhookRequest;
 		const headers = (req.headers ?? this.getHeaderData()) as HeaderBag;
 
 		// 1. Authenticate, before anything else is looked at.
 		let expectedToken: string | undefined;
-		if (connection === 'manual') {
+		if (source === 'jobs') {
+			const token = String(this.getNodeParameter('jobToken', '') ?? '').trim();
+			expectedToken = token === '' ? undefined : token;
+		} else if (connection === 'manual') {
 			const token = String(this.getNodeParameter('secretToken', '') ?? '').trim();
 			expectedToken = token === '' ? undefined : token;
 		} else {
@@ -140,6 +180,9 @@ export class WebDataTrigger implements INodeType {
 		const check = async (signingSecret: string | undefined) => {
 			if (signingSecret && req.rawBody === undefined && typeof req.readRawBody === 'function') {
 				await req.readRawBody();
+			}
+			if (source === 'jobs') {
+				return authenticateJobDelivery({ headers, query: this.getQueryData(), rawBody: req.rawBody, expectedToken, signingSecret });
 			}
 			return authenticateDelivery({ headers, rawBody: req.rawBody, expectedToken, signingSecret });
 		};
@@ -169,6 +212,15 @@ export class WebDataTrigger implements INodeType {
 
 		// 4. Events, filters and items.
 		const options = this.getNodeParameter('options', {}) as IDataObject;
+		if (source === 'jobs') {
+			const decision = jobItemsForDelivery(envelope, {
+				events: this.getNodeParameter('jobEvents', []) as string[],
+				passUnknownEvents: options.passUnknownEvents === true,
+				headers: options.includeHeaders === true ? redactedHeaders(headers) : undefined,
+			});
+			if (!decision.run) return { webhookResponse: { received: true, ignored: decision.reason } };
+			return { workflowData: [this.helpers.returnJsonArray(decision.items)], webhookResponse: ACCEPTED };
+		}
 		const decision = itemsForDelivery(envelope, {
 			events: this.getNodeParameter('events', []) as string[],
 			statuses: (options.statuses as string[] | undefined) ?? [],

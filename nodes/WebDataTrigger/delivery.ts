@@ -132,3 +132,90 @@ export function redactedHeaders(headers: HeaderBag | undefined): IDataObject {
 	}
 	return out;
 }
+
+/**
+ * Job events (api-facts 3; public webhooks OpenAPI crawlStarted…agentCancelled; firecrawl/firecrawl
+ * apps/api/src/services/webhook/types.ts c4ccc61f7f20 `WebhookEvent`): the same envelope, with `id`
+ * = the crawl, batch-scrape or agent job id (`jobId` from v0 senders, delivery.ts 3b844de23cfe).
+ * `crawl.failed`/`batch_scrape.failed` are accepted by the crawl/batch `webhook.events` filter
+ * (`failed`); `crawl.cancelled` exists in newer builds (api-facts 3, types.ts 2d9ef30);
+ * `batch_scrape.cancelled` is listed for symmetry, in case the service sends it.
+ */
+export const JOB_EVENTS = [
+	'crawl.started',
+	'crawl.page',
+	'crawl.completed',
+	'crawl.failed',
+	'crawl.cancelled',
+	'batch_scrape.started',
+	'batch_scrape.page',
+	'batch_scrape.completed',
+	'batch_scrape.failed',
+	'batch_scrape.cancelled',
+	'agent.started',
+	'agent.action',
+	'agent.completed',
+	'agent.failed',
+	'agent.cancelled',
+] as const;
+
+/** Events whose `data[]` holds scraped pages (Documents): one item per page. */
+const PAGE_EVENTS = ['crawl.page', 'batch_scrape.page'];
+
+export interface JobOutputOptions {
+	/** Job events chosen on the node. */
+	events: string[];
+	/** Start the workflow for event types this node does not know (crawl.*, batch_scrape.*, agent.* only). */
+	passUnknownEvents?: boolean;
+	/** Headers to add to each item (already redacted), when "Include Request Headers" is on. */
+	headers?: IDataObject;
+}
+
+const isJobEvent = (type: string): boolean => (JOB_EVENTS as readonly string[]).includes(type);
+const jobTypeOf = (type: string): string => type.split('.')[0];
+
+/**
+ * What a verified job-event delivery starts:
+ *  - `crawl.page` / `batch_scrape.page`: one item per page of `data[]`, the page's own fields
+ *    (markdown, metadata, …) as the Crawl node returns them, plus the envelope fields; a failed page
+ *    with no document gives one item with `success: false` and `error`.
+ *  - every other event (started, action, completed, failed, cancelled): ONE summary item; a single
+ *    `data[]` entry's fields are merged in (agent `creditsUsed`, `data`), several stay as `data`.
+ * Envelope fields beside the page: `event`, `jobType`, `jobId`, `webhookId`, `success`, `error`,
+ * `webhookMetadata` (the webhook's `metadata`; `metadata` stays the page's metadata). They win
+ * over entry keys of the same name.
+ */
+export function jobItemsForDelivery(envelope: Envelope, options: JobOutputOptions): Decision {
+	const { type } = envelope;
+	if (isJobEvent(type)) {
+		if (!options.events.includes(type)) return { run: false, reason: 'event not selected' };
+	} else if (!options.passUnknownEvents || !/^(crawl|batch_scrape|agent)\./.test(type)) {
+		return { run: false, reason: isKnown(type) ? 'event not selected' : 'unknown event' };
+	}
+	const beside: IDataObject = {
+		event: type,
+		jobType: jobTypeOf(type),
+		jobId: (envelope.id ?? (envelope as { jobId?: unknown }).jobId ?? null) as IDataObject[string],
+		webhookId: (envelope.webhookId ?? null) as IDataObject[string],
+		success: (envelope.success ?? null) as IDataObject[string],
+		error: (envelope.error ?? null) as IDataObject[string],
+		webhookMetadata: (isPlainObject(envelope.metadata) ? envelope.metadata : {}) as IDataObject,
+	};
+	const entries = envelope.data;
+	let bodies: IDataObject[];
+	if (PAGE_EVENTS.includes(type)) {
+		bodies = entries.length ? entries.map((e) => (isPlainObject(e) ? (e as IDataObject) : { value: e as IDataObject[string] })) : [{}];
+	} else if (entries.length === 1 && isPlainObject(entries[0])) {
+		bodies = [entries[0] as IDataObject];
+	} else {
+		bodies = [entries.length ? { data: entries as IDataObject[] } : {}];
+	}
+	const items = bodies.map((body) => {
+		// An entry's own `error` (a page's) is kept when the envelope has none.
+		const own = { ...beside, error: (beside.error ?? body.error ?? null) as IDataObject[string] };
+		const item: IDataObject = { ...own, ...body, ...own };
+		if (options.headers) item.headers = options.headers;
+		return item;
+	});
+	return { run: true, items };
+}

@@ -2,16 +2,37 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { uuidLocator } from '../WebData/helpers/fields';
 import { CRON_HELP, SCHEDULE_TEXT_DESCRIPTION, TIMEZONE_DESCRIPTION } from '../WebData/resources/monitor/schedule';
-import { SIGNATURE_HEADER, TOKEN_HEADER } from './verify';
+import { SIGNATURE_HEADER, TOKEN_HEADER, TOKEN_QUERY } from './verify';
 
 /** The trigger's parameters, as plain data. */
 export const triggerProperties: INodeProperties[] = [
+	{
+		displayName: 'Source',
+		name: 'source',
+		type: 'options',
+		noDataExpression: true,
+		// 'monitor' is what every workflow saved before this parameter existed means.
+		default: 'monitor',
+		options: [
+			{
+				name: 'Monitor Events',
+				value: 'monitor',
+				description: 'A web monitor checked a page or finished a check',
+			},
+			{
+				name: 'Job Events (Crawl, Batch Scrape, Agent)',
+				value: 'jobs',
+				description: 'A crawl, batch scrape or agent run that reports to this workflow started, scraped a page, or ended',
+			},
+		],
+	},
 	{
 		displayName: 'Monitor Connection',
 		name: 'connection',
 		type: 'options',
 		noDataExpression: true,
 		default: 'create',
+		displayOptions: { show: { source: ['monitor'] } },
 		options: [
 			{
 				name: 'Attach to an Existing Monitor',
@@ -37,7 +58,7 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'createNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { connection: ['create'] } },
+		displayOptions: { show: { source: ['monitor'], connection: ['create'] } },
 	},
 	{
 		displayName:
@@ -45,14 +66,14 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'attachNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { connection: ['attach'] } },
+		displayOptions: { show: { source: ['monitor'], connection: ['attach'] } },
 	},
 	{
 		displayName: `Paste the webhook URL above into the "url" of a monitor's webhook (the Production URL for an active workflow, the Test URL while listening). Nothing is registered for you. To verify deliveries, set a Secret Token below and add it to that webhook's headers as ${TOKEN_HEADER}, and/or put your team's webhook signing secret into the credential (then ${SIGNATURE_HEADER} is checked).`,
 		name: 'manualNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { connection: ['manual'] } },
+		displayOptions: { show: { source: ['monitor'], connection: ['manual'] } },
 	},
 	{
 		displayName:
@@ -60,7 +81,7 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'unverifiedNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { connection: ['manual'], secretToken: [''] } },
+		displayOptions: { show: { source: ['monitor'], connection: ['manual'], secretToken: [''] } },
 	},
 	{
 		displayName: 'Events',
@@ -69,6 +90,7 @@ export const triggerProperties: INodeProperties[] = [
 		required: true,
 		default: ['monitor.page', 'monitor.check.completed'],
 		description: 'Which monitor events start the workflow',
+		displayOptions: { show: { source: ['monitor'] } },
 		options: [
 			{
 				name: 'Check Completed (monitor.check.completed)',
@@ -91,7 +113,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. Competitor pricing',
 		description: 'Name of the monitor to create (at most 256 characters)',
-		displayOptions: { show: { connection: ['create'] } },
+		displayOptions: { show: { source: ['monitor'], connection: ['create'] } },
 	},
 	{
 		displayName: 'URLs',
@@ -101,7 +123,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. https://example.com/pricing, https://example.com/plans',
 		description: 'Pages to watch, separated by commas or new lines (each an absolute http or https URL)',
-		displayOptions: { show: { connection: ['create'] } },
+		displayOptions: { show: { source: ['monitor'], connection: ['create'] } },
 	},
 	{
 		displayName: 'Schedule Type',
@@ -112,7 +134,7 @@ export const triggerProperties: INodeProperties[] = [
 			{ name: 'Cron Expression', value: 'cron' },
 			{ name: 'In Words', value: 'text' },
 		],
-		displayOptions: { show: { connection: ['create'] } },
+		displayOptions: { show: { source: ['monitor'], connection: ['create'] } },
 	},
 	{
 		displayName: 'Schedule',
@@ -122,7 +144,7 @@ export const triggerProperties: INodeProperties[] = [
 		placeholder: 'e.g. hourly',
 		// The phrases of the service's grammar (firecrawl/firecrawl services/monitoring/cron.ts a05b9f288f4d).
 		description: SCHEDULE_TEXT_DESCRIPTION,
-		displayOptions: { show: { connection: ['create'], scheduleType: ['text'] } },
+		displayOptions: { show: { source: ['monitor'], connection: ['create'], scheduleType: ['text'] } },
 	},
 	{
 		displayName: 'Cron Expression',
@@ -130,7 +152,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'string',
 		default: '*/30 * * * *',
 		description: CRON_HELP,
-		displayOptions: { show: { connection: ['create'], scheduleType: ['cron'] } },
+		displayOptions: { show: { source: ['monitor'], connection: ['create'], scheduleType: ['cron'] } },
 	},
 	{
 		displayName: 'Timezone',
@@ -139,7 +161,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: 'UTC',
 		placeholder: 'e.g. Europe/Berlin',
 		description: TIMEZONE_DESCRIPTION,
-		displayOptions: { show: { connection: ['create'] } },
+		displayOptions: { show: { source: ['monitor'], connection: ['create'] } },
 	},
 	{
 		displayName: 'Goal',
@@ -150,7 +172,7 @@ export const triggerProperties: INodeProperties[] = [
 		placeholder: 'e.g. Tell me when a price or a plan changes',
 		description:
 			'Optional. What counts as a meaningful change, in plain words (at most 2000 characters). With a goal, changed pages are judged and get "isMeaningful".',
-		displayOptions: { show: { connection: ['create'] } },
+		displayOptions: { show: { source: ['monitor'], connection: ['create'] } },
 	},
 	// ---- Attach to an Existing Monitor ----
 	uuidLocator({
@@ -160,7 +182,7 @@ export const triggerProperties: INodeProperties[] = [
 		description: 'The monitor whose events should start this workflow',
 		searchListMethod: 'searchMonitors',
 		searchable: true,
-		extra: { displayOptions: { show: { connection: ['attach'] } } },
+		extra: { displayOptions: { show: { source: ['monitor'], connection: ['attach'] } } },
 	}),
 	{
 		displayName: 'Run a Check Now When Listening',
@@ -169,7 +191,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: true,
 		description:
 			'Whether "Listen for test event" should also ask the service to check the monitor right away (this uses credits), instead of waiting for its schedule',
-		displayOptions: { show: { connection: ['create', 'attach'] } },
+		displayOptions: { show: { source: ['monitor'], connection: ['create', 'attach'] } },
 	},
 	{
 		displayName:
@@ -177,7 +199,51 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'testNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { connection: ['create', 'attach'] } },
+		displayOptions: { show: { source: ['monitor'], connection: ['create', 'attach'] } },
+	},
+	// ---- Job Events ----
+	{
+		displayName: `Nothing is registered: put this workflow's Production URL, with ?${TOKEN_QUERY}= and the Token below appended, into the Webhook URL option of a Crawl, Batch Scrape or Agent start (or send the Token in the ${TOKEN_HEADER} header). Each delivery starts one execution: a page event gives one item per page, the other events one summary item. Deliveries must carry the Token and/or the ${SIGNATURE_HEADER} signature of the credential's Webhook Signing Secret; others are refused with HTTP 401.`,
+		name: 'jobsNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { source: ['jobs'] } },
+	},
+	{
+		displayName: 'Job Events',
+		name: 'jobEvents',
+		type: 'multiOptions',
+		required: true,
+		default: ['crawl.page', 'crawl.completed', 'crawl.failed', 'batch_scrape.page', 'batch_scrape.completed', 'batch_scrape.failed'],
+		description: 'Which crawl, batch scrape and agent events start the workflow (the job itself chooses which events it sends)',
+		displayOptions: { show: { source: ['jobs'] } },
+		options: [
+			{ name: 'Agent Action (agent.action)', value: 'agent.action', description: 'The agent did a step (search, scrape, …)' },
+			{ name: 'Agent Cancelled (agent.cancelled)', value: 'agent.cancelled' },
+			{ name: 'Agent Completed (agent.completed)', value: 'agent.completed', description: 'With the result in "data"' },
+			{ name: 'Agent Failed (agent.failed)', value: 'agent.failed' },
+			{ name: 'Agent Started (agent.started)', value: 'agent.started' },
+			{ name: 'Batch Scrape Cancelled (batch_scrape.cancelled)', value: 'batch_scrape.cancelled' },
+			{ name: 'Batch Scrape Completed (batch_scrape.completed)', value: 'batch_scrape.completed' },
+			{ name: 'Batch Scrape Failed (batch_scrape.failed)', value: 'batch_scrape.failed' },
+			{ name: 'Batch Scrape Page (batch_scrape.page)', value: 'batch_scrape.page', description: 'One item per scraped page' },
+			{ name: 'Batch Scrape Started (batch_scrape.started)', value: 'batch_scrape.started' },
+			{ name: 'Crawl Cancelled (crawl.cancelled)', value: 'crawl.cancelled' },
+			{ name: 'Crawl Completed (crawl.completed)', value: 'crawl.completed' },
+			{ name: 'Crawl Failed (crawl.failed)', value: 'crawl.failed' },
+			{ name: 'Crawl Page (crawl.page)', value: 'crawl.page', description: 'One item per crawled page, as it is crawled' },
+			{ name: 'Crawl Started (crawl.started)', value: 'crawl.started' },
+		],
+	},
+	{
+		displayName: 'Token',
+		name: 'jobToken',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		placeholder: 'e.g. a long random value',
+		description: `A secret of yours that every delivery must carry, as ?${TOKEN_QUERY}= followed by the token in the URL or in the ${TOKEN_HEADER} header. Needed unless the credential holds the Webhook Signing Secret (then the signature is checked; with both, both are).`,
+		displayOptions: { show: { source: ['jobs'] } },
 	},
 	// ---- Manual ----
 	{
@@ -187,7 +253,7 @@ export const triggerProperties: INodeProperties[] = [
 		typeOptions: { password: true },
 		default: '',
 		description: `Optional. When set, a delivery must carry this exact value in the ${TOKEN_HEADER} header (add it to the headers of the monitor's webhook); others are refused with HTTP 401.`,
-		displayOptions: { show: { connection: ['manual'] } },
+		displayOptions: { show: { source: ['monitor'], connection: ['manual'] } },
 	},
 	{
 		displayName: 'Options',
@@ -206,6 +272,7 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				displayName: 'Only Meaningful Changes',
 				name: 'onlyMeaningful',
+				displayOptions: { show: { '/source': ['monitor'] } },
 				type: 'boolean',
 				default: false,
 				description:
@@ -214,6 +281,7 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				displayName: 'Only Pages With These Statuses',
 				name: 'statuses',
+				displayOptions: { show: { '/source': ['monitor'] } },
 				type: 'multiOptions',
 				default: [],
 				description: 'Keep only monitor.page events whose page has one of these statuses (none chosen: all)',

@@ -1,6 +1,6 @@
 import { randomBytes } from 'crypto';
 
-import { type HeaderBag, verifyDelivery } from '../WebData/helpers/signature';
+import { type HeaderBag, headerValue, verifyDelivery } from '../WebData/helpers/signature';
 
 // The checks themselves are shared with Agent's resume calls; the trigger's modules import them from here.
 export { headerValue, type HeaderBag, safeEqual, SIGNATURE_HEADER, signatureMatches, signBody } from '../WebData/helpers/signature';
@@ -117,4 +117,42 @@ export class DeliveryDeduper {
 	scopeCount(): number {
 		return this.scopes.size;
 	}
+}
+
+/** Query parameter that may carry the Job Events token (`<production URL>?token=<token>`). */
+export const TOKEN_QUERY = 'token';
+
+export interface JobAuthInput {
+	headers: HeaderBag | undefined;
+	/** The request's query (n8n's `getQueryData()`). */
+	query: unknown;
+	rawBody: Buffer | string | undefined;
+	/** The trigger's Token, or undefined/empty when none is set. */
+	expectedToken?: string;
+	signingSecret?: string;
+}
+
+/**
+ * Authenticates a job-event delivery (crawl, batch scrape, agent). Unlike monitor deliveries there
+ * is no registration that could put a token into the webhook's headers, so the token may come in
+ * the URL (`?token=`, which Crawl's and Batch Scrape's Webhook URL keep) or in TOKEN_HEADER. At
+ * least one secret must be set: an unverifiable job delivery is refused. Every secret set must pass
+ * (the same rule as authenticateDelivery).
+ */
+export function authenticateJobDelivery(input: JobAuthInput): AuthResult {
+	if (!input.expectedToken && !input.signingSecret) {
+		return { ok: false, reason: 'neither a Token nor a signing secret is set, so job events cannot be verified' };
+	}
+	let headers = input.headers;
+	if (input.expectedToken) {
+		const query = input.query !== null && typeof input.query === 'object' ? (input.query as Record<string, unknown>) : {};
+		const inQuery = query[TOKEN_QUERY];
+		const inHeader = headerValue(headers, TOKEN_HEADER);
+		if (inHeader === undefined && inQuery !== undefined) {
+			// Exactly one string; a repeated ?token= is refused like a repeated header.
+			if (typeof inQuery !== 'string') return { ok: false, reason: `the ${TOKEN_QUERY} query parameter is repeated`, tokenFailed: true };
+			headers = { ...(headers ?? {}), [TOKEN_HEADER]: inQuery };
+		}
+	}
+	return authenticateDelivery({ headers, rawBody: input.rawBody, expectedToken: input.expectedToken, signingSecret: input.signingSecret });
 }

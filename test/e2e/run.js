@@ -26,7 +26,7 @@
  *   5b. trigger phase (./lib/trigger-phase.js): `n8n start` on free ports with the same user folder,
  *      owner + API key, a signing fake API; per trigger workflow, activation / deliveries / forged
  *      deliveries / retries / restart / deactivation proofs, one "ok" line each, then its check
- *      module (which exports `trigger = {connection: 'create' | 'attach'}`).
+ *      module (which exports `trigger = {connection: 'create' | 'attach'}` or `{source: 'jobs'}`).
  *   5c. screenshots (./lib/editor.js, also `npm run screenshots`): its own `n8n start` with a copy of
  *      the package, headless Chromium signed in as the owner; per picture, its panel rendered and the
  *      editor logged no error about our nodes. Skipped when E2E_FILTER is set.

@@ -19,7 +19,13 @@ const { fail, badRequest, isUuid, isHttpUrl, uuidv7, iso, baseUrlOf } = require(
 const { str, int, num, bool, arr, obj, rec, nullable, assertValid } = require('./validate');
 const { SCRAPE_OPTION_PROPS, refineScrapeOptions, checkScrapeOptions, fakeDocument } = require('./scrapeOptions');
 
+const crypto = require('crypto');
+
 const PAGE_SIZE = 3;
+/** Crawl/batch `webhook.events` short names and their default when omitted (controllers/v2/types.ts webhookSchema, 61e38dc8). */
+const WEBHOOK_EVENTS = ['completed', 'failed', 'page', 'started'];
+/** The service retries a delivery that was not answered 2xx after 1, 5 and 15 minutes (api-facts 3). */
+const RETRY_DELAYS_MS = [60_000, 300_000, 900_000];
 const DEFAULT_DURATION_MS = 2000;
 const SITE_PATHS = ['', 'about', 'pricing', 'blog', 'blog/first-post', 'blog/second-post', 'docs', 'docs/getting-started', 'docs/api', 'contact', 'careers', 'legal/privacy'];
 
@@ -98,14 +104,102 @@ function crawlUrls(body) {
 	return urls.slice(0, limit);
 }
 
+/** The webhook config as the service keeps it: {url, headers, metadata, events}; omitted events = the four short names. */
+function webhookConfig(webhook) {
+	if (webhook === undefined) return null;
+	return { url: webhook.url, headers: webhook.headers ?? {}, metadata: webhook.metadata ?? {}, events: webhook.events ? [...webhook.events] : [...WEBHOOK_EVENTS] };
+}
+
 class Jobs {
 	constructor(state) {
 		this.state = state;
 		this.jobs = new Map();
+		this.timers = new Set();
 	}
 
 	reset() {
+		for (const t of this.timers) clearTimeout(t);
+		this.timers.clear();
 		this.jobs.clear();
+	}
+
+	/** A timer that reset() clears and that does not keep the process alive. */
+	later(ms, fn) {
+		const t = setTimeout(() => {
+			this.timers.delete(t);
+			fn();
+		}, Math.max(0, ms));
+		t.unref?.();
+		this.timers.add(t);
+		return t;
+	}
+
+	/** True while a job with a webhook still has events to send (for settled()). */
+	busy() {
+		return [...this.jobs.values()].some((j) => j.webhook && !j.endSent);
+	}
+
+	// ---- webhooks (api-facts 3; webhooks OpenAPI crawl*/batchScrape*): <prefix>.started|page|completed|failed|cancelled ----
+	// An empty events list means all (services/webhook/delivery.ts 3b844de23cfe webhookEventMatchesFilter),
+	// so `cancelled`, which has no short name in the enum, is sent only then.
+	wants(job, event) {
+		return !!job.webhook && (job.webhook.events.length === 0 || job.webhook.events.includes(event));
+	}
+
+	prefixOf(job) {
+		return job.kind === 'crawl' ? 'crawl' : 'batch_scrape';
+	}
+
+	/** started now, each page when it finishes (by the job's clock), then the end event once. */
+	scheduleWebhooks(job) {
+		if (this.wants(job, 'started')) this.sendWebhook(job, 'started', true, []);
+		const n = job.urls.length;
+		job.urls.forEach((u, i) => {
+			const fire = () => {
+				const ph = this.phase(job);
+				if (i >= ph.done) {
+					if (ph.status === 'scraping') this.later(5, fire); // the clock has not quite reached it yet
+					return; // the job ended before this page
+				}
+				job.pagesHandled++;
+				if (!this.wants(job, 'page')) return;
+				if (u.includes('fake-page-error')) this.sendWebhook(job, 'page', false, [], 'Page failed: fake-page-error marker');
+				else this.sendWebhook(job, 'page', true, [fakeDocument(u, this.scrapeOptionsOf(job), { origin: job.origin, seq: `${job.id}-${i}` })]);
+			};
+			this.later(job.createdAt + (job.durationMs * (i + 1)) / n - Date.now(), fire);
+		});
+		const endAt = job.fail ? job.createdAt + job.durationMs / 2 : job.createdAt + job.durationMs;
+		this.later(endAt - Date.now() + 1, () => this.sendEnd(job));
+	}
+
+	sendEnd(job) {
+		if (!job.webhook || job.endSent) return;
+		const ph = this.phase(job);
+		// After every page that finished before the end (their events go first).
+		if (ph.status === 'scraping' || job.pagesHandled < ph.done) return void this.later(5, () => this.sendEnd(job));
+		job.endSent = true;
+		if (ph.status === 'completed' && this.wants(job, 'completed')) this.sendWebhook(job, 'completed', true, []);
+		else if (ph.status === 'failed' && this.wants(job, 'failed')) this.sendWebhook(job, 'failed', false, [], 'Job failed: fake-job-fail marker');
+		else if (ph.status === 'cancelled' && this.wants(job, 'cancelled')) this.sendWebhook(job, 'cancelled', false, []);
+	}
+
+	/** One signed delivery {success, type, id, webhookId, data, error?, metadata}; retried when not answered 2xx. */
+	sendWebhook(job, event, success, data, error) {
+		const envelope = { success, type: `${this.prefixOf(job)}.${event}`, id: job.id, webhookId: crypto.randomUUID(), data };
+		if (error !== undefined) envelope.error = error;
+		envelope.metadata = job.webhook.metadata;
+		const retry = (record, n) => {
+			const answered = record && record.responseStatus >= 200 && record.responseStatus < 300;
+			if (answered || n >= RETRY_DELAYS_MS.length || !this.jobs.has(job.id)) return;
+			this.later(this.state.scaled(RETRY_DELAYS_MS[n]), () => {
+				const again = this.state.webhooks.redeliver(envelope.webhookId);
+				if (again) again.then((r) => retry(r, n + 1));
+			});
+		};
+		return this.state.webhooks.send(job.webhook.url, envelope, job.webhook.headers, { jobId: job.id }).then((record) => {
+			retry(record, 0);
+			return record;
+		});
 	}
 
 	create(kind, request, urls, markerText, origin) {
@@ -122,8 +216,12 @@ class Jobs {
 			fail: m.fail,
 			cancelledAt: null,
 			origin,
+			webhook: webhookConfig(request.webhook),
+			pagesHandled: 0,
+			endSent: false,
 		};
 		this.jobs.set(id, job);
+		if (job.webhook) this.scheduleWebhooks(job);
 		return job;
 	}
 
@@ -201,7 +299,10 @@ class Jobs {
 
 	cancel(kind, id) {
 		const job = this.find(kind, id);
-		if (this.phase(job).status === 'scraping') job.cancelledAt = Date.now();
+		if (this.phase(job).status === 'scraping') {
+			job.cancelledAt = Date.now();
+			this.sendEnd(job);
+		}
 		return { status: 200, body: { status: 'cancelled' } };
 	}
 }

@@ -331,13 +331,13 @@ function controlApi(state) {
 			if (!p) throw fail(404, 'Delivery not found');
 			return p;
 		},
-		/** Resolves when no monitor check is queued/running and no webhook delivery is in flight. */
+		/** Resolves when no monitor check is queued/running, no crawl/batch job has events due and no webhook delivery is in flight. */
 		async settled(timeoutMs = 30000) {
 			const until = Date.now() + timeoutMs;
 			for (;;) {
 				await state.webhooks.idle();
 				const busy = [...state.monitors.monitors.values()].some((m) => m.checks.some((x) => x.status === 'queued' || x.status === 'running'));
-				if (!busy && state.webhooks.pending.size === 0) return true;
+				if (!busy && !state.crawlJobs?.busy() && state.webhooks.pending.size === 0) return true;
 				if (Date.now() > until) throw fail(504, 'Fake API did not settle in time');
 				await sleep(10);
 			}

@@ -1,6 +1,6 @@
 'use strict';
 // Outgoing webhook deliveries (api-facts 3): JSON POSTs, optional HMAC signature, recorded for tests.
-// Used by monitor checks (monitor.js) and agent runs (agent.js).
+// Used by monitor checks (monitor.js), agent runs (agent.js) and crawl / batch-scrape jobs (crawl.js).
 const http = require('http');
 const https = require('https');
 const crypto = require('crypto');

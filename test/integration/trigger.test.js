@@ -193,7 +193,9 @@ async function trigger(parameters, { credential = {}, webhookId = crypto.randomU
 	async function receive(req, res) {
 		const test = req.url.startsWith('/webhook-test/');
 		const which = test ? 'test' : 'production';
-		if (req.url !== `/${test ? 'webhook-test' : 'webhook'}/${webhookId}/webhook` || req.method !== 'POST' || (test && !listening.test)) {
+		const requestUrl = new URL(req.url, base);
+		const query = Object.fromEntries([...requestUrl.searchParams.keys()].map((k) => [k, requestUrl.searchParams.getAll(k).length > 1 ? requestUrl.searchParams.getAll(k) : requestUrl.searchParams.get(k)]));
+		if (requestUrl.pathname !== `/${test ? 'webhook-test' : 'webhook'}/${webhookId}/webhook` || req.method !== 'POST' || (test && !listening.test)) {
 			res.statusCode = 404;
 			return res.end('{"message":"webhook not registered"}');
 		}
@@ -226,7 +228,7 @@ async function trigger(parameters, { credential = {}, webhookId = crypto.randomU
 		const workflow = workflowFor(which);
 		const wfNode = workflow.getNode(node.name);
 		const data = additionalData({
-			httpRequest: { headers: req.headers, body, rawBody, params: {}, query: {}, method: 'POST', contentType },
+			httpRequest: { headers: req.headers, body, rawBody, params: {}, query, method: 'POST', contentType },
 			httpResponse: response,
 		});
 		const webhookData = { httpMethod: 'POST', node: node.name, path: `${webhookId}/webhook`, webhookDescription: nodeType().description.webhooks[0], workflowId, isTest: test };
@@ -276,8 +278,8 @@ async function trigger(parameters, { credential = {}, webhookId = crypto.randomU
 		activate,
 		deactivate,
 		/** POSTs raw bytes to the production (or test) URL; resolves {status, body}. */
-		async post(raw, headers = {}, { test = false } = {}) {
-			const res = await fetch(test ? harness.testUrl : harness.productionUrl, {
+		async post(raw, headers = {}, { test = false, search = '' } = {}) {
+			const res = await fetch((test ? harness.testUrl : harness.productionUrl) + search, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json', ...headers },
 				body: raw,
@@ -857,7 +859,7 @@ describe('Manual', () => {
 		// The node tells the user so.
 		const notice = nodeType().description.properties.find((p) => p.name === 'unverifiedNotice');
 		expect(notice.displayName).toMatch(/unverified/);
-		expect(notice.displayOptions.show).toEqual({ connection: ['manual'], secretToken: [''] });
+		expect(notice.displayOptions.show).toEqual({ source: ['monitor'], connection: ['manual'], secretToken: [''] });
 	});
 
 	test('with a Secret Token, a delivery must carry it', async () => {
@@ -930,6 +932,137 @@ describe('output options', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
+describe('Job events (Source: Job Events, issue 18)', () => {
+	const JOB_TOKEN = 'job-token-0123456789abcdef';
+	const jobParams = (extra = {}) => ({
+		source: 'jobs',
+		jobEvents: ['crawl.started', 'crawl.page', 'crawl.completed', 'crawl.failed', 'batch_scrape.page', 'batch_scrape.completed', 'agent.completed'],
+		jobToken: JOB_TOKEN,
+		...extra,
+	});
+	const start = async (path, body) => {
+		const res = await fetch(`${api.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${CANARY_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		const json = await res.json();
+		if (!json.success) throw new Error(JSON.stringify(json));
+		return json;
+	};
+
+	test('a crawl reporting to the trigger URL (?token=): one execution per delivery, one item per page with its markdown, the job id and the metadata', async () => {
+		const t = await trigger(jobParams(), { credential: { webhookSecret: SIGNING_SECRET } });
+		expect(await t.activate()).toEqual({ existed: true }); // nothing to register
+		expect(api.log).toHaveLength(0);
+		const crawl = await start('/v2/crawl', { url: 'https://docs.example.com/', limit: 3, scrapeOptions: { formats: ['markdown'] }, webhook: { url: `${t.productionUrl}?token=${JOB_TOKEN}`, metadata: { run: 'nightly-7' } } });
+		await api.settled(10000);
+		expect(api.deliveries.map((d) => [d.type, d.responseStatus])).toEqual([
+			['crawl.started', 200],
+			['crawl.page', 200],
+			['crawl.page', 200],
+			['crawl.page', 200],
+			['crawl.completed', 200],
+		]);
+		expect(t.executions.map((e) => [e.items.length, e.items[0].event])).toEqual([
+			[1, 'crawl.started'],
+			[1, 'crawl.page'],
+			[1, 'crawl.page'],
+			[1, 'crawl.page'],
+			[1, 'crawl.completed'],
+		]);
+		const pages = t.executions.filter((e) => e.items[0].event === 'crawl.page').map((e) => e.items[0]);
+		expect(pages.map((p) => p.metadata.sourceURL)).toEqual(['https://docs.example.com/', 'https://docs.example.com/about', 'https://docs.example.com/pricing']);
+		for (const p of pages) {
+			expect(p).toMatchObject({ jobType: 'crawl', jobId: crawl.id, success: true, webhookMetadata: { run: 'nightly-7' } });
+			expect(typeof p.markdown).toBe('string');
+			expect(p.markdown.length).toBeGreaterThan(0);
+		}
+		expect(t.executions[4].items[0]).toMatchObject({ event: 'crawl.completed', jobId: crawl.id, success: true, webhookMetadata: { run: 'nightly-7' } });
+		expect(t.executions[4].items[0]).not.toHaveProperty('markdown');
+		expect(t.responses.every((r) => r.status === 200 && r.body.received === true)).toBe(true);
+	});
+
+	test('forged deliveries get 401 and start nothing; a retried delivery (same webhookId) is answered without a second execution', async () => {
+		const t = await trigger(jobParams(), { credential: { webhookSecret: SIGNING_SECRET } });
+		await t.activate();
+		await start('/v2/crawl', { url: 'https://docs.example.com/', limit: 1, webhook: { url: `${t.productionUrl}?token=${JOB_TOKEN}`, events: ['page'] } });
+		await api.settled(10000);
+		expect(t.executions).toHaveLength(1);
+		const [real] = api.deliveries;
+		const raw = real.rawBody;
+		const signature = real.headers['X-Firecrawl-Signature'];
+		const forged = [
+			[{ 'x-firecrawl-signature': signature }, ''], // no token
+			[{ 'x-firecrawl-signature': signature }, '?token=wrong'],
+			[{ 'x-firecrawl-signature': signature }, `?token=${JOB_TOKEN}&token=${JOB_TOKEN}`], // repeated
+			[{ 'x-firecrawl-signature': signature, [TOKEN_HEADER]: 'wrong' }, `?token=${JOB_TOKEN}`], // a header decides
+			[{}, `?token=${JOB_TOKEN}`], // no signature
+			[{ 'x-firecrawl-signature': sign(raw, 'not-the-secret') }, `?token=${JOB_TOKEN}`],
+		];
+		for (const [headers, search] of forged) expect([search, (await t.post(raw, headers, { search })).status]).toEqual([search, 401]);
+		// A changed body under the real signature and token.
+		const tampered = raw.replace('"success":true', '"success":false');
+		expect((await t.post(tampered, { 'x-firecrawl-signature': signature }, { search: `?token=${JOB_TOKEN}` })).status).toBe(401);
+		expect(t.executions).toHaveLength(1);
+		// The service's retry: identical bytes and headers, same webhookId.
+		const again = await api.redeliver(real.webhookId);
+		expect(again.responseStatus).toBe(200);
+		expect(t.responses.at(-1).body).toEqual({ received: true, duplicate: true });
+		expect(t.executions).toHaveLength(1);
+		// The token in the header works too (a fresh webhookId).
+		const fresh = JSON.stringify({ ...JSON.parse(raw), webhookId: crypto.randomUUID() });
+		expect((await t.post(fresh, { 'x-firecrawl-signature': sign(fresh), [TOKEN_HEADER]: JOB_TOKEN })).status).toBe(200);
+		expect(t.executions).toHaveLength(2);
+	});
+
+	test('activation refuses job events that cannot be verified (no Token, no signing secret); the signing secret alone suffices', async () => {
+		const bare = await trigger(jobParams({ jobToken: '' }));
+		await expect(bare.activate()).rejects.toThrow(/Token or a signing secret/);
+		// Even if it were active, nothing unverified starts it.
+		const raw = JSON.stringify({ success: true, type: 'crawl.page', id: 'j', webhookId: 'w-1', data: [{ markdown: 'x' }] });
+		expect((await bare.post(raw)).status).toBe(401);
+		expect(bare.executions).toHaveLength(0);
+
+		const signed = await trigger(jobParams({ jobToken: '' }), { credential: { webhookSecret: SIGNING_SECRET } });
+		expect(await signed.activate()).toEqual({ existed: true });
+		await start('/v2/batch/scrape', { urls: ['https://a.example.com/', 'https://b.example.com/fake-page-error'], webhook: { url: signed.productionUrl, metadata: { batch: 'b-1' } } });
+		await api.settled(10000);
+		// batch_scrape.started is not selected: answered and ignored.
+		expect(api.deliveries.map((d) => [d.type, d.responseStatus])).toEqual([
+			['batch_scrape.started', 200],
+			['batch_scrape.page', 200],
+			['batch_scrape.page', 200],
+			['batch_scrape.completed', 200],
+		]);
+		expect(signed.responses[0].body).toEqual({ received: true, ignored: 'event not selected' });
+		expect(signed.executions.map((e) => e.items.map((i) => [i.event, i.success, i.metadata?.sourceURL ?? i.error, i.webhookMetadata.batch]))).toEqual([
+			[['batch_scrape.page', true, 'https://a.example.com/', 'b-1']],
+			[['batch_scrape.page', false, 'Page failed: fake-page-error marker', 'b-1']],
+			[['batch_scrape.completed', true, null, 'b-1']],
+		]);
+	});
+
+	test('an agent run reporting here: agent.completed gives one summary item with the result', async () => {
+		const t = await trigger(jobParams());
+		await t.activate();
+		const run = await start('/v2/agent', { prompt: 'Find the price FAKE_DURATION_MS=300 FAKE_COST=7', webhook: { url: `${t.productionUrl}?token=${JOB_TOKEN}`, metadata: { ask: 'price' } } });
+		await api.settled(10000);
+		const until = Date.now() + 5000;
+		while (!api.deliveries.some((d) => d.type === 'agent.completed' && d.responseStatus) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+		expect(t.executions).toHaveLength(1); // started and action are not selected
+		expect(t.executions[0].items).toEqual([expect.objectContaining({ event: 'agent.completed', jobType: 'agent', jobId: run.id, success: true, creditsUsed: 7, webhookMetadata: { ask: 'price' } })]);
+		expect(t.executions[0].items[0]).toHaveProperty('data');
+	});
+
+	test('monitor deliveries to a job-events trigger start nothing; a monitor trigger ignores job events', async () => {
+		const jobs = await trigger(jobParams());
+		const page = JSON.stringify({ success: true, type: 'monitor.page', id: 'c', webhookId: 'w-m', data: [{ url: 'a', status: 'new' }] });
+		expect((await jobs.post(page, {}, { search: `?token=${JOB_TOKEN}` })).body).toEqual({ received: true, ignored: 'event not selected' });
+		const monitor = await trigger({ connection: 'manual', events: ['monitor.page'], secretToken: 'm' });
+		const crawlPage = JSON.stringify({ success: true, type: 'crawl.page', id: 'j', webhookId: 'w-c', data: [{ markdown: 'x' }] });
+		expect((await monitor.post(crawlPage, { [TOKEN_HEADER]: 'm' })).body).toEqual({ received: true, ignored: 'unknown event' });
+		expect(jobs.executions.length + monitor.executions.length).toBe(0);
+	});
+});
+
+// ---------------------------------------------------------------------------------------------
 test('examples/trigger-on-page-change.json: activated and checked once, each delivery runs the workflow and passes its e2e check', async () => {
 	const ROOT = path.resolve(__dirname, '..', '..');
 	const example = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', 'trigger-on-page-change.json'), 'utf8'));
@@ -954,4 +1087,35 @@ test('examples/trigger-on-page-change.json: activated and checked once, each del
 	}
 	// As JSON, like the executions the e2e phase reads from n8n's public API.
 	await check({ executions: JSON.parse(JSON.stringify(executions)), deliveries, monitorId });
+});
+
+test('examples/trigger-on-crawl-page.json: a crawl reporting to it runs the workflow once per delivery and passes its e2e check', async () => {
+	const ROOT = path.resolve(__dirname, '..', '..');
+	const example = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', 'trigger-on-crawl-page.json'), 'utf8'));
+	const check = require(path.join(ROOT, 'test', 'e2e', 'checks', 'trigger-on-crawl-page.js'));
+	expect(check.trigger).toEqual({ source: 'jobs' });
+	const triggerNode = example.nodes.find((n) => n.type === TYPE);
+	const t = await trigger(triggerNode.parameters, { credential: { webhookSecret: SIGNING_SECRET }, webhookId: triggerNode.webhookId });
+	expect(await t.activate()).toEqual({ existed: true });
+	const res = await fetch(`${api.url}/v2/crawl`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${CANARY_KEY}`, 'content-type': 'application/json' },
+		body: JSON.stringify({ url: 'https://docs.example.com/', limit: 3, webhook: { url: t.productionUrl, metadata: { run: 'nightly-1' } } }),
+	});
+	const { id: jobId } = await res.json();
+	await api.settled(10000);
+	const deliveries = api.deliveries;
+	expect(deliveries.map((d) => d.responseStatus)).toEqual([200, 200, 200, 200, 200]);
+	const executions = [];
+	for (const [i, e] of t.executions.entries()) {
+		const result = await runWorkflow(
+			{ ...example, pinData: { [triggerNode.name]: e.items.map((json) => ({ json })) } },
+			{ credentials: { webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url } }, mode: 'webhook', startNode: triggerNode.name },
+		);
+		record(result.run);
+		const nodes = Object.fromEntries(Object.keys(result.runData).map((name) => [name, result.json(name)]));
+		executions.push({ id: String(i + 1), status: result.status, mode: 'webhook', trigger: nodes[triggerNode.name], nodes });
+	}
+	const urls = ['https://docs.example.com/', 'https://docs.example.com/about', 'https://docs.example.com/pricing'];
+	await check({ executions: JSON.parse(JSON.stringify(executions)), deliveries, jobId, run: 'nightly-1', urls });
 });

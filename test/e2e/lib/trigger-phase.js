@@ -23,6 +23,10 @@
  *                run → executions filtered by the workflow's options; deactivation restores the
  *                previous webhook; a monitor that had no webhook is left with an inert one (no
  *                n8n URL, no token) that the API accepts
+ *        jobs:   (Source "Job Events") activation calls nothing at the service; a crawl started at
+ *                the fake with the production URL as its webhook → one execution per delivery, one
+ *                item per page; forged ones → 401; a retry → no second execution; a Token in
+ *                ?token= admits deliveries without a signing secret; deactivation calls nothing
  *      plus the workflow's own check module (test/e2e/checks/<name>.js, `module.exports.trigger =
  *      {connection}`), called with {executions, deliveries, monitorId} after the check run.
  * Everything n8n printed and returned is added to `captured` for the canary scan. n8n's output is in
@@ -273,9 +277,10 @@ class Phase {
 	}
 
 	/** Creates the workflow through the public API, with its credential references on `credential`. */
-	async createWorkflow(item, vars, credential, { webhookId } = {}) {
+	async createWorkflow(item, vars, credential, { webhookId, triggerParameters } = {}) {
 		const wf = JSON.parse(this.substitute(item.text, vars));
 		if (webhookId) for (const node of wf.nodes) if (node.type === TRIGGER_TYPE) node.webhookId = webhookId;
+		if (triggerParameters) for (const node of wf.nodes) if (node.type === TRIGGER_TYPE) Object.assign(node.parameters, triggerParameters);
 		for (const node of wf.nodes) {
 			if (node.type.startsWith('n8n-nodes-webdata.')) node.credentials = { webDataApi: { id: credential.id, name: credential.name } };
 		}
@@ -496,6 +501,115 @@ class Phase {
 		});
 	}
 
+	/**
+	 * Source "Job Events": nothing is registered; a crawl started at the fake with the workflow's
+	 * production URL as its webhook sends signed crawl.* deliveries, each starting one execution.
+	 */
+	async runJobs(item) {
+		const label = item.name;
+		const run = `e2e-${crypto.randomBytes(4).toString('hex')}`;
+		const urls = ['https://docs.example.com/', 'https://docs.example.com/about', 'https://docs.example.com/pricing'];
+		let w;
+		let real;
+		const startCrawl = async (webhook) => {
+			const res = await fetch(`${this.fake.url}/v2/crawl`, {
+				method: 'POST',
+				headers: { authorization: `Bearer ${this.apiKey}`, 'content-type': 'application/json' },
+				body: JSON.stringify({ url: urls[0], limit: urls.length, webhook }),
+			});
+			const json = await res.json();
+			assert.equal(json.success, true, `POST /v2/crawl: ${this.oneLine(JSON.stringify(json))}`);
+			return json.id;
+		};
+		const activated = await this.step(`${label}: activation registers nothing at the service and serves the production URL`, async () => {
+			await this.fake.reset();
+			w = await this.createWorkflow(item, {}, this.credentials.signed);
+			await this.api('POST', `/workflows/${w.id}/activate`);
+			const probe = await this.until(async () => {
+				const r = await this.postToN8n(w.productionUrl, '{}', {});
+				return r.status !== 404 ? r : undefined;
+			}, 'the production webhook to be served');
+			assert.equal(probe.status, 401, 'an unsigned probe is refused');
+			assert.deepEqual((await this.fake.log()).map((r) => `${r.method} ${r.path}`), [], 'no call to the service');
+			return `${w.productionUrl.replace(this.base, '')} served; probe → ${probe.status}`;
+		});
+		if (!activated) return;
+
+		await this.step(`${label}: a crawl reporting to the production URL starts one execution per delivery, one item per page`, async () => {
+			const jobId = await startCrawl({ url: w.productionUrl, metadata: { run } });
+			await this.settled();
+			const deliveries = (await this.deliveries()).filter((d) => d.jobId === jobId);
+			assert.deepEqual(deliveries.map((d) => d.type), ['crawl.started', 'crawl.page', 'crawl.page', 'crawl.page', 'crawl.completed']);
+			assert.deepEqual(deliveries.map((d) => d.responseStatus), [200, 200, 200, 200, 200], 'n8n answered every delivery with 200');
+			const executions = await this.executions(w.id, { count: 4, mode: 'webhook' });
+			await item.check({ executions, deliveries, jobId, run, urls, fake: this.fake });
+			real = deliveries.find((d) => d.type === 'crawl.page');
+			return `${deliveries.length} deliveries → ${executions.length} executions: ${executions.map((e) => e.nodes['Page summary']?.[0]?.report).join('; ')}`;
+		});
+		if (!real) return;
+		const countNow = async () => (await this.executions(w.id)).length;
+
+		await this.step(`${label}: forged crawl deliveries (no signature, wrong signature, changed body) get 401 and start no execution`, async () => {
+			const before = await countNow();
+			const raw = JSON.stringify({ ...real.body, webhookId: crypto.randomUUID() });
+			const attempts = [
+				['no signature', raw, {}],
+				['a wrong signature', raw, { 'X-Firecrawl-Signature': sign('guessed-secret', raw) }],
+				['a changed body under the real signature', real.rawBody.replace('"success":true', '"success":false'), { 'X-Firecrawl-Signature': real.headers['X-Firecrawl-Signature'] }],
+			];
+			const statuses = [];
+			for (const [name, body, headers] of attempts) {
+				const r = await this.postToN8n(w.productionUrl, body, headers);
+				statuses.push(r.status);
+				assert.equal(r.status, 401, `${name}: HTTP ${r.status} (${r.body.slice(0, 100)})`);
+			}
+			await sleep(500);
+			assert.equal(await countNow(), before, 'no new execution');
+			return `${statuses.join(', ')}; executions still ${before}`;
+		});
+
+		await this.step(`${label}: a crawl.page delivered again (same webhookId, a service retry) starts no second execution`, async () => {
+			const before = await countNow();
+			const again = await this.fake.call('POST', `/__fake/redeliver/${real.webhookId}`);
+			assert.equal(again.rawBody, real.rawBody, 'identical bytes, same webhookId');
+			assert.equal(again.responseStatus, 200, 'the retry is answered 200');
+			await sleep(500);
+			const executions = await this.executions(w.id);
+			assert.equal(executions.length, before, 'no new execution');
+			assert.equal(executions.filter((e) => e.trigger[0]?.webhookId === real.webhookId).length, 1);
+			return `2 deliveries of ${real.webhookId.slice(0, 8)}…, 1 execution`;
+		});
+
+		await this.step(`${label}: with a Token and no signing secret, ?token= in the crawl's webhook URL admits deliveries; a wrong token gets 401`, async () => {
+			const token = crypto.randomBytes(24).toString('hex');
+			const t = await this.createWorkflow(item, {}, this.credentials.tokenOnly, { webhookId: crypto.randomUUID(), triggerParameters: { jobToken: token } });
+			await this.api('POST', `/workflows/${t.id}/activate`);
+			await this.until(async () => (await this.postToN8n(t.productionUrl, '{}', {})).status !== 404, 'the production webhook to be served');
+			const jobId = await startCrawl({ url: `${t.productionUrl}?token=${token}`, events: ['page'], metadata: { run } });
+			await this.settled();
+			const deliveries = (await this.deliveries()).filter((d) => d.jobId === jobId);
+			assert.deepEqual(deliveries.map((d) => d.responseStatus), [200, 200, 200]);
+			const executions = await this.executions(t.id, { count: 3, mode: 'webhook' });
+			assert.equal(executions.length, 3, 'one execution per page');
+			const raw = JSON.stringify({ ...deliveries[0].body, webhookId: crypto.randomUUID() });
+			const wrong = await this.postToN8n(`${t.productionUrl}?token=${token.slice(0, -1)}x`, raw, {});
+			const none = await this.postToN8n(t.productionUrl, raw, {});
+			assert.deepEqual([wrong.status, none.status], [401, 401]);
+			await sleep(300);
+			assert.equal((await this.executions(t.id)).length, 3, 'no new execution');
+			await this.api('POST', `/workflows/${t.id}/deactivate`);
+			return `3 page deliveries → 3 executions; wrong token ${wrong.status}, none ${none.status}`;
+		});
+
+		await this.step(`${label}: deactivation calls nothing at the service; the URL is gone`, async () => {
+			const logBefore = (await this.fake.log()).length;
+			await this.api('POST', `/workflows/${w.id}/deactivate`);
+			await this.until(async () => (await this.postToN8n(w.productionUrl, '{}', {})).status === 404, 'the webhook to be gone from n8n (404)');
+			assert.deepEqual((await this.fake.log()).slice(logBefore), [], 'no call to the service');
+			return 'webhook URL now 404';
+		});
+	}
+
 	async runAttach(item) {
 		const label = item.name;
 		let w;
@@ -627,9 +741,10 @@ async function runTriggerPhase(env) {
 				continue;
 			}
 			const connection = item.check.trigger?.connection;
-			if (connection === 'create') await phase.runCreate(item);
+			if (item.check.trigger?.source === 'jobs') await phase.runJobs(item);
+			else if (connection === 'create') await phase.runCreate(item);
 			else if (connection === 'attach') await phase.runAttach(item);
-			else record(`trigger: ${item.name}`, false, `its check module must export trigger = {connection: 'create' | 'attach'} (got ${JSON.stringify(item.check.trigger)})`);
+			else record(`trigger: ${item.name}`, false, `its check module must export trigger = {connection: 'create' | 'attach'} or {source: 'jobs'} (got ${JSON.stringify(item.check.trigger)})`);
 		}
 	} finally {
 		await phase.stopN8n();

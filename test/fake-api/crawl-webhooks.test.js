@@ -1,0 +1,108 @@
+'use strict';
+// The fake API's crawl and batch-scrape webhooks (api-facts 3; webhooks OpenAPI crawl*/batchScrape*):
+// <prefix>.started, one <prefix>.page per finished page as the job's clock passes it, then
+// completed / failed / cancelled; the envelope {success, type, id, webhookId, data, error?, metadata},
+// the events filter (omitted = started|page|completed|failed; [] = all), the customer's headers, the
+// HMAC signature, and a retry when a delivery is not answered 2xx.
+const crypto = require('crypto');
+const http = require('http');
+const { startFakeApi } = require('./server');
+const { CANARY_KEY } = require('../helpers/canary');
+
+jest.setTimeout(20000);
+
+const SECRET = 'fake-crawl-webhook-secret';
+let api;
+let receiver;
+let received;
+let answer;
+
+beforeAll(async () => {
+	api = await startFakeApi({ apiKey: CANARY_KEY, webhookSigningSecret: SECRET, timeScale: 10 });
+	receiver = http.createServer((req, res) => {
+		const chunks = [];
+		req.on('data', (c) => chunks.push(c));
+		req.on('end', () => {
+			const raw = Buffer.concat(chunks).toString('utf8');
+			received.push({ url: req.url, headers: req.headers, raw, body: JSON.parse(raw) });
+			res.writeHead(answer.shift() ?? 200, { 'content-type': 'application/json' });
+			res.end('{}');
+		});
+	});
+	await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
+});
+afterAll(async () => {
+	await api.close();
+	await new Promise((r) => receiver.close(r));
+});
+beforeEach(() => {
+	api.reset();
+	received = [];
+	answer = [];
+});
+
+const hookUrl = () => `http://127.0.0.1:${receiver.address().port}/hook?token=abc`;
+const post = async (path, body) => {
+	const res = await fetch(`${api.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${CANARY_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	return { status: res.status, body: await res.json() };
+};
+const types = () => received.map((d) => d.body.type);
+
+test('a crawl sends crawl.started, one signed crawl.page per page with its document, then crawl.completed, all with the metadata', async () => {
+	const { body } = await post('/v2/crawl', { url: 'https://docs.example.com/', limit: 3, scrapeOptions: { formats: ['markdown'] }, webhook: { url: hookUrl(), headers: { 'X-Run': 'r1' }, metadata: { run: 'nightly' } } });
+	await api.settled(10000);
+	expect(types()).toEqual(['crawl.started', 'crawl.page', 'crawl.page', 'crawl.page', 'crawl.completed']);
+	for (const d of received) {
+		expect(d.url).toBe('/hook?token=abc');
+		expect(d.headers['x-run']).toBe('r1');
+		expect(d.headers['x-firecrawl-signature']).toBe(`sha256=${crypto.createHmac('sha256', SECRET).update(d.raw).digest('hex')}`);
+		expect(d.body).toMatchObject({ id: body.id, metadata: { run: 'nightly' } });
+		expect(d.body.webhookId).toMatch(/^[0-9a-f-]{36}$/);
+	}
+	const pages = received.filter((d) => d.body.type === 'crawl.page');
+	expect(pages.map((d) => d.body.data[0].metadata.sourceURL)).toEqual(['https://docs.example.com/', 'https://docs.example.com/about', 'https://docs.example.com/pricing']);
+	expect(pages.every((d) => d.body.success === true && typeof d.body.data[0].markdown === 'string')).toBe(true);
+	expect(received[0].body.data).toEqual([]);
+	expect(received[4].body).toMatchObject({ success: true, data: [] });
+	expect(new Set(received.map((d) => d.body.webhookId)).size).toBe(5);
+});
+
+test('the events filter: only the chosen short names are sent', async () => {
+	await post('/v2/crawl', { url: 'https://docs.example.com/', limit: 2, webhook: { url: hookUrl(), events: ['page'] } });
+	await api.settled(10000);
+	expect(types()).toEqual(['crawl.page', 'crawl.page']);
+});
+
+test('a failing crawl ends with crawl.failed (success false, error); a batch page that fails is a batch_scrape.page with success false', async () => {
+	await post('/v2/crawl', { url: 'https://docs.example.com/fake-job-fail', limit: 4, webhook: { url: hookUrl() } });
+	await api.settled(10000);
+	expect(types()).toEqual(['crawl.started', 'crawl.page', 'crawl.page', 'crawl.failed']);
+	expect(received[3].body).toMatchObject({ success: false, error: expect.stringContaining('fail') });
+	received = [];
+	await post('/v2/batch/scrape', { urls: ['https://a.example.com/', 'https://b.example.com/fake-page-error'], webhook: { url: hookUrl(), events: ['page', 'completed'] } });
+	await api.settled(10000);
+	expect(types()).toEqual(['batch_scrape.page', 'batch_scrape.page', 'batch_scrape.completed']);
+	expect(received[1].body).toMatchObject({ success: false, data: [], error: expect.stringContaining('fake-page-error') });
+});
+
+test('a cancelled job sends crawl.cancelled only when all events are wanted (events: [])', async () => {
+	const { body } = await post('/v2/crawl', { url: 'https://docs.example.com/fake-duration-20000', webhook: { url: hookUrl(), events: [] } });
+	await fetch(`${api.url}/v2/crawl/${body.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${CANARY_KEY}` } });
+	await api.settled(10000);
+	expect(types()).toEqual(['crawl.started', 'crawl.cancelled']);
+	expect(received[1].body).toMatchObject({ success: false, data: [] });
+});
+
+test('a delivery answered 500 is retried with the same webhookId and bytes', async () => {
+	const fast = await startFakeApi({ apiKey: CANARY_KEY, webhookSigningSecret: SECRET, timeScale: 60000 });
+	try {
+		answer = [500];
+		await fetch(`${fast.url}/v2/crawl`, { method: 'POST', headers: { authorization: `Bearer ${CANARY_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: 'https://docs.example.com/', limit: 1, webhook: { url: hookUrl(), events: ['started'] } }) });
+		const end = Date.now() + 5000;
+		while (received.length < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+		expect(received.map((d) => d.body.type)).toEqual(['crawl.started', 'crawl.started']);
+		expect(received[1].raw).toBe(received[0].raw);
+	} finally {
+		await fast.close();
+	}
+});
