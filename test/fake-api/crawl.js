@@ -15,6 +15,7 @@
 // read. As the service: apps/api/src/controllers/v2/crawl-status.ts (next while total > skip +
 // documents read; @ 014bc161) and __tests__/crawl-status-next.test.ts @ 11dbeb90 ("keeps the cursor while the
 // crawl is still running", "ends the cursor after the last page of a completed/cancelled crawl").
+const crypto = require('crypto');
 const { fail, badRequest, isUuid, isHttpUrl, uuidv7, iso, baseUrlOf } = require('./util');
 const { str, int, num, bool, arr, obj, rec, nullable, assertValid } = require('./validate');
 const { SCRAPE_OPTION_PROPS, refineScrapeOptions, checkScrapeOptions, fakeDocument } = require('./scrapeOptions');
@@ -102,10 +103,13 @@ class Jobs {
 	constructor(state) {
 		this.state = state;
 		this.jobs = new Map();
+		this.timers = new Set();
 	}
 
 	reset() {
 		this.jobs.clear();
+		for (const t of this.timers) clearTimeout(t);
+		this.timers.clear();
 	}
 
 	create(kind, request, urls, markerText, origin) {
@@ -124,7 +128,66 @@ class Jobs {
 			origin,
 		};
 		this.jobs.set(id, job);
+		if (request.webhook) this.deliverWebhooks(job);
 		return job;
+	}
+
+	/**
+	 * The job's webhook deliveries (api-facts 3; webhooks OpenAPI crawlStarted/Page/Completed and
+	 * batchScrape*): the envelope {success, type, id (the job id), webhookId, data, error?, metadata},
+	 * signed by Webhooks.send, with the config's headers. <prefix>.started at once, <prefix>.page as
+	 * each page finishes (data [Document]; a failed page: success false, data [], error), then the end:
+	 * <prefix>.completed (data []), <prefix>.failed (success false, error) or, once cancelled,
+	 * <prefix>.cancelled (success false; newer server, services/webhook/types.ts @ 2d9ef300). The
+	 * config's `events` (short names) filter them; omitted or empty = all (server
+	 * services/webhook/delivery.ts webhookEventMatchesFilter @ 3b844de2). Not retried (direct delivery).
+	 */
+	deliverWebhooks(job) {
+		const hook = job.request.webhook;
+		const prefix = job.kind === 'crawl' ? 'crawl' : 'batch_scrape';
+		const send = (event, success, data, error) => {
+			if (hook.events?.length && !hook.events.includes(event)) return;
+			const envelope = { success, type: `${prefix}.${event}`, id: job.id, webhookId: crypto.randomUUID(), data };
+			if (error !== undefined) envelope.error = error;
+			envelope.metadata = hook.metadata ?? {};
+			this.state.webhooks.send(hook.url, envelope, hook.headers ?? {}, { jobId: job.id });
+		};
+		const n = job.urls.length;
+		let sent = 0;
+		const tick = () => {
+			const ph = this.phase(job);
+			for (; sent < ph.done; sent++) {
+				const url = job.urls[sent];
+				if (url.includes('fake-page-error')) send('page', false, [], 'Page failed: fake-page-error marker');
+				else send('page', true, [fakeDocument(url, this.scrapeOptionsOf(job), { origin: job.origin, seq: `${job.id}-hook-${sent}` })]);
+			}
+			if (ph.status === 'scraping') {
+				let at = job.createdAt + (job.durationMs * (sent + 1)) / Math.max(n, 1);
+				if (job.fail) at = Math.min(at, job.createdAt + job.durationMs / 2);
+				job.webhookTimer = this.later(at - Date.now() + 1, tick);
+				return;
+			}
+			if (ph.status === 'completed') send('completed', true, []);
+			else if (ph.status === 'cancelled') send('cancelled', false, [], `${job.kind === 'crawl' ? 'Crawl' : 'Batch scrape'} cancelled`);
+			else send('failed', false, [], 'Job failed: fake-job-fail marker');
+		};
+		job.webhookTick = () => {
+			clearTimeout(job.webhookTimer);
+			this.timers.delete(job.webhookTimer);
+			tick();
+		};
+		send('started', true, []);
+		tick();
+	}
+
+	later(ms, fn) {
+		const t = setTimeout(() => {
+			this.timers.delete(t);
+			fn();
+		}, Math.max(0, ms));
+		t.unref?.();
+		this.timers.add(t);
+		return t;
 	}
 
 	find(kind, id) {
@@ -201,7 +264,10 @@ class Jobs {
 
 	cancel(kind, id) {
 		const job = this.find(kind, id);
-		if (this.phase(job).status === 'scraping') job.cancelledAt = Date.now();
+		if (this.phase(job).status === 'scraping') {
+			job.cancelledAt = Date.now();
+			job.webhookTick?.();
+		}
 		return { status: 200, body: { status: 'cancelled' } };
 	}
 }
