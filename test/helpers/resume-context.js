@@ -1,0 +1,67 @@
+'use strict';
+/**
+ * A stand-in for n8n's webhook context on a resume call of a waiting Run and Wait ("Resume on
+ * Completion Webhook"): the waiting execution's stack entry (as n8n-core's WebhookContext holds it),
+ * the request (exact raw bytes), a recording response, and the node's requests sent to the fake API.
+ * Shared by test/integration/agent-resume.test.js and crawl-resume.test.js.
+ *
+ *   const call = resumeCaller({ api, apiKey });
+ *   const { returned, response, warnings } = await call({ node, entry, executionId, raw, headers, credentials });
+ */
+const { record } = require('./canary');
+const { WebData } = require('../../dist/nodes/WebData/WebData.node');
+
+function parsedBody(rawBody) {
+	try {
+		return rawBody ? JSON.parse(rawBody.toString()) : {};
+	} catch {
+		return rawBody.toString();
+	}
+}
+
+function resumeContext({ api, apiKey, node, entry, executionId, body, headers = {}, raw, credentials: creds }) {
+	const rawBody = raw ?? (body === undefined ? undefined : Buffer.from(JSON.stringify(body)));
+	const response = { status: undefined, body: undefined };
+	const warnings = [];
+	const ctx = {
+		executeData: entry,
+		getNode: () => node,
+		getWorkflow: () => ({ id: 'wf-1' }),
+		getExecutionId: () => executionId,
+		getNodeParameter: (name, fallback) => (node.parameters[name] === undefined ? fallback : node.parameters[name]),
+		getCredentials: async () => ({ apiKey, baseUrl: api.url, webhookSecret: '', ...creds }),
+		getRequestObject: () => ({ headers, rawBody, body: parsedBody(rawBody) }),
+		getHeaderData: () => headers,
+		getBodyData: () => ({}),
+		getResponseObject: () => ({
+			status(code) {
+				response.status = code;
+				return this;
+			},
+			json(value) {
+				response.body = value;
+			},
+		}),
+		logger: { warn: (m) => warnings.push(m), info() {}, debug() {}, error() {} },
+		helpers: {
+			async httpRequestWithAuthentication(_type, options) {
+				const res = await fetch(options.url, { method: options.method, headers: { authorization: `Bearer ${apiKey}` } });
+				const text = await res.text();
+				return { statusCode: res.status, body: text ? JSON.parse(text) : undefined, headers: Object.fromEntries(res.headers) };
+			},
+		},
+	};
+	return { ctx, response, warnings };
+}
+
+/** Calls WebData.webhook() as n8n does on a resume call; returns what it returned and answered. */
+function resumeCaller({ api, apiKey }) {
+	return async (options) => {
+		const { ctx, response, warnings } = resumeContext({ api, apiKey, ...options });
+		const returned = await new WebData().webhook.call(ctx);
+		record(returned);
+		return { returned, response, warnings };
+	};
+}
+
+module.exports = { resumeCaller };
