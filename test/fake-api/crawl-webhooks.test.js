@@ -2,59 +2,38 @@
 // The fake API's crawl and batch-scrape webhooks (api-facts 3; webhooks OpenAPI crawl*/batchScrape*):
 // the envelope {success, type, id, webhookId, data, error?, metadata}, started → page per finished
 // page → completed / failed / cancelled, the events filter (short names; omitted = all), the HMAC
-// signature and the config's headers.
+// signature and the config's headers, as sent (the fake's delivery records).
 const crypto = require('crypto');
-const http = require('http');
-const { startFakeApi } = require('./server');
+const { useSigningFakeApi } = require('../helpers/resume-context');
 const { CANARY_KEY } = require('../helpers/canary');
 
 jest.setTimeout(20000);
 
 const SECRET = 'fake-crawl-webhook-secret';
-let api;
-let receiver;
-let received;
+const api = useSigningFakeApi(SECRET);
 
-beforeAll(async () => {
-	api = await startFakeApi({ apiKey: CANARY_KEY, webhookSigningSecret: SECRET });
-	receiver = http.createServer((req, res) => {
-		const chunks = [];
-		req.on('data', (c) => chunks.push(c));
-		req.on('end', () => {
-			const raw = Buffer.concat(chunks).toString('utf8');
-			received.push({ headers: req.headers, raw, body: JSON.parse(raw) });
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.end('{}');
-		});
-	});
-	await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
-});
-afterAll(async () => {
-	await api.close();
-	await new Promise((r) => receiver.close(r));
-});
-beforeEach(() => {
-	api.reset();
-	received = [];
-});
-
-const hookUrl = () => `http://127.0.0.1:${receiver.address().port}/hook`;
+// Nothing listens there: the deliveries are read from the fake's own records (api.deliveries), which
+// hold the exact headers and raw body it sent.
+const hookUrl = () => 'http://127.0.0.1:9/hook';
+const sent = () =>
+	api.deliveries.map((d) => ({ headers: Object.fromEntries(Object.entries(d.headers).map(([k, v]) => [k.toLowerCase(), v])), raw: d.rawBody, body: d.body }));
 const post = async (path, body) => {
 	const res = await fetch(`${api.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${CANARY_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 	return { status: res.status, body: await res.json() };
 };
 const until = async (fn, ms = 8000) => {
 	const end = Date.now() + ms;
-	while (!fn()) {
-		if (Date.now() > end) throw new Error(`timed out; received ${received.map((r) => r.body.type).join(', ')}`);
+	while (!fn(sent())) {
+		if (Date.now() > end) throw new Error(`timed out; sent ${sent().map((r) => r.body.type).join(', ')}`);
 		await new Promise((r) => setTimeout(r, 30));
 	}
+	return sent();
 };
 
 test('a crawl with a webhook (no events: all): crawl.started, one crawl.page per page, crawl.completed; signed, with the config\'s headers and metadata', async () => {
 	const webhook = { url: hookUrl(), headers: { 'X-Mine': 'yes' }, metadata: { run: 'r1' } };
 	const { body } = await post('/v2/crawl', { url: 'https://example.com/fake-duration-600', limit: 4, webhook });
-	await until(() => received.some((r) => r.body.type === 'crawl.completed'));
+	const received = await until((d) => d.some((r) => r.body.type === 'crawl.completed'));
 	expect(received.map((r) => r.body.type)).toEqual(['crawl.started', 'crawl.page', 'crawl.page', 'crawl.page', 'crawl.page', 'crawl.completed']);
 	for (const r of received) {
 		expect(r.headers['x-firecrawl-signature']).toBe(`sha256=${crypto.createHmac('sha256', SECRET).update(r.raw).digest('hex')}`);
@@ -70,14 +49,14 @@ test('a crawl with a webhook (no events: all): crawl.started, one crawl.page per
 
 test('events filter the deliveries; a failed job ends with <prefix>.failed (success false, error); a cancelled one with crawl.cancelled', async () => {
 	await post('/v2/crawl', { url: 'https://example.com/fake-duration-400-fake-job-fail', limit: 4, webhook: { url: hookUrl(), events: ['completed', 'failed'] } });
-	await until(() => received.length === 1);
-	expect(received[0].body).toMatchObject({ success: false, type: 'crawl.failed', data: [], error: expect.any(String) });
+	const failed = await until((d) => d.length === 1);
+	expect(failed[0].body).toMatchObject({ success: false, type: 'crawl.failed', data: [], error: expect.any(String) });
 
-	received = [];
+	api.reset();
 	const { body } = await post('/v2/crawl', { url: 'https://example.com/fake-duration-60000', limit: 4, webhook: { url: hookUrl() } });
-	await until(() => received.length === 1);
+	await until((d) => d.length === 1);
 	await fetch(`${api.url}/v2/crawl/${body.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${CANARY_KEY}` } });
-	await until(() => received.some((r) => r.body.type === 'crawl.cancelled'));
+	const received = await until((d) => d.some((r) => r.body.type === 'crawl.cancelled'));
 	expect(received.map((r) => r.body.type)).toEqual(['crawl.started', 'crawl.cancelled']);
 	expect(received[1].body).toMatchObject({ success: false, id: body.id });
 });
@@ -85,7 +64,7 @@ test('events filter the deliveries; a failed job ends with <prefix>.failed (succ
 test('a batch scrape: batch_scrape.* events; a failed page is a page event with success false and its error', async () => {
 	const urls = ['https://example.com/a?fake-duration-300', 'https://example.com/b-fake-page-error'];
 	await post('/v2/batch/scrape', { urls, webhook: { url: hookUrl(), events: ['page', 'completed'] } });
-	await until(() => received.some((r) => r.body.type === 'batch_scrape.completed'));
+	const received = await until((d) => d.some((r) => r.body.type === 'batch_scrape.completed'));
 	expect(received.map((r) => [r.body.type, r.body.success])).toEqual([
 		['batch_scrape.page', true],
 		['batch_scrape.page', false],

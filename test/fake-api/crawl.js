@@ -16,7 +16,7 @@
 // documents read; @ 014bc161) and __tests__/crawl-status-next.test.ts @ 11dbeb90 ("keeps the cursor while the
 // crawl is still running", "ends the cursor after the last page of a completed/cancelled crawl").
 const crypto = require('crypto');
-const { fail, badRequest, isUuid, isHttpUrl, uuidv7, iso, baseUrlOf } = require('./util');
+const { fail, badRequest, isUuid, isHttpUrl, uuidv7, iso, baseUrlOf, later } = require('./util');
 const { str, int, num, bool, arr, obj, rec, nullable, assertValid } = require('./validate');
 const { SCRAPE_OPTION_PROPS, refineScrapeOptions, checkScrapeOptions, fakeDocument } = require('./scrapeOptions');
 
@@ -164,7 +164,7 @@ class Jobs {
 			if (ph.status === 'scraping') {
 				let at = job.createdAt + (job.durationMs * (sent + 1)) / Math.max(n, 1);
 				if (job.fail) at = Math.min(at, job.createdAt + job.durationMs / 2);
-				job.webhookTimer = this.later(at - Date.now() + 1, tick);
+				job.webhookTimer = later(this.timers, at - Date.now() + 1, tick);
 				return;
 			}
 			if (ph.status === 'completed') send('completed', true, []);
@@ -179,17 +179,6 @@ class Jobs {
 		send('started', true, []);
 		tick();
 	}
-
-	later(ms, fn) {
-		const t = setTimeout(() => {
-			this.timers.delete(t);
-			fn();
-		}, Math.max(0, ms));
-		t.unref?.();
-		this.timers.add(t);
-		return t;
-	}
-
 	find(kind, id) {
 		if (!isUuid(id)) throw fail(400, 'Invalid job ID format');
 		const job = this.jobs.get(id);

@@ -5,11 +5,12 @@
  * the request (exact raw bytes), a recording response, and the node's requests sent to the fake API.
  * Shared by test/integration/agent-resume.test.js and crawl-resume.test.js.
  *
+ *   const api = useSigningFakeApi(secret);     // at the top of a test file
  *   const call = resumeCaller({ api, apiKey });
  *   const { returned, response, warnings } = await call({ node, entry, executionId, raw, headers, credentials });
  */
-const { record } = require('./canary');
-const { WebData } = require('../../dist/nodes/WebData/WebData.node');
+const { CANARY_KEY, record } = require('./canary');
+const { startFakeApi } = require('../fake-api/server');
 
 function parsedBody(rawBody) {
 	try {
@@ -58,10 +59,29 @@ function resumeContext({ api, apiKey, node, entry, executionId, body, headers = 
 function resumeCaller({ api, apiKey }) {
 	return async (options) => {
 		const { ctx, response, warnings } = resumeContext({ api, apiKey, ...options });
+		const { WebData } = require('../../dist/nodes/WebData/WebData.node'); // the build (loaded only when called)
 		const returned = await new WebData().webhook.call(ctx);
 		record(returned);
 		return { returned, response, warnings };
 	};
 }
 
-module.exports = { resumeCaller };
+/**
+ * The strict fake API for a test file, signing its deliveries with `secret`: started before the
+ * file's tests, reset before each, closed after. Returns a stand-in that forwards to it once started.
+ */
+function useSigningFakeApi(secret) {
+	let api;
+	beforeAll(async () => {
+		api = await startFakeApi({ apiKey: CANARY_KEY, webhookSigningSecret: secret });
+	});
+	afterAll(async () => {
+		await api.close();
+	});
+	beforeEach(() => {
+		api.reset();
+	});
+	return new Proxy({}, { get: (_target, key) => api[key] });
+}
+
+module.exports = { resumeCaller, useSigningFakeApi };

@@ -13,25 +13,15 @@
  */
 const crypto = require('crypto');
 const { runWorkflow } = require('../helpers/workflow-runner');
-const { startFakeApi } = require('../fake-api/server');
 const { CANARY_KEY, record } = require('../helpers/canary');
-const { resumeCaller } = require('../helpers/resume-context');
+const { resumeCaller, useSigningFakeApi } = require('../helpers/resume-context');
 const resume = require('../../dist/nodes/WebData/resources/agent/resume');
 const signature = require('../../dist/nodes/WebData/helpers/signature');
 
 jest.setTimeout(30000);
 
 const SECRET = 'whsec-agent-resume-test';
-let api;
-beforeAll(async () => {
-	api = await startFakeApi({ apiKey: CANARY_KEY, webhookSigningSecret: SECRET });
-});
-afterAll(async () => {
-	await api.close();
-});
-beforeEach(() => {
-	api.reset();
-});
+const api = useSigningFakeApi(SECRET);
 
 const NODE = 'Run agent';
 const credentials = (over = {}) => ({ webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url, webhookSecret: '', ...over } });
