@@ -19,7 +19,7 @@ import { searchInteractSessions } from './resources/interact/listSearch';
 import { searchMonitorChecks, searchMonitors } from './methods/monitorSearch';
 import { account } from './resources/account';
 import { agent } from './resources/agent';
-import { resumeWebhook } from './resources/agent/resume';
+import { resumeWaitingNode } from './resources/waiters';
 import { batchScrape } from './resources/batchScrape';
 import { crawl } from './resources/crawl';
 import { extract } from './resources/extract';
@@ -63,7 +63,7 @@ export class WebData implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'webDataApi', required: true, testedBy: 'webDataApiTest' }],
-		// The resume call of a paused execution (Agent → Run and Wait, "Resume on Completion Webhook"):
+		// The resume call of a paused execution (Agent, Crawl, Batch Scrape → Run and Wait, "Resume on Completion Webhook"):
 		// the execution's resume URL ($execution.resumeUrl); n8n registers no other URL for it.
 		webhooks: [
 			{
@@ -152,7 +152,7 @@ export class WebData implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await resumeWebhook.call(this);
+		return await resumeWaitingNode.call(this);
 	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

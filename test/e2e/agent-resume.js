@@ -32,6 +32,11 @@
  *      every 60 s, so up to about a minute late): "Return Last Status" → the prepared item (run id,
  *      status "processing", timedOut true); "Fail" → the execution fails naming Max Wait; no status
  *      read in either; a late completion webhook → 409, nothing resumes
+ *   7. (Crawl, before 5) Crawl → Run and Wait with the same Wait Method: its webhook (events completed
+ *      and failed only) on the resume URL; waiting with 0 status reads; a forged call → 401; the fake's
+ *      signed crawl.completed resumes it with every page read once following `next`; a repeated
+ *      delivery → 409. Batch Scrape the same with its batch_scrape.completed. In 6, a crawl whose Max
+ *      Wait passes resumes with the prepared item (status "scraping", timedOut: true) and no read.
  * Output ends with "N passed, N failed"; exit 1 on any failure. AGENT_RESUME_KEEP_TMP=1 keeps logs.
  */
 const assert = require('node:assert/strict');
@@ -68,8 +73,11 @@ function record(label, ok, reason, details) {
 }
 
 class ResumeSuite extends Phase {
-	/** The workflow with a Webhook trigger named "Start" on its own path, and "Run agent" set up by `params`. */
-	async createWorkflow(params, credential) {
+	/**
+	 * The workflow with a Webhook trigger named "Start" on its own path, and "Run agent" set up by
+	 * `params` (merged into the agent's parameters, or, with `replace`, instead of them: Crawl, Batch Scrape).
+	 */
+	async createWorkflow(params, credential, { replace = false } = {}) {
 		const wf = JSON.parse(fs.readFileSync(WORKFLOW_FILE, 'utf8'));
 		const hookPath = `agent-resume-${crypto.randomBytes(6).toString('hex')}`;
 		const start = wf.nodes.find((n) => n.name === 'Start');
@@ -80,7 +88,7 @@ class ResumeSuite extends Phase {
 			parameters: { httpMethod: 'POST', path: hookPath, responseMode: 'onReceived', options: {} },
 		});
 		const agent = wf.nodes.find((n) => n.name === 'Run agent');
-		Object.assign(agent.parameters, params);
+		agent.parameters = replace ? { ...params } : Object.assign(agent.parameters, params);
 		agent.credentials = { webDataApi: { id: credential.id, name: credential.name } };
 		const created = await this.api('POST', '/workflows', { name: `${wf.name} (${hookPath})`, nodes: wf.nodes, connections: wf.connections, settings: wf.settings });
 		await this.api('POST', `/workflows/${created.id}/activate`);
@@ -110,8 +118,8 @@ class ResumeSuite extends Phase {
 		}, `execution ${id} to be ${statuses.join(' or ')}`, timeoutMs);
 	}
 
-	/** Calls the workflow and resolves {executionId, jobId, start} once its execution waits. */
-	async startRun(w) {
+	/** Calls the workflow and resolves {executionId, jobId, start} once its execution waits (start path: /v2/agent, /v2/crawl, /v2/batch/scrape). */
+	async startRun(w, startPath = '/v2/agent') {
 		const before = new Set((await this.rawExecutions(w.id)).map((e) => e.id));
 		const res = await fetch(w.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 		assert.equal(res.status, 200, `the workflow webhook answered ${res.status}`);
@@ -120,9 +128,21 @@ class ResumeSuite extends Phase {
 		assert.equal(waiting.status, 'waiting', `the execution waits (status ${waiting.status})`);
 		const start = await this.until(async () => {
 			const log = await this.fake.log();
-			return log.filter((r) => r.method === 'POST' && r.path === '/v2/agent').find((r) => r.body?.webhook?.url?.includes(`/webhook-waiting/${e.id}?`));
+			return log.filter((r) => r.method === 'POST' && r.path === startPath).find((r) => r.body?.webhook?.url?.includes(`/webhook-waiting/${e.id}?`));
 		}, 'the start request of this execution');
-		return { executionId: e.id, jobId: await this.jobOf(start), start };
+		const jobId = startPath === '/v2/agent' ? await this.jobOf(start) : (await this.waitingItem(e.id)).id;
+		return { executionId: e.id, jobId, start };
+	}
+
+	/** The item a waiting Run and Wait output when it paused ({id, status, waitMethod, waitingUntil}). */
+	async waitingItem(executionId) {
+		const e = await this.execution(executionId);
+		return e.data.resultData.runData['Run agent'].at(-1).data.main[0].at(-1).json;
+	}
+
+	/** GET status reads of a crawl or batch job (its `next` pages included: the fake logs the path only). */
+	async jobReads(path, jobId) {
+		return (await this.fake.log()).filter((r) => r.method === 'GET' && r.path === `${path}/${jobId}`);
 	}
 
 	/** The id of the run a start request created: the fake's run with that prompt created closest to it (runs start one by one). */
@@ -253,6 +273,55 @@ class ResumeSuite extends Phase {
 			return `"Fail" + completed → ${okRun.status}; failed run → error "${oneLine(error.message)}" (token-only credential: no signature needed)`;
 		});
 
+		const crawlParams = (url, over = {}) => ({ resource: 'crawl', operation: 'runAndWait', url, limit: 7, waitMethod: 'completionWebhook', maxWait: 3600, onTimeout: 'returnStatus', ...over });
+		await this.step('crawl resume: Crawl → Run and Wait waits with its webhook on the resume URL (events completed/failed), 0 status reads, forged call 401; the crawl\'s signed crawl.completed resumes it with the 7 pages read once following next; a repeated delivery → 409', async () => {
+			const url = `https://example.com/fake-duration-50000?run=${crypto.randomBytes(4).toString('hex')}`; // 10 s at time scale 5
+			const wc = await this.createWorkflow(crawlParams(url), signed, { replace: true });
+			const c = await this.startRun(wc, '/v2/crawl');
+			const hook = c.start.body.webhook;
+			assert.equal(new URL(hook.url).pathname, `/webhook-waiting/${c.executionId}`);
+			assert.deepEqual(hook.events, ['completed', 'failed']);
+			assert.match(hook.headers[TOKEN_HEADER], /^[0-9a-f]{64}$/);
+			assert.equal(c.start.body.url, url);
+			const forged = JSON.stringify({ success: true, type: 'crawl.completed', id: c.jobId, webhookId: crypto.randomUUID(), data: [], metadata: {} });
+			const r401 = await this.post(hook.url, forged, { [TOKEN_HEADER]: 'f'.repeat(64), 'X-Firecrawl-Signature': sign(this.signingSecret, forged) });
+			assert.equal(r401.status, 401, `a forged call answered ${r401.status}`);
+			assert.equal((await this.api('GET', `/executions/${c.executionId}`)).status, 'waiting', 'still waiting');
+			assert.equal((await this.jobReads('/v2/crawl', c.jobId)).length, 0, 'no status read while waiting');
+			const done = await this.untilStatus(c.executionId, ['success', 'error'], 60000);
+			assert.equal(done.status, 'success', `execution ${done.status}`);
+			const e = await this.execution(c.executionId);
+			const items = e.data.resultData.runData['Run agent'].at(-1).data.main[0];
+			assert.equal(items.length, 7, `7 pages (got ${items.length})`);
+			assert.ok(items.every((i) => i.json.jobId === c.jobId && i.json.jobStatus === 'completed'), 'one item per page of this crawl');
+			assert.equal(items[0].json.metadata?.sourceURL, url);
+			const deliveries = await this.deliveriesOf(c.jobId);
+			assert.deepEqual(deliveries.map((d) => [d.type, d.responseStatus]), [['crawl.completed', 200]], 'only the end event was asked for, and it resumed the execution');
+			const reads = await this.jobReads('/v2/crawl', c.jobId);
+			assert.equal(reads.length, 3, `the status page and its two next pages, once each (got ${reads.length})`);
+			assert.ok(reads.every((r) => r.at >= deliveries[0].at), 'all after the delivery');
+			const latency = Date.parse(e.stoppedAt) - deliveries[0].at;
+			const again = await this.fake.call('POST', `/__fake/redeliver/${deliveries[0].webhookId}`);
+			assert.equal(again.responseStatus, 409, `the repeated delivery answered ${again.responseStatus}`);
+			assert.equal((await this.jobReads('/v2/crawl', c.jobId)).length, 3, 'nothing more read');
+			return `execution ${c.executionId}: 0 reads while waiting, forged → 401, resumed ${latency} ms after crawl.completed with 7 pages in 3 reads; repeated delivery → ${again.responseStatus}`;
+		});
+
+		await this.step('batch resume: Batch Scrape → Run and Wait resumes on its signed batch_scrape.completed with the pages read once', async () => {
+			const url = `https://example.com/page?fake-duration-25000&run=${crypto.randomBytes(4).toString('hex')}`; // 5 s at time scale 5
+			const wb = await this.createWorkflow({ resource: 'batchScrape', operation: 'runAndWait', url, waitMethod: 'completionWebhook', maxWait: 3600, onTimeout: 'returnStatus' }, this.credentials.tokenOnly, { replace: true });
+			const b = await this.startRun(wb, '/v2/batch/scrape');
+			assert.deepEqual(b.start.body.urls, [url]);
+			assert.equal((await this.jobReads('/v2/batch/scrape', b.jobId)).length, 0, 'no status read while waiting');
+			const done = await this.untilStatus(b.executionId, ['success', 'error'], 60000);
+			assert.equal(done.status, 'success', `execution ${done.status}`);
+			const items = (await this.execution(b.executionId)).data.resultData.runData['Run agent'].at(-1).data.main[0];
+			assert.deepEqual(items.map((i) => [i.json.jobId, i.json.metadata?.sourceURL]), [[b.jobId, url]]);
+			assert.deepEqual((await this.deliveriesOf(b.jobId)).map((d) => [d.type, d.responseStatus]), [['batch_scrape.completed', 200]]);
+			assert.equal((await this.jobReads('/v2/batch/scrape', b.jobId)).length, 1, 'read once');
+			return `execution ${b.executionId} resumed with its page in 1 read (token-only credential)`;
+		});
+
 		await this.step('agent resume: n8n stopped while the execution waits, the run ends while it is down (delivery refused), n8n started again → the service\'s retry resumes the execution', async () => {
 			const r = await this.startRun(w);
 			await this.stopN8n();
@@ -268,12 +337,17 @@ class ResumeSuite extends Phase {
 			return `deliveries ${all.map((d) => `#${d.attempt} → ${d.responseStatus ?? 'refused'}`).join(', ')}`;
 		});
 
-		await this.step('agent resume: Max Wait passes without a webhook → n8n resumes it: "Return Last Status" gives the prepared item, "Fail" fails naming Max Wait; no status read; a late webhook → 409', async () => {
+		await this.step('agent + crawl resume: Max Wait passes without a webhook → n8n resumes it: "Return Last Status" gives the prepared item (crawl: status "scraping", timedOut), "Fail" fails naming Max Wait; no status read; a late webhook → 409', async () => {
 			const wStatus = await this.createWorkflow({ ...basic, maxWait: 2 }, signed);
 			const wFail = await this.createWorkflow({ ...basic, maxWait: 2, onTimeout: 'fail' }, signed);
-			const [a, b] = [await this.startRun(wStatus), await this.startRun(wFail)];
+			const wCrawl = await this.createWorkflow(crawlParams(`https://example.com/fake-duration-18000000?run=${crypto.randomBytes(4).toString('hex')}`, { maxWait: 2 }), signed, { replace: true });
+			const [a, b, c] = [await this.startRun(wStatus), await this.startRun(wFail), await this.startRun(wCrawl, '/v2/crawl')];
 			const t0 = Date.now();
-			const [doneA, doneB] = [await this.untilStatus(a.executionId, ['success', 'error'], 100000), await this.untilStatus(b.executionId, ['success', 'error'], 100000)];
+			const [doneA, doneB, doneC] = [
+				await this.untilStatus(a.executionId, ['success', 'error'], 100000),
+				await this.untilStatus(b.executionId, ['success', 'error'], 100000),
+				await this.untilStatus(c.executionId, ['success', 'error'], 100000),
+			];
 			const waited = Date.now() - t0;
 			assert.equal(doneA.status, 'success');
 			const item = (await this.execution(a.executionId)).data.resultData.runData['Run agent'].at(-1).data.main[0][0].json;
@@ -285,6 +359,10 @@ class ResumeSuite extends Phase {
 			const error = eB.data.resultData.runData['Run agent'].at(-1).error ?? eB.data.resultData.error;
 			assert.match(error?.message ?? '', /did not send its completion webhook within Max Wait \(2 s\)/);
 			assert.equal((await this.statusReads(a.jobId)).length + (await this.statusReads(b.jobId)).length, 0, 'no status read');
+			assert.equal(doneC.status, 'success', `crawl execution ${doneC.status}`);
+			const crawlItem = (await this.execution(c.executionId)).data.resultData.runData['Run agent'].at(-1).data.main[0][0].json;
+			assert.deepEqual([crawlItem.id, crawlItem.status, crawlItem.timedOut, crawlItem.waitMethod], [c.jobId, 'scraping', true, 'completionWebhook'], `crawl item ${oneLine(JSON.stringify(crawlItem))}`);
+			assert.equal((await this.jobReads('/v2/crawl', c.jobId)).length, 0, 'no crawl status read');
 			await this.finish(a.jobId);
 			const late = await this.until(async () => (await this.deliveriesOf(a.jobId)).find((d) => d.responseStatus !== null), 'the late delivery');
 			assert.equal(late.responseStatus, 409, `late delivery answered ${late.responseStatus}`);

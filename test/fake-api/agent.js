@@ -2,7 +2,7 @@
 // Agent jobs (api-facts 4; spec 2.11, 3, 6.2, 7.2). Job state is derived lazily from the clock:
 // a job is "processing" for durationMs (scaled by timeScale), then reaches its configured outcome.
 const crypto = require('crypto');
-const { fail, passthrough, badRequest, isUuid, isPlainObject, uuidv7, uuidFrom, iso, baseUrlOf, sampleFromSchema } = require('./util');
+const { fail, passthrough, badRequest, isUuid, isPlainObject, uuidv7, uuidFrom, iso, baseUrlOf, sampleFromSchema, later } = require('./util');
 const { str, num, bool, arr, obj, rec, union, nullable, assertValid } = require('./validate');
 
 const DAY = 24 * 3600 * 1000;
@@ -121,13 +121,7 @@ class Agents {
 
 	/** A timer that reset() and close() clear, and that does not keep the process alive. */
 	later(ms, fn) {
-		const t = setTimeout(() => {
-			this.timers.delete(t);
-			fn();
-		}, Math.max(0, ms));
-		t.unref?.();
-		this.timers.add(t);
-		return t;
+		return later(this.timers, ms, fn);
 	}
 
 	/** Creates a job from a (validated) request body plus overrides; returns the job record. */

@@ -15,11 +15,10 @@
 // read. As the service: apps/api/src/controllers/v2/crawl-status.ts (next while total > skip +
 // documents read; @ 014bc161) and __tests__/crawl-status-next.test.ts @ 11dbeb90 ("keeps the cursor while the
 // crawl is still running", "ends the cursor after the last page of a completed/cancelled crawl").
+const crypto = require('crypto');
 const { fail, badRequest, isUuid, isHttpUrl, uuidv7, iso, baseUrlOf } = require('./util');
 const { str, int, num, bool, arr, obj, rec, nullable, assertValid } = require('./validate');
 const { SCRAPE_OPTION_PROPS, refineScrapeOptions, checkScrapeOptions, fakeDocument } = require('./scrapeOptions');
-
-const crypto = require('crypto');
 
 const PAGE_SIZE = 3;
 /** Crawl/batch `webhook.events` short names and their default when omitted (controllers/v2/types.ts webhookSchema, 61e38dc8). */

@@ -102,7 +102,19 @@ function sampleFromSchema(schema, hint = {}, name = 'value', depth = 0) {
 	}
 }
 
+/** setTimeout kept in `timers` (cleared by a module's reset), unref'd, removed once it has run. */
+function later(timers, ms, fn) {
+	const t = setTimeout(() => {
+		timers.delete(t);
+		fn();
+	}, Math.max(0, ms));
+	t.unref?.();
+	timers.add(t);
+	return t;
+}
+
 module.exports = {
+	later,
 	HttpError,
 	fail,
 	badRequest,

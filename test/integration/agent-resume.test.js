@@ -13,25 +13,15 @@
  */
 const crypto = require('crypto');
 const { runWorkflow } = require('../helpers/workflow-runner');
-const { startFakeApi } = require('../fake-api/server');
 const { CANARY_KEY, record } = require('../helpers/canary');
-const { WebData } = require('../../dist/nodes/WebData/WebData.node');
+const { resumeCaller, useSigningFakeApi } = require('../helpers/resume-context');
 const resume = require('../../dist/nodes/WebData/resources/agent/resume');
 const signature = require('../../dist/nodes/WebData/helpers/signature');
 
 jest.setTimeout(30000);
 
 const SECRET = 'whsec-agent-resume-test';
-let api;
-beforeAll(async () => {
-	api = await startFakeApi({ apiKey: CANARY_KEY, webhookSigningSecret: SECRET });
-});
-afterAll(async () => {
-	await api.close();
-});
-beforeEach(() => {
-	api.reset();
-});
+const api = useSigningFakeApi(SECRET);
 
 const NODE = 'Run agent';
 const credentials = (over = {}) => ({ webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url, webhookSecret: '', ...over } });
@@ -176,52 +166,10 @@ test('isPrivateHost: loopback, private, link-local, CGNAT, IPv6 local and bare n
 
 // ---- the resume half ----------------------------------------------------------------------------
 
-function parsedBody(rawBody) {
-	try {
-		return rawBody ? JSON.parse(rawBody.toString()) : {};
-	} catch {
-		return rawBody.toString();
-	}
-}
+const callResume = (options) => resumeCaller({ api, apiKey: CANARY_KEY })(options);
 
-/**
- * A stand-in for n8n's webhook context on a resume call: the waiting execution's stack entry (as
- * n8n-core's WebhookContext holds it), the request, a recording response, and requests to the fake.
- */
-function resumeContext({ entry, executionId, body, headers = {}, raw, credentials: creds, nodeOver = {}, parameters = {} }) {
-	const node = { id: 'agent-node-id', name: NODE, type: 'n8n-nodes-webdata.webData', typeVersion: 1, position: [0, 0], parameters: { resource: 'agent', operation: 'runAndWait', waitMethod: 'completionWebhook', onUnsuccessful: 'error', options: {}, ...parameters }, ...nodeOver };
-	const rawBody = raw ?? (body === undefined ? undefined : Buffer.from(JSON.stringify(body)));
-	const response = { status: undefined, body: undefined };
-	const warnings = [];
-	const ctx = {
-		executeData: entry,
-		getNode: () => node,
-		getWorkflow: () => ({ id: 'wf-1' }),
-		getExecutionId: () => executionId,
-		getNodeParameter: (name, fallback) => (node.parameters[name] === undefined ? fallback : node.parameters[name]),
-		getCredentials: async () => ({ apiKey: CANARY_KEY, baseUrl: api.url, webhookSecret: '', ...creds }),
-		getRequestObject: () => ({ headers, rawBody, body: parsedBody(rawBody) }),
-		getHeaderData: () => headers,
-		getBodyData: () => ({}),
-		getResponseObject: () => ({
-			status(code) {
-				response.status = code;
-				return this;
-			},
-			json(value) {
-				response.body = value;
-			},
-		}),
-		logger: { warn: (m) => warnings.push(m), info() {}, debug() {}, error() {} },
-		helpers: {
-			async httpRequestWithAuthentication(_type, options) {
-				const res = await fetch(options.url, { method: options.method, headers: { authorization: `Bearer ${CANARY_KEY}` } });
-				const text = await res.text();
-				return { statusCode: res.status, body: text ? JSON.parse(text) : undefined, headers: Object.fromEntries(res.headers) };
-			},
-		},
-	};
-	return { ctx, response, warnings };
+function agentNode({ nodeOver = {}, parameters = {} } = {}) {
+	return { id: 'agent-node-id', name: NODE, type: 'n8n-nodes-webdata.webData', typeVersion: 1, position: [0, 0], parameters: { resource: 'agent', operation: 'runAndWait', waitMethod: 'completionWebhook', onUnsuccessful: 'error', options: {}, ...parameters }, ...nodeOver };
 }
 
 /** A waiting run (through the engine) and a delivery for it, signed and with the right token. */
@@ -241,11 +189,8 @@ async function waitingRun(parameters = {}, { prompt = `Find robotics start-ups $
 	return { result, entry, executionId, token, jobId, envelope, headersFor };
 }
 
-async function callWebhook(ctxOptions) {
-	const { ctx, response, warnings } = resumeContext(ctxOptions);
-	const returned = await new WebData().webhook.call(ctx);
-	record(returned);
-	return { returned, response, warnings };
+async function callWebhook({ nodeOver, parameters, ...rest }) {
+	return await callResume({ node: agentNode({ nodeOver, parameters }), ...rest });
 }
 
 const statusReads = (jobId) => api.requests({ method: 'GET', path: `/v2/agent/${jobId}` }).length;

@@ -4,48 +4,24 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { errorItem } from '../../helpers/items';
 import { waitFor } from '../../helpers/poller';
 import type { Operation, RunContext } from '../../helpers/types';
+import { readWaitMethod, startAndWaitForWebhook, WAIT_METHOD_POLL, WAIT_METHOD_WEBHOOK, waitMethodFields } from '../../helpers/resume';
 import { invalid } from '../../helpers/validation';
 import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../helpers/wait';
 import { defaultDeps } from '../../transport';
 import { cancelAgentRun } from './cancel';
 import { getAgentJob } from './get';
 import { classifyRun, isUnsuccessful, runFacts, unsuccessfulRunError } from './outcome';
-import { startAndWaitForWebhook, WAIT_METHOD_POLL, WAIT_METHOD_WEBHOOK } from './resume';
+import { agentWaiter } from './resume';
 import { startFields, startOptionFields } from './startFields';
 import { buildStartBody, readStartParameters, startAgentRun } from './startRequest';
 
 const properties: INodeProperties[] = [
 	...startFields,
-	{
-		displayName: 'Wait Method',
-		name: 'waitMethod',
-		type: 'options',
-		noDataExpression: true,
-		default: WAIT_METHOD_POLL, // saved workflows without the field keep polling
-		description: 'How to learn that the run has finished',
-		options: [
-			{
-				name: 'Poll',
-				value: WAIT_METHOD_POLL,
-				description:
-					'Read the run\'s status at a growing interval until it ends. The execution keeps running (and holds an n8n worker) while it waits.',
-			},
-			{
-				name: 'Resume on Completion Webhook',
-				value: WAIT_METHOD_WEBHOOK,
-				description:
-					'Pause the execution until the service calls its resume URL when the run ends: no polling, no worker held, survives n8n restarts. The service must reach n8n\'s public URL (WEBHOOK_URL). One input item per execution.',
-			},
-		],
-	},
-	{
-		displayName:
-			'The run\'s end is sent to this execution\'s resume URL (built from n8n\'s WEBHOOK_URL), so the service must be able to reach this n8n. One input item per execution: loop over several items with "Loop Over Items" (batch size 1). When Max Wait passes first, n8n resumes the execution without running node code: "Return Last Status" outputs the run\'s ID with status "processing" and timedOut: true; "Fail" stops with an error.',
-		name: 'completionWebhookNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { waitMethod: [WAIT_METHOD_WEBHOOK] } },
-	},
+	...waitMethodFields(
+		'run',
+		true,
+		'The run\'s end is sent to this execution\'s resume URL (built from n8n\'s WEBHOOK_URL), so the service must be able to reach this n8n. One input item per execution: loop over several items with "Loop Over Items" (batch size 1). When Max Wait passes first, n8n resumes the execution without running node code: "Return Last Status" outputs the run\'s ID with status "processing" and timedOut: true; "Fail" stops with an error.',
+	),
 	maxWaitField('run', {
 		description:
 			'How long to wait for the run to finish, in seconds. With Poll, the status is read 1 s and 4.75 s after the start, then at a growing interval (19.5 % of the time the run has taken, at most 90 s). With Resume on Completion Webhook, the execution waits (paused) until the webhook arrives or this time has passed.',
@@ -126,10 +102,15 @@ export const runAndWait: Operation = {
 		const maxWaitMs = readMaxWaitMs(this, i);
 		const onTimeout = readOnTimeout(this, i);
 		const onUnsuccessful = readChoice(this, 'onUnsuccessful', 'On Unsuccessful Run', ['error', 'outputItem'], 'error', i);
-		const waitMethod = readChoice(this, 'waitMethod', 'Wait Method', [WAIT_METHOD_POLL, WAIT_METHOD_WEBHOOK], WAIT_METHOD_POLL, i);
-		if (waitMethod === WAIT_METHOD_WEBHOOK) {
+		if (readWaitMethod(this, i) === WAIT_METHOD_WEBHOOK) {
 			// The execution pauses; WebData.webhook() (resumeWebhook) gives the result when the run ends.
-			return await startAndWaitForWebhook(this, i, run, { body, maxWaitMs, onTimeout });
+			return await startAndWaitForWebhook(this, i, {
+				waiter: agentWaiter,
+				maxWaitMs,
+				onTimeout,
+				oneItemPerExecution: true,
+				start: async (webhook) => String((await startAgentRun(this, { ...body, webhook }, i, run)).id),
+			});
 		}
 		const deps = run?.transportDeps ?? defaultDeps;
 

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, IPairedItemData } from 'n8n-workflow';
 
-import { documentUrl, readOutputMode } from '../../helpers/document';
+import { documentUrl, type OutputMode, readOutputMode } from '../../helpers/document';
 import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../helpers/scrapeOptions';
 import type { Operation, Resource, RunContext } from '../../helpers/types';
+import { readWaitMethod, resumeFacts, startAndWaitForWebhook, WAIT_METHOD_WEBHOOK } from '../../helpers/resume';
 import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../helpers/wait';
 import { apiRequest, defaultDeps } from '../../transport';
 import { applySharedOptions, maxConcurrencyOption, readOptions, webhookOptions, zeroDataRetentionOption } from '../crawl/fields';
@@ -11,7 +12,10 @@ import {
 	JOB_OUTPUT,
 	jobHints,
 	jobReadOperations,
+	jobWaiter,
+	jobWaitMethodFields,
 	pageJson,
+	refuseOwnWebhook,
 	waitForJob,
 } from '../crawl/jobs';
 
@@ -140,14 +144,49 @@ const start: Operation = {
 	},
 };
 
+/** The pages of a completed job, each paired to the input item whose URL it came from. */
+function pagedItems(id: string, status: IDataObject, documents: IDataObject[], mode: OutputMode, urls: string[], indexes: number[]): INodeExecutionData[] {
+	const pairs = pairPages(documents, urls, indexes);
+	return documents.map((doc, k) => ({
+		json: pageJson(id, status, doc, mode),
+		pairedItem: pairs[k].length === 1 ? { item: pairs[k][0] } : pairedAll(pairs[k]),
+	}));
+}
+
+/**
+ * Batch Scrape → Run and Wait, "Resume on Completion Webhook": the job of all input items; the URLs
+ * and their item indexes are kept with the waiting execution to pair the pages on resume.
+ */
+export const batchWaiter = jobWaiter('batch', (entry, id, status, documents, mode) => {
+	const kept = resumeFacts(entry);
+	const urls = Array.isArray(kept.urls) ? kept.urls.map(String) : [];
+	const indexes = Array.isArray(kept.indexes) ? kept.indexes.map(Number) : [0];
+	return pagedItems(id, status, documents, mode, urls, indexes);
+});
+
 const runAndWait: Operation = {
-	properties: [...startFields, maxWaitField('batch scrape'), onTimeoutField('batch scrape', 'Get Status', 'scraping'), OUTPUT],
+	properties: [...startFields, ...jobWaitMethodFields('batch'), maxWaitField('batch scrape'), onTimeoutField('batch scrape', 'Get Status', 'scraping'), OUTPUT],
 	async executeAll(this: IExecuteFunctions, items: INodeExecutionData[], run: RunContext): Promise<INodeExecutionData[]> {
 		const p = prepare(this, items);
 		const maxWaitMs = readMaxWaitMs(this, 0);
 		const onTimeout = readOnTimeout(this, 0);
 		const mode = readOutputMode(this, 0);
+		const byWebhook = readWaitMethod(this, 0) === WAIT_METHOD_WEBHOOK;
 		if (p.urls.length === 0) return p.errors;
+		if (byWebhook) {
+			// The execution pauses; WebData.webhook() gives the pages when the job's webhook comes.
+			refuseOwnWebhook(this.getNode(), p.body, 0);
+			return await startAndWaitForWebhook(this, 0, {
+				waiter: batchWaiter,
+				maxWaitMs,
+				onTimeout,
+				oneItemPerExecution: false,
+				carried: p.errors,
+				pairedItem: pairedAll(p.indexes),
+				keep: { urls: p.urls, indexes: p.indexes },
+				start: async (webhook) => String((await startBatch(this, { ...p.body, webhook }, run)).id),
+			});
+		}
 		try {
 			const startedAt = Date.now();
 			const started = await startBatch(this, p.body, run);
@@ -156,12 +195,7 @@ const runAndWait: Operation = {
 			if (outcome.timedOut || outcome.documents.length === 0) {
 				return [...p.errors, { json: outcome.status, pairedItem: pairedAll(p.indexes) }];
 			}
-			const pairs = pairPages(outcome.documents, p.urls, p.indexes);
-			const pages = outcome.documents.map((doc, k) => ({
-				json: pageJson(id, outcome.status, doc, mode),
-				pairedItem: pairs[k].length === 1 ? { item: pairs[k][0] } : pairedAll(pairs[k]),
-			}));
-			return [...p.errors, ...pages];
+			return [...p.errors, ...pagedItems(id, outcome.status, outcome.documents, mode, p.urls, p.indexes)];
 		} catch (error) {
 			return [...p.errors, ...jobFailure(this, error, p.indexes)];
 		}

@@ -4,6 +4,7 @@ import { readOutputMode } from '../../helpers/document';
 import { requireHttpUrl } from '../../helpers/scrapeOptions';
 import type { Operation, Resource, RunContext } from '../../helpers/types';
 import { invalid } from '../../helpers/validation';
+import { readWaitMethod, startAndWaitForWebhook, WAIT_METHOD_WEBHOOK } from '../../helpers/resume';
 import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../helpers/wait';
 import { apiRequest, defaultDeps } from '../../transport';
 import {
@@ -11,7 +12,10 @@ import {
 	JOB_OUTPUT,
 	jobHints,
 	jobReadOperations,
+	jobWaiter,
+	jobWaitMethodFields,
 	pageJson,
+	refuseOwnWebhook,
 	waitForJob,
 } from './jobs';
 import { buildCrawlBody, crawlFields, startCrawl } from './start';
@@ -26,13 +30,30 @@ const start: Operation = {
 	},
 };
 
+/** Crawl → Run and Wait, "Resume on Completion Webhook": one crawl's pages, paired to its one input item. */
+export const crawlWaiter = jobWaiter('crawl', (entry, id, status, documents, mode) => {
+	const pairedItem = entry.data.main?.[0]?.at(-1)?.pairedItem ?? { item: 0 };
+	return documents.map((doc) => ({ json: pageJson(id, status, doc, mode), pairedItem }));
+});
+
 const runAndWait: Operation = {
-	properties: [...crawlFields, maxWaitField('crawl'), onTimeoutField('crawl', 'Get Status', 'scraping'), OUTPUT],
+	properties: [...crawlFields, ...jobWaitMethodFields('crawl'), maxWaitField('crawl'), onTimeoutField('crawl', 'Get Status', 'scraping'), OUTPUT],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const body = buildCrawlBody(this, i);
 		const maxWaitMs = readMaxWaitMs(this, i);
 		const onTimeout = readOnTimeout(this, i);
 		const mode = readOutputMode(this, i);
+		if (readWaitMethod(this, i) === WAIT_METHOD_WEBHOOK) {
+			// The execution pauses; WebData.webhook() gives the pages when the crawl's webhook comes.
+			refuseOwnWebhook(this.getNode(), body, i);
+			return await startAndWaitForWebhook(this, i, {
+				waiter: crawlWaiter,
+				maxWaitMs,
+				onTimeout,
+				oneItemPerExecution: true,
+				start: async (webhook) => String((await startCrawl(this, { ...body, webhook }, i, run)).id),
+			});
+		}
 		const startedAt = Date.now();
 		const started = await startCrawl(this, body, i, run);
 		const id = String(started.id);

@@ -1,5 +1,5 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteData, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
 
 import { documentJson, type OutputMode, outputModeField, readOutputMode } from '../../helpers/document';
 import { uuidLocator } from '../../helpers/fields';
@@ -7,8 +7,9 @@ import { errorItem, isCancellation } from '../../helpers/items';
 import { waitFor } from '../../helpers/poller';
 import type { Operation, RunContext } from '../../helpers/types';
 import { invalid, requireUuid } from '../../helpers/validation';
+import { type CompletionWaiter, type ResumeRead, waitMethodFields } from '../../helpers/resume';
 import type { OnTimeout } from '../../helpers/wait';
-import { apiRequest, defaultDeps, type TransportDeps } from '../../transport';
+import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';
 
 /**
  * What Crawl and Batch Scrape share: job status reads that follow the `next` links, page items,
@@ -74,7 +75,7 @@ export function statusJson(id: string, body: IDataObject): IDataObject {
 
 /** One status read (first page only). */
 export async function readStatusPage(
-	ctx: IExecuteFunctions,
+	ctx: ApiContext,
 	kind: JobKind,
 	id: string,
 	i: number,
@@ -102,7 +103,7 @@ export async function readStatusPage(
  * empty page), never a loop.
  */
 export async function readAllDocuments(
-	ctx: IExecuteFunctions,
+	ctx: ApiContext,
 	kind: JobKind,
 	first: IDataObject,
 	i: number,
@@ -243,6 +244,7 @@ export async function waitForJob(
 			const status: IDataObject = {
 				...statusJson(id, wait.status),
 				timedOut: true,
+				waitMethod: 'poll',
 				waitedUntil: new Date(opts.startedAt + maxWaitMs).toISOString(),
 				message: `The ${noun} did not finish within Max Wait (${seconds} s): ${last}. "status" is its last status read; the job goes on: read its pages with ${readOp} (ID ${id}).`,
 			};
@@ -265,16 +267,88 @@ export async function waitForJob(
 		throw error;
 	}
 	const final = wait.status as IDataObject;
-	if (final.status !== 'completed') {
-		const error = new NodeOperationError(node, `The ${noun} ended with status "${String(final.status)}"`, {
-			itemIndex: i,
-			description: `${String(final.completed ?? 0)} of ${String(final.total ?? '?')} pages were scraped. Read them with ${readOp} (ID ${id}); the errors with Get Errors.`,
-		});
-		error.context.jobId = id;
-		throw error;
-	}
+	if (final.status !== 'completed') throw endedJobError(node, kind, id, final, i);
 	const all = await readAllDocuments(ctx, kind, final, i, deps);
 	return { status: statusJson(id, all.status), documents: all.documents, timedOut: false };
+}
+
+/** The error of a job that ended without completing ("failed", "cancelled"): the pages done and where to read them. */
+export function endedJobError(node: INode, kind: JobKind, id: string, final: IDataObject, i: number): NodeOperationError {
+	const readOp = kind === 'crawl' ? 'Crawl → Get Status' : 'Batch Scrape → Get Status';
+	const error = new NodeOperationError(node, `The ${NOUN[kind]} ended with status "${String(final.status)}"`, {
+		itemIndex: i,
+		description: `${String(final.completed ?? 0)} of ${String(final.total ?? '?')} pages were scraped. Read them with ${readOp} (ID ${id}); the errors with Get Errors.`,
+	});
+	error.context.jobId = id;
+	return error;
+}
+
+/**
+ * Crawl / Batch Scrape → Run and Wait, "Resume on Completion Webhook" (helpers/resume.ts): the job's
+ * webhook asks for `completed` and `failed` only (short names of the crawl/batch webhook config:
+ * started|page|completed|failed, public OpenAPI `webhook.events`; server controllers/v1/types.ts
+ * webhookSchema @ 61e38dc8). Deliveries of type <prefix>.completed / .failed end the wait; a newer
+ * server also sends <prefix>.cancelled (services/webhook/types.ts @ 2d9ef300), accepted too when it
+ * comes. On the delivery the job is read ONCE: its status, then its pages following `next`
+ * (readAllDocuments). `pages` turns a completed job's documents into the node's items.
+ */
+export function jobWaiter(
+	kind: JobKind,
+	pages: (entry: IExecuteData, id: string, status: IDataObject, documents: IDataObject[], mode: OutputMode) => INodeExecutionData[],
+): CompletionWaiter {
+	const prefix = kind === 'crawl' ? 'crawl' : 'batch_scrape';
+	return {
+		noun: NOUN[kind],
+		fieldNoun: NOUN[kind],
+		readOperation: kind === 'crawl' ? 'Crawl → Get Status' : 'Batch Scrape → Get Status',
+		runningStatus: 'scraping',
+		events: ['completed', 'failed'],
+		endEventTypes: [`${prefix}.completed`, `${prefix}.failed`, `${prefix}.cancelled`],
+		async resume(ctx: IWebhookFunctions, id: string, entry: IExecuteData): Promise<ResumeRead> {
+			const first = await readStatusPage(ctx, kind, id, 0, defaultDeps);
+			if (!TERMINAL.includes(String(first.status))) return { running: true };
+			const pairedItem = entry.data.main?.[0]?.at(-1)?.pairedItem ?? { item: 0 };
+			if (first.status !== 'completed') {
+				const status = statusJson(id, first);
+				const error = endedJobError(ctx.getNode(), kind, id, first, 0);
+				return { items: [{ json: status, pairedItem }], error, errorFacts: { jobId: id, status: first.status }, pairedItem };
+			}
+			const all = await readAllDocuments(ctx, kind, first, 0, defaultDeps);
+			const status = statusJson(id, all.status);
+			if (all.documents.length === 0) return { items: [{ json: status, pairedItem }] };
+			const mode = ctx.getNodeParameter('output', 'full') === 'compact' ? 'compact' : 'full';
+			return { items: pages(entry, id, status, all.documents, mode) };
+		},
+	};
+}
+
+/**
+ * With "Resume on Completion Webhook" the job's one `webhook` (spec 2.5: an object, not a list) is the
+ * resume URL, so a Webhook URL of the user's own cannot be sent too: refused before anything is sent.
+ */
+export function refuseOwnWebhook(node: INode, body: IDataObject, i: number): void {
+	if (body.webhook === undefined) return;
+	const url = (body.webhook as IDataObject).url;
+	throw invalid(
+		node,
+		'Webhook URL',
+		url,
+		'it cannot be used with Wait Method "Resume on Completion Webhook": the job has one webhook, and it goes to this execution\'s resume URL. Remove it (receive page events with the Web Data Trigger instead), or set Wait Method to "Poll"',
+		i,
+	);
+}
+
+/** The Wait Method field and notice of Crawl / Batch Scrape → Run and Wait. */
+export function jobWaitMethodFields(kind: JobKind): INodeProperties[] {
+	const items =
+		kind === 'crawl'
+			? 'One input item per execution: loop over several items with "Loop Over Items" (batch size 1).'
+			: 'All input items go into the one job, as with Poll.';
+	return waitMethodFields(
+		NOUN[kind],
+		kind === 'crawl',
+		`The ${NOUN[kind]}'s end ("completed" or "failed" event) is sent to this execution's resume URL (built from n8n's WEBHOOK_URL), so the service must be able to reach this n8n; the pages are then read once. ${items} The Webhook options cannot be used with it. When Max Wait passes first, n8n resumes the execution without running node code: "Return Last Status" outputs the job's ID with status "scraping" and timedOut: true; "Fail" stops with an error.`,
+	);
 }
 
 /** Under Continue On Fail, an error becomes an item; otherwise (or when cancelled) it is thrown. */

@@ -1,0 +1,87 @@
+'use strict';
+/**
+ * A stand-in for n8n's webhook context on a resume call of a waiting Run and Wait ("Resume on
+ * Completion Webhook"): the waiting execution's stack entry (as n8n-core's WebhookContext holds it),
+ * the request (exact raw bytes), a recording response, and the node's requests sent to the fake API.
+ * Shared by test/integration/agent-resume.test.js and crawl-resume.test.js.
+ *
+ *   const api = useSigningFakeApi(secret);     // at the top of a test file
+ *   const call = resumeCaller({ api, apiKey });
+ *   const { returned, response, warnings } = await call({ node, entry, executionId, raw, headers, credentials });
+ */
+const { CANARY_KEY, record } = require('./canary');
+const { startFakeApi } = require('../fake-api/server');
+
+function parsedBody(rawBody) {
+	try {
+		return rawBody ? JSON.parse(rawBody.toString()) : {};
+	} catch {
+		return rawBody.toString();
+	}
+}
+
+function resumeContext({ api, apiKey, node, entry, executionId, body, headers = {}, raw, credentials: creds }) {
+	const rawBody = raw ?? (body === undefined ? undefined : Buffer.from(JSON.stringify(body)));
+	const response = { status: undefined, body: undefined };
+	const warnings = [];
+	const ctx = {
+		executeData: entry,
+		getNode: () => node,
+		getWorkflow: () => ({ id: 'wf-1' }),
+		getExecutionId: () => executionId,
+		getNodeParameter: (name, fallback) => (node.parameters[name] === undefined ? fallback : node.parameters[name]),
+		getCredentials: async () => ({ apiKey, baseUrl: api.url, webhookSecret: '', ...creds }),
+		getRequestObject: () => ({ headers, rawBody, body: parsedBody(rawBody) }),
+		getHeaderData: () => headers,
+		getBodyData: () => ({}),
+		getResponseObject: () => ({
+			status(code) {
+				response.status = code;
+				return this;
+			},
+			json(value) {
+				response.body = value;
+			},
+		}),
+		logger: { warn: (m) => warnings.push(m), info() {}, debug() {}, error() {} },
+		helpers: {
+			async httpRequestWithAuthentication(_type, options) {
+				const res = await fetch(options.url, { method: options.method, headers: { authorization: `Bearer ${apiKey}` } });
+				const text = await res.text();
+				return { statusCode: res.status, body: text ? JSON.parse(text) : undefined, headers: Object.fromEntries(res.headers) };
+			},
+		},
+	};
+	return { ctx, response, warnings };
+}
+
+/** Calls WebData.webhook() as n8n does on a resume call; returns what it returned and answered. */
+function resumeCaller({ api, apiKey }) {
+	return async (options) => {
+		const { ctx, response, warnings } = resumeContext({ api, apiKey, ...options });
+		const { WebData } = require('../../dist/nodes/WebData/WebData.node'); // the build (loaded only when called)
+		const returned = await new WebData().webhook.call(ctx);
+		record(returned);
+		return { returned, response, warnings };
+	};
+}
+
+/**
+ * The strict fake API for a test file, signing its deliveries with `secret`: started before the
+ * file's tests, reset before each, closed after. Returns a stand-in that forwards to it once started.
+ */
+function useSigningFakeApi(secret) {
+	let api;
+	beforeAll(async () => {
+		api = await startFakeApi({ apiKey: CANARY_KEY, webhookSigningSecret: secret });
+	});
+	afterAll(async () => {
+		await api.close();
+	});
+	beforeEach(() => {
+		api.reset();
+	});
+	return new Proxy({}, { get: (_target, key) => api[key] });
+}
+
+module.exports = { resumeCaller, useSigningFakeApi };

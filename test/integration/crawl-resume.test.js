@@ -1,0 +1,299 @@
+'use strict';
+/**
+ * Crawl and Batch Scrape → Run and Wait with Wait Method "Resume on Completion Webhook" (the mechanism
+ * of helpers/resume.ts, shared with Agent: test/integration/agent-resume.test.js).
+ *  - the waiting half in n8n's engine (test/helpers/workflow-runner.js): the start request with its
+ *    webhook on the execution's resume URL (events completed + failed only), the execution "waiting",
+ *    the stack entry prepared for Max Wait expiry, no status read while the job runs; the checks made
+ *    before anything is sent;
+ *  - the resume half: WebData.webhook() called with the fake's OWN delivery of the job's end (its real
+ *    envelope, headers and signature, test/fake-api/crawl.js): the job's pages read once, following
+ *    `next`; forged calls 401; a failed job resumes into the poll mode's error.
+ * n8n's own resume is proven in the real n8n: npm run test:e2e:agent-resume (crawl proofs).
+ * Build first: `npm run build`.
+ */
+const crypto = require('crypto');
+const { runWorkflow } = require('../helpers/workflow-runner');
+const { PAGE_SIZE } = require('../fake-api/crawl');
+const { CANARY_KEY, record } = require('../helpers/canary');
+const { resumeCaller, useSigningFakeApi } = require('../helpers/resume-context');
+const resume = require('../../dist/nodes/WebData/helpers/resume');
+const signature = require('../../dist/nodes/WebData/helpers/signature');
+
+jest.setTimeout(30000);
+
+const SECRET = 'whsec-crawl-resume-test';
+const api = useSigningFakeApi(SECRET);
+
+const NODE = 'Web Data';
+const NODE_ID = 'crawl-node-id';
+const credentials = (over = {}) => ({ webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url, webhookSecret: SECRET, ...over } });
+const LONG = 'fake-duration-3600000';
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function nodeOf(resource, parameters, over = {}) {
+	return {
+		id: NODE_ID,
+		name: NODE,
+		type: 'n8n-nodes-webdata.webData',
+		typeVersion: 1,
+		position: [400, 0],
+		parameters: { resource, operation: 'runAndWait', waitMethod: 'completionWebhook', maxWait: 600, ...parameters },
+		credentials: { webDataApi: { id: 'c1', name: 'Web Data account' } },
+		...over,
+	};
+}
+
+function workflow(resource, parameters, { items = [{}], node = {} } = {}) {
+	return {
+		nodes: [
+			{ id: 'n1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{ id: 'n2', name: 'Items', type: 'test.items', typeVersion: 1, position: [200, 0], parameters: { items: JSON.stringify(items.map((json) => ({ json }))) } },
+			nodeOf(resource, parameters, node),
+		],
+		connections: { Start: { main: [[{ node: 'Items', type: 'main', index: 0 }]] }, Items: { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+const PATHS = { crawl: '/v2/crawl', batchScrape: '/v2/batch/scrape' };
+
+/** Runs the workflow until it waits; returns the run, its start request, job id, stack entry and execution id. */
+async function startWaiting(resource, parameters, opts = {}) {
+	const t0 = Date.now();
+	const result = record(await runWorkflow(workflow(resource, parameters, opts), { credentials: credentials(opts.credentials) }));
+	const start = api.requests({ method: 'POST', path: PATHS[resource] }).at(-1);
+	const waiting = result.status === 'waiting';
+	const entry = waiting ? result.run.data.executionData.nodeExecutionStack[0] : undefined;
+	const executionId = start?.body?.webhook ? new URL(start.body.webhook.url).pathname.split('/').pop() : undefined;
+	const jobId = entry?.data.main[0].at(-1).json.id;
+	return { result, t0, start, jobId, entry, executionId, params: parameters };
+}
+
+const statusReads = (resource, jobId) => api.requests({ method: 'GET', path: `${PATHS[resource]}/${jobId}` }).filter((r) => !r.path.endsWith('/errors'));
+
+/** The fake's own delivery of `type` for the job (it POSTs it to the resume URL, where nothing listens here). */
+async function deliveryOf(jobId, type, timeoutMs = 10000) {
+	const until = Date.now() + timeoutMs;
+	for (;;) {
+		const found = api.deliveries.find((d) => d.jobId === jobId && d.type === type);
+		if (found) return found;
+		if (Date.now() > until) throw new Error(`no ${type} delivery for ${jobId}; got ${api.deliveries.map((d) => d.type).join(', ')}`);
+		await sleep(50);
+	}
+}
+
+/** Calls WebData.webhook() with a delivery's exact bytes and headers, as n8n does on the resume URL. */
+async function resumeWith(w, resource, delivery, { parameters = {}, nodeOver = {}, raw, headers, creds = {} } = {}) {
+	const call = resumeCaller({ api, apiKey: CANARY_KEY });
+	const node = nodeOf(resource, { ...w.params, ...parameters }, nodeOver);
+	return await call({
+		node,
+		entry: w.entry,
+		executionId: w.executionId,
+		raw: raw ?? Buffer.from(delivery.rawBody),
+		headers: headers ?? Object.fromEntries(Object.entries(delivery.headers).map(([k, v]) => [k.toLowerCase(), v])),
+		credentials: { webhookSecret: SECRET, ...creds },
+	});
+}
+
+// ---- Crawl --------------------------------------------------------------------------------------
+
+describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
+	const crawl = (over = {}) => ({ url: 'https://example.com/fake-duration-1500', limit: 7, ...over });
+
+	test('the crawl starts with its webhook on the resume URL (token header, events completed + failed); the execution waits; the job\'s end resumes it with the pages read once, following next; nothing was polled', async () => {
+		const w = await startWaiting('crawl', crawl({ options: { maxDiscoveryDepth: 3 } }));
+		expect(w.result.status).toBe('waiting');
+		const { webhook, ...rest } = w.start.body;
+		expect(rest).toEqual({ url: 'https://example.com/fake-duration-1500', limit: 7, maxDiscoveryDepth: 3, scrapeOptions: { formats: ['markdown'] } });
+		const runData = w.result.run.data;
+		expect(webhook).toEqual({
+			url: `http://127.0.0.1:5678/webhook-waiting/${w.executionId}?signature=${runData.resumeToken}`,
+			headers: { [resume.RESUME_TOKEN_HEADER]: resume.resumeToken(CANARY_KEY, w.executionId, { id: NODE_ID, name: NODE }) },
+			events: ['completed', 'failed'],
+		});
+		expect(w.result.json(NODE)).toEqual([{ id: w.jobId, status: 'scraping', waitMethod: 'completionWebhook', waitingUntil: runData.waitTill.toISOString() }]);
+		expect(Date.parse(runData.waitTill) - w.t0).toBeGreaterThanOrEqual(599000);
+
+		// The job runs to its end: the fake delivers crawl.completed only (the events asked for), signed.
+		const delivery = await deliveryOf(w.jobId, 'crawl.completed');
+		expect(api.deliveries.filter((d) => d.jobId === w.jobId).map((d) => d.type)).toEqual(['crawl.completed']);
+		expect(delivery.headers['X-Firecrawl-Signature']).toBe(`sha256=${signature.signBody(SECRET, delivery.rawBody)}`);
+		expect(delivery.body).toEqual({ success: true, type: 'crawl.completed', id: w.jobId, webhookId: expect.any(String), data: [], metadata: {} });
+		expect(statusReads('crawl', w.jobId)).toHaveLength(0);
+
+		const { returned, response } = await resumeWith(w, 'crawl', delivery);
+		expect(response.status).toBeUndefined();
+		expect(returned.webhookResponse).toEqual({ received: true });
+		const items = returned.workflowData[0];
+		expect(items).toHaveLength(7);
+		expect(items.map((i) => i.pairedItem)).toEqual(Array(7).fill({ item: 0 }));
+		expect(items[0].json).toMatchObject({ jobId: w.jobId, jobStatus: 'completed', metadata: { sourceURL: 'https://example.com/fake-duration-1500' } });
+		expect(new Set(items.map((i) => i.json.metadata.sourceURL)).size).toBe(7);
+		// Read once: the first status page, then each `next` page once (7 pages, PAGE_SIZE 3 → skip 3, skip 6).
+		expect(statusReads('crawl', w.jobId).map((r) => r.query?.skip ?? new URL(r.path, api.url).searchParams.get('skip'))).toEqual([null, '3', '6']);
+		expect(PAGE_SIZE).toBe(3);
+	});
+
+	test('Output "Compact" applies to the resumed pages', async () => {
+		const w = await startWaiting('crawl', crawl({ limit: 2, output: 'compact' }));
+		const delivery = await deliveryOf(w.jobId, 'crawl.completed');
+		const { returned } = await resumeWith(w, 'crawl', delivery, { parameters: { output: 'compact' } });
+		expect(returned.workflowData[0]).toHaveLength(2);
+		expect(returned.workflowData[0][0].json.metadata).toBeUndefined();
+		expect(returned.workflowData[0][0].json.url).toBe('https://example.com/fake-duration-1500');
+	});
+
+	test.each([
+		['no token', (h) => ({ ...h, 'x-webdata-resume-token': undefined })],
+		['a wrong token', (h) => ({ ...h, 'x-webdata-resume-token': 'f'.repeat(64) })],
+		['no signature', (h) => ({ ...h, 'x-firecrawl-signature': undefined })],
+		['a signature with another secret', (h, raw) => ({ ...h, 'x-firecrawl-signature': `sha256=${signature.signBody('other', raw)}` })],
+	])('a forged resume call (%s) → 401, nothing resumes, nothing is read', async (_name, forge) => {
+		const w = await startWaiting('crawl', crawl());
+		const delivery = await deliveryOf(w.jobId, 'crawl.completed');
+		const good = Object.fromEntries(Object.entries(delivery.headers).map(([k, v]) => [k.toLowerCase(), v]));
+		const headers = Object.fromEntries(Object.entries(forge(good, delivery.rawBody)).filter(([, v]) => v !== undefined));
+		const { returned, response } = await resumeWith(w, 'crawl', delivery, { headers });
+		expect(response).toEqual({ status: 401, body: { success: false, error: 'Unauthorized' } });
+		expect(returned).toEqual({ noWebhookResponse: true });
+		expect(statusReads('crawl', w.jobId)).toHaveLength(0);
+	});
+
+	test('a body changed after signing → 401; other events and other jobs → 200 ignored; nothing is read', async () => {
+		const w = await startWaiting('crawl', crawl());
+		const delivery = await deliveryOf(w.jobId, 'crawl.completed');
+		const changed = Buffer.from(delivery.rawBody.replace('"data":[]', '"data":[{"forged":true}]'));
+		expect((await resumeWith(w, 'crawl', delivery, { raw: changed })).response.status).toBe(401);
+		const token = delivery.headers[resume.RESUME_TOKEN_HEADER];
+		for (const over of [{ type: 'crawl.page' }, { type: 'crawl.started' }, { type: 'agent.completed' }, { id: crypto.randomUUID() }]) {
+			const raw = JSON.stringify({ ...delivery.body, ...over });
+			const headers = { 'x-webdata-resume-token': token, 'x-firecrawl-signature': `sha256=${signature.signBody(SECRET, raw)}` };
+			const { returned } = await resumeWith(w, 'crawl', delivery, { raw: Buffer.from(raw), headers });
+			expect([over, returned.webhookResponse]).toEqual([over, { received: true, ignored: expect.any(String) }]);
+		}
+		expect(statusReads('crawl', w.jobId)).toHaveLength(0);
+	});
+
+	test('a completed event while the job still runs → 503 (send again later), nothing resumes', async () => {
+		const w = await startWaiting('crawl', crawl({ url: `https://example.com/${LONG}` }));
+		const raw = JSON.stringify({ success: true, type: 'crawl.completed', id: w.jobId, webhookId: crypto.randomUUID(), data: [], metadata: {} });
+		const token = w.start.body.webhook.headers[resume.RESUME_TOKEN_HEADER];
+		const headers = { 'x-webdata-resume-token': token, 'x-firecrawl-signature': `sha256=${signature.signBody(SECRET, raw)}` };
+		const { returned, response } = await resumeWith(w, 'crawl', null, { raw: Buffer.from(raw), headers });
+		expect(response.status).toBe(503);
+		expect(returned.workflowData).toBeUndefined();
+		expect(statusReads('crawl', w.jobId)).toHaveLength(1);
+	});
+
+	test('a failed crawl: the fake\'s crawl.failed delivery resumes into the poll mode\'s error; under Continue (regular output) into an error item', async () => {
+		const w = await startWaiting('crawl', crawl({ url: 'https://example.com/fake-duration-1000-fake-job-fail' }));
+		const delivery = await deliveryOf(w.jobId, 'crawl.failed');
+		expect(delivery.body).toMatchObject({ success: false, type: 'crawl.failed', id: w.jobId, error: expect.any(String) });
+		const { returned } = await resumeWith(w, 'crawl', delivery);
+		expect(returned.workflowData).toHaveLength(1);
+		const error = w.entry.metadata.resumeError;
+		expect(error.message).toBe('The crawl ended with status "failed"');
+		expect(error.description).toContain(w.jobId);
+		expect(statusReads('crawl', w.jobId)).toHaveLength(1);
+
+		const c = await startWaiting('crawl', crawl({ url: 'https://example.com/fake-duration-1000-fake-job-fail' }), { node: { onError: 'continueRegularOutput' } });
+		const d2 = await deliveryOf(c.jobId, 'crawl.failed');
+		const out = await resumeWith(c, 'crawl', d2, { nodeOver: { onError: 'continueRegularOutput' } });
+		expect(out.response).toEqual({ status: undefined, body: undefined });
+		expect(out.returned.workflowData[0]).toEqual([{ json: { error: 'The crawl ended with status "failed"', description: expect.stringContaining(c.jobId), jobId: c.jobId, status: 'failed' }, pairedItem: { item: 0 } }]);
+		expect(c.entry.metadata?.resumeError).toBeUndefined();
+	});
+
+	test('Max Wait: "Return Last Status" prepares the same item as the poll mode\'s (timedOut: true); "Fail" prepares the error; nothing is read', async () => {
+		const w = await startWaiting('crawl', crawl({ url: `https://example.com/${LONG}`, maxWait: 30 }));
+		const entry = w.entry;
+		expect(entry.node.name).toBe(NODE);
+		const [prepared] = entry.data.main[0];
+		expect(prepared).toEqual({
+			json: { id: w.jobId, status: 'scraping', timedOut: true, waitMethod: 'completionWebhook', waitedUntil: w.result.run.data.waitTill.toISOString(), message: expect.stringMatching(/Max Wait \(30 s\)/) },
+			pairedItem: { item: 0 },
+		});
+		expect(entry.metadata?.resumeError).toBeUndefined();
+		expect(statusReads('crawl', w.jobId)).toHaveLength(0);
+
+		// The poll mode's Return Last Status item on the same kind of job: the same marks.
+		const polled = record(await runWorkflow(workflow('crawl', crawl({ url: `https://example.com/${LONG}`, maxWait: 1, waitMethod: 'poll' })), { credentials: credentials() }));
+		expect(polled.status).toBe('success');
+		const [item] = polled.json(NODE);
+		expect(item).toMatchObject({ status: 'scraping', timedOut: true, waitMethod: 'poll', waitedUntil: expect.any(String) });
+		for (const key of Object.keys(prepared.json)) expect([key, key in item]).toEqual([key, true]);
+
+		const f = await startWaiting('crawl', crawl({ url: `https://example.com/${LONG}`, maxWait: 30, onTimeout: 'fail' }));
+		expect(f.entry.metadata.resumeError.message).toBe('The crawl did not send its completion webhook within Max Wait (30 s)');
+		expect(f.entry.metadata.resumeError.description).toContain(f.jobId);
+	});
+
+	test.each([
+		['several input items', {}, { items: [{ a: 1 }, { a: 2 }] }, /^"Resume on Completion Webhook" waits for one crawl per execution, but 2 items came in$/],
+		['On Timeout "Cancel the Crawl and Fail"', { onTimeout: 'cancelAndFail' }, {}, /^On Timeout "Cancel the Crawl and Fail" is not valid: it cannot be used with Wait Method "Resume on Completion Webhook"/],
+		['an own Webhook URL', { options: { webhookUrl: 'https://hooks.example.com/mine' } }, {}, /^Webhook URL "https:\/\/hooks.example.com\/mine" is not valid: it cannot be used with Wait Method "Resume on Completion Webhook"/],
+		['a bad crawl field (Limit)', { limit: 0 }, {}, /^Limit 0 is not valid/],
+	])('%s: refused with the field named, zero requests', async (_name, parameters, opts, message) => {
+		const result = record(await runWorkflow(workflow('crawl', crawl(parameters), opts), { credentials: credentials() }));
+		expect(result.status).toBe('error');
+		expect(result.error.message).toMatch(message);
+		expect(api.log).toHaveLength(0);
+	});
+});
+
+// ---- Batch Scrape -------------------------------------------------------------------------------
+
+describe('Batch Scrape → Run and Wait, "Resume on Completion Webhook"', () => {
+	const urls = ['https://example.com/a?fake-duration-1200', 'https://example.com/b', 'https://example.com/c', 'https://example.com/d'];
+	const batch = (over = {}) => ({ url: '={{ $json.url }}', ...over });
+
+	test('all input items go into one job; its batch_scrape.completed delivery resumes with the pages read once (following next), each paired to its item; bad items are carried as error items', async () => {
+		const items = [{ url: urls[0] }, { url: 'not a url' }, { url: urls[1] }, { url: urls[2] }, { url: urls[3] }];
+		const w = await startWaiting('batchScrape', batch(), { items, node: { onError: 'continueRegularOutput' } });
+		expect(w.result.status).toBe('waiting');
+		expect(w.start.body.urls).toEqual(urls);
+		expect(w.start.body.webhook.events).toEqual(['completed', 'failed']);
+		const waitingOut = w.result.items(NODE);
+		expect(waitingOut[0].json.error).toMatch(/^URL "not a url" is not valid/);
+		expect(waitingOut.at(-1)).toEqual({ json: expect.objectContaining({ id: w.jobId, status: 'scraping', waitMethod: 'completionWebhook' }), pairedItem: [{ item: 0 }, { item: 2 }, { item: 3 }, { item: 4 }] });
+		// Max Wait expiry would pass on the carried error item and the timed-out job item.
+		expect(w.entry.data.main[0]).toHaveLength(2);
+		expect(w.entry.data.main[0][1].json).toMatchObject({ id: w.jobId, timedOut: true });
+
+		const delivery = await deliveryOf(w.jobId, 'batch_scrape.completed');
+		expect(api.deliveries.filter((d) => d.jobId === w.jobId).map((d) => d.type)).toEqual(['batch_scrape.completed']);
+		expect(statusReads('batchScrape', w.jobId)).toHaveLength(0);
+		const { returned } = await resumeWith(w, 'batchScrape', delivery, { nodeOver: { onError: 'continueRegularOutput' } });
+		const out = returned.workflowData[0];
+		expect(out[0].json.error).toMatch(/^URL "not a url" is not valid/);
+		const pages = out.slice(1);
+		expect(pages.map((p) => [p.json.metadata.sourceURL, p.pairedItem])).toEqual([
+			[urls[0], { item: 0 }],
+			[urls[1], { item: 2 }],
+			[urls[2], { item: 3 }],
+			[urls[3], { item: 4 }],
+		]);
+		expect(pages.every((p) => p.json.jobId === w.jobId && p.json.jobStatus === 'completed')).toBe(true);
+		expect(statusReads('batchScrape', w.jobId)).toHaveLength(2); // 4 pages, PAGE_SIZE 3: the first page and one `next`
+	});
+
+	test('a forged call → 401 and nothing read; Max Wait "Fail" prepares the batch error; the own Webhook URL is refused with zero requests', async () => {
+		const w = await startWaiting('batchScrape', batch({ maxWait: 45, onTimeout: 'fail' }), { items: [{ url: urls[0] }, { url: urls[1] }] });
+		expect(w.entry.metadata.resumeError.message).toBe('The batch scrape did not send its completion webhook within Max Wait (45 s)');
+		const delivery = await deliveryOf(w.jobId, 'batch_scrape.completed');
+		const headers = { 'x-webdata-resume-token': 'f'.repeat(64), 'x-firecrawl-signature': delivery.headers['X-Firecrawl-Signature'] };
+		expect((await resumeWith(w, 'batchScrape', delivery, { headers })).response.status).toBe(401);
+		expect(statusReads('batchScrape', w.jobId)).toHaveLength(0);
+		const { returned } = await resumeWith(w, 'batchScrape', delivery);
+		expect(returned.workflowData[0].map((p) => p.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(w.entry.metadata.resumeError).toBeUndefined();
+
+		api.reset();
+		const refused = record(await runWorkflow(workflow('batchScrape', batch({ options: { webhookUrl: 'https://hooks.example.com/mine' } }), { items: [{ url: urls[0] }] }), { credentials: credentials() }));
+		expect(refused.status).toBe('error');
+		expect(refused.error.message).toMatch(/^Webhook URL "https:\/\/hooks.example.com\/mine" is not valid/);
+		expect(api.log).toHaveLength(0);
+	});
+});
