@@ -11,6 +11,7 @@ import type {
 import { resourceProperties } from './helpers/description';
 import { asNodeError, errorItem, isCancellation } from './helpers/items';
 import { runPool } from './helpers/pool';
+import { isToolRun, readToolRequest, toolDescriptionProperties, toolOutput, toolResultProperties } from './helpers/tool';
 import type { Resource, RunContext } from './helpers/types';
 import { searchActiveCrawls } from './methods/crawlSearch';
 import { webDataApiTest } from './methods/checkCredential';
@@ -76,6 +77,8 @@ export class WebData implements INodeType {
 			},
 		],
 		properties: [
+			// Tool variant only (displayOptions @tool): what the model reads about this tool.
+			...toolDescriptionProperties(resources),
 			{
 				displayName: 'Resource',
 				name: 'resource',
@@ -143,6 +146,8 @@ export class WebData implements INodeType {
 				],
 			},
 			...Object.entries(resources).flatMap(([name, resource]) => resourceProperties(name, resource)),
+			// Tool variant only: the result budget and where a cut result goes on.
+			...toolResultProperties(),
 		],
 	};
 
@@ -166,14 +171,19 @@ export class WebData implements INodeType {
 				`The operation "${operationName}" of resource "${resourceName}" is not known`,
 			);
 		}
+		// As an AI Agent's tool, the result is shaped for the model (helpers/toolResult.ts); the
+		// budget, offset and page are checked before anything is sent.
+		const tool = isToolRun(this) ? readToolRequest(this, resourceName, operationName) : undefined;
 		// One pace for every request of this run: a 429 holds them all, and the rate follows the service.
 		const run: RunContext = { transportDeps: { ...defaultDeps, pace: new Pace() } };
 		if (operation.executeAll) {
+			let out: INodeExecutionData[];
 			try {
-				return [await operation.executeAll.call(this, items, run)];
+				out = await operation.executeAll.call(this, items, run);
 			} catch (error) {
 				throw asNodeError(this.getNode(), error);
 			}
+			return [tool ? toolOutput(out, tool) : out];
 		}
 		const execute = operation.execute;
 		if (!execute) {
@@ -189,6 +199,6 @@ export class WebData implements INodeType {
 				throw asNodeError(this.getNode(), error, i);
 			}
 		});
-		return [results.flat()];
+		return [tool ? toolOutput(results.flat(), tool) : results.flat()];
 	}
 }

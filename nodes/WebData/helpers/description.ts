@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { fromAiDefault } from './tool';
 import type { Resource } from './types';
 
 /** Adds `show: {resource, operation}` to each property of an operation (keeping its own rules). */
@@ -8,17 +9,28 @@ export function forOperation(
 	operation: string,
 	properties: INodeProperties[],
 ): INodeProperties[] {
-	return properties.map((property) => ({
-		...property,
-		displayOptions: {
-			...property.displayOptions,
-			show: {
-				resource: [resource],
-				operation: [operation],
-				...property.displayOptions?.show,
+	return properties.flatMap((property) => {
+		const shown: INodeProperties = {
+			...property,
+			displayOptions: {
+				...property.displayOptions,
+				show: {
+					resource: [resource],
+					operation: [operation],
+					...property.displayOptions?.show,
+				},
 			},
-		},
-	}));
+		};
+		// A parameter a model fills when the node is a tool: the tool variant gets a described
+		// $fromAI default, the regular node keeps its own (see helpers/tool.ts).
+		const aiDefault = fromAiDefault(resource, operation, property.name);
+		if (aiDefault === undefined) return [shown];
+		const show = shown.displayOptions?.show ?? {};
+		return [
+			{ ...shown, displayOptions: { ...shown.displayOptions, show: { ...show, '@tool': [false] } } },
+			{ ...shown, default: aiDefault, displayOptions: { ...shown.displayOptions, show: { ...show, '@tool': [true] } } },
+		];
+	});
 }
 
 /** All properties of a resource: its operation selector, then each operation's fields. */

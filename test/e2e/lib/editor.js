@@ -110,6 +110,20 @@ const SHOTS = [
 		kind: 'canvas',
 		workflow: 'parse-pdf-to-markdown',
 	},
+	{
+		name: 'ai-agent-canvas',
+		title: 'an AI Agent with three Web Data tools (examples/ai-agent/ai-agent-research-web.json)',
+		kind: 'canvas',
+		workflow: 'ai-agent/ai-agent-research-web',
+	},
+	{
+		name: 'ai-agent-tool-panel',
+		title: 'the Web Data Tool panel: Scrape as a tool (examples/ai-agent/ai-agent-research-web.json)',
+		kind: 'panel',
+		workflow: 'ai-agent/ai-agent-research-web',
+		node: 'Scrape a page',
+		labels: ['Credential', 'Tool Description', 'Resource', 'Operation', 'URL', 'Tool Result Budget (Characters)', 'Continue From (Offset)'],
+	},
 ];
 /** Panels are taller than the canvas shots, so that more of their fields show. */
 const PANEL_VIEWPORT = { width: 1440, height: 1200 };

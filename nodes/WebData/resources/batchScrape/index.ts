@@ -2,8 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { documentUrl, type OutputMode, readOutputMode } from '../../helpers/document';
 import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../helpers/scrapeOptions';
+import { isToolRun, readToolJobId } from '../../helpers/tool';
 import type { Operation, Resource, RunContext } from '../../helpers/types';
 import { readWaitMethod, resumeFacts, startAndWaitForWebhook, WAIT_METHOD_WEBHOOK } from '../../helpers/resume';
+import { requireUuid } from '../../helpers/validation';
 import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../helpers/wait';
 import { apiRequest, defaultDeps } from '../../transport';
 import { applySharedOptions, maxConcurrencyOption, readOptions, webhookOptions, zeroDataRetentionOption } from '../crawl/fields';
@@ -63,10 +65,17 @@ function prepare(ctx: IExecuteFunctions, items: INodeExecutionData[]): Prepared 
 	const urls: string[] = [];
 	const indexes: number[] = [];
 	const errors: INodeExecutionData[] = [];
+	// As a tool there is one item (the model's call): its URL field may hold several URLs.
+	const tool = isToolRun(ctx);
 	items.forEach((_item, k) => {
 		try {
-			urls.push(requireHttpUrl(node, 'URL', ctx.getNodeParameter('url', k, ''), k));
-			indexes.push(k);
+			const raw = ctx.getNodeParameter('url', k, '');
+			const list = tool && typeof raw === 'string' ? raw.split(/[\s,]+/).filter((u) => u !== '') : [raw];
+			const checked = list.map((u) => requireHttpUrl(node, 'URL', u, k));
+			for (const u of checked) {
+				urls.push(u);
+				indexes.push(k);
+			}
 		} catch (error) {
 			errors.push(...failOrItem(ctx, error, k));
 		}
@@ -189,8 +198,9 @@ const runAndWait: Operation = {
 		}
 		try {
 			const startedAt = Date.now();
-			const started = await startBatch(this, p.body, run);
-			const id = String(started.id);
+			// As a tool, a model may ask to read a finished job's pages again: nothing new starts.
+			const reuse = readToolJobId(this, 0);
+			const id = reuse !== undefined ? requireUuid(this.getNode(), 'Read Finished Job ID', reuse, 0) : String((await startBatch(this, p.body, run)).id);
 			const outcome = await waitForJob(this, 'batch', id, { maxWaitMs, onTimeout, startedAt, i: 0, run });
 			if (outcome.timedOut || outcome.documents.length === 0) {
 				return [...p.errors, { json: outcome.status, pairedItem: pairedAll(p.indexes) }];

@@ -2,8 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { readOutputMode } from '../../helpers/document';
 import { requireHttpUrl } from '../../helpers/scrapeOptions';
+import { readToolJobId } from '../../helpers/tool';
 import type { Operation, Resource, RunContext } from '../../helpers/types';
-import { invalid } from '../../helpers/validation';
+import { invalid, requireUuid } from '../../helpers/validation';
 import { readWaitMethod, startAndWaitForWebhook, WAIT_METHOD_WEBHOOK } from '../../helpers/resume';
 import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../helpers/wait';
 import { apiRequest, defaultDeps } from '../../transport';
@@ -55,8 +56,9 @@ const runAndWait: Operation = {
 			});
 		}
 		const startedAt = Date.now();
-		const started = await startCrawl(this, body, i, run);
-		const id = String(started.id);
+		// As a tool, a model may ask to read a finished crawl's pages again: nothing new starts.
+		const reuse = readToolJobId(this, i);
+		const id = reuse !== undefined ? requireUuid(this.getNode(), 'Read Finished Job ID', reuse, i) : String((await startCrawl(this, body, i, run)).id);
 		try {
 			const outcome = await waitForJob(this, 'crawl', id, { maxWaitMs, onTimeout, startedAt, i, run });
 			if (outcome.timedOut || outcome.documents.length === 0) return [{ json: outcome.status }];

@@ -1,0 +1,181 @@
+'use strict';
+/**
+ * The node as an AI Agent's tool, in n8n's engine against the strict fake API.
+ *
+ * n8n (the server package) makes the tool variant of a usableAsTool node itself: type name +
+ * "Tool", no main input, an ai_tool output; an agent calls it with the model's arguments as the
+ * one input item, and `$fromAI(key)` reads them from that item. n8n-core alone has no agent, so
+ * this suite registers a variant with the tool's type name (so `@tool` display options and the
+ * node's tool mode apply) that keeps a main input: the Test Items node stands in for the model's
+ * arguments. The real agent is proven by `npm run test:e2e:ai-agent`. Build first.
+ */
+const { runWorkflow, nodeTypes } = require('../helpers/workflow-runner');
+const { startFakeApi } = require('../fake-api/server');
+const { WebData } = require('../../dist/nodes/WebData/WebData.node');
+const { FENCE_START, FENCE_END } = require('../../dist/nodes/WebData/helpers/toolResult');
+const { CANARY_KEY, record } = require('../helpers/canary');
+
+jest.setTimeout(30000);
+
+const TOOL_TYPE = 'n8n-nodes-webdata.webDataTool';
+if (!nodeTypes.has(TOOL_TYPE)) {
+	const variant = new WebData();
+	variant.description = { ...JSON.parse(JSON.stringify(variant.description)), name: 'webDataTool', displayName: 'Web Data Tool' };
+	nodeTypes.register(TOOL_TYPE, variant);
+}
+
+let api;
+beforeAll(async () => {
+	api = await startFakeApi({ apiKey: CANARY_KEY, timeScale: 10 });
+});
+afterAll(async () => api.close());
+beforeEach(() => api.reset());
+
+const NODE = 'Web Data';
+
+function workflow(type, parameters, args) {
+	return {
+		nodes: [
+			{ id: 'n1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{ id: 'n2', name: 'Model Arguments', type: 'test.items', typeVersion: 1, position: [200, 0], parameters: { items: JSON.stringify([{ json: args }]) } },
+			{ id: 'n3', name: NODE, type, typeVersion: 1, position: [400, 0], parameters, credentials: { webDataApi: { id: 'c1', name: 'Web Data account' } } },
+		],
+		connections: { Start: { main: [[{ node: 'Model Arguments', type: 'main', index: 0 }]] }, 'Model Arguments': { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+async function run(type, parameters, args = {}) {
+	const result = await runWorkflow(workflow(type, parameters, args), {
+		credentials: { webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url, webhookSecret: '' } },
+	});
+	record(result.error);
+	if (result.status === 'success') record(result.items(NODE));
+	return result;
+}
+const asTool = (parameters, args) => run(TOOL_TYPE, parameters, args);
+
+/** What the agent hands the model: n8n sends JSON.stringify of the tool's items' json. */
+const sentToModel = (result) => JSON.stringify(result.json(NODE));
+const LONG_PAGE = 'https://example.com/fake-long-31000';
+
+describe('Scrape as a tool', () => {
+	test('a 31 KB page: one result within 16,000 characters, fenced, cut at a marker; the URL comes from $fromAI', async () => {
+		const result = await asTool({ resource: 'scrape', operation: 'scrapeUrl' }, { url: LONG_PAGE, offset: 0 });
+		expect(result.status).toBe('success');
+		const [req] = api.requests({ method: 'POST', path: '/v2/scrape' });
+		expect(req.body).toEqual({ url: LONG_PAGE, formats: ['markdown'] });
+		const items = result.json(NODE);
+		expect(items).toHaveLength(1);
+		expect(sentToModel(result).length).toBeLessThanOrEqual(16_000);
+		expect(items[0].url).toBe(LONG_PAGE);
+		expect(items[0].contentLength).toBeGreaterThan(31_000); // "# <title>" + 31,000 characters
+		expect(items[0].content.startsWith(`${FENCE_START}\n# `)).toBe(true);
+		expect(items[0].content).toMatch(/\[Cut: characters 0–\d+ of 310\d\d shown\. For the rest, call this tool again with the same arguments and offset=\d+\.\]$/);
+	});
+
+	test('the offset the marker names continues the page where it was cut', async () => {
+		const first = (await asTool({ resource: 'scrape', operation: 'scrapeUrl' }, { url: LONG_PAGE, offset: 0 })).json(NODE)[0];
+		const offset = Number(/offset=(\d+)\.\]$/.exec(first.content)[1]);
+		const second = (await asTool({ resource: 'scrape', operation: 'scrapeUrl' }, { url: LONG_PAGE, offset })).json(NODE)[0];
+		const body = (c) => c.slice(FENCE_START.length + 1, c.indexOf(`\n${FENCE_END}`));
+		// The pieces join without a gap or an overlap: the end of the first and the start of the second.
+		const whole = (await run('n8n-nodes-webdata.webData', { resource: 'scrape', operation: 'scrapeUrl', url: LONG_PAGE }, {})).json(NODE)[0].markdown;
+		expect(body(first.content) + body(second.content)).toBe(whole.slice(0, offset + body(second.content).length));
+	});
+
+	test('the regular node is unchanged: the whole page, every field', async () => {
+		const result = await run('n8n-nodes-webdata.webData', { resource: 'scrape', operation: 'scrapeUrl', url: LONG_PAGE }, {});
+		const [item] = result.json(NODE);
+		expect(item.markdown.length).toBeGreaterThan(31_000);
+		expect(item.content).toBeUndefined();
+		expect(item.metadata).toBeDefined();
+	});
+
+	test('a budget out of range fails naming the field, and nothing is sent', async () => {
+		const result = await asTool({ resource: 'scrape', operation: 'scrapeUrl', toolResultBudget: 10 }, { url: LONG_PAGE, offset: 0 });
+		expect(result.status).toBe('error');
+		expect(result.error.message).toBe('Tool Result Budget (Characters) 10 is not valid: a whole number from 1000 to 1000000');
+		expect(api.requests()).toHaveLength(0);
+	});
+
+	test('a settable budget: 4,000 characters', async () => {
+		const result = await asTool({ resource: 'scrape', operation: 'scrapeUrl', toolResultBudget: 4000 }, { url: LONG_PAGE, offset: 0 });
+		expect(sentToModel(result).length).toBeLessThanOrEqual(4000);
+		expect(sentToModel(result).length).toBeGreaterThan(3000);
+	});
+});
+
+describe('Search as a tool', () => {
+	test('without scraping: the results as they are, within the budget', async () => {
+		const result = await asTool({ resource: 'search', operation: 'search' }, { query: 'vector databases', limit: 3, offset: 0, page: 0 });
+		expect(result.status).toBe('success');
+		const [req] = api.requests({ method: 'POST', path: '/v2/search' });
+		expect(req.body).toEqual({ query: 'vector databases', limit: 3 });
+		const [out] = result.json(NODE);
+		expect(out.count).toBe(3);
+		expect(out.results.map((r) => r.url)).toHaveLength(3);
+	});
+
+	test('with scraped results of 31 KB each: a compact list within the budget; page=2 gives that page', async () => {
+		const params = { resource: 'search', operation: 'search', scrapeResults: true };
+		const args = { query: 'fake-long-31000 pricing', limit: 5, offset: 0, page: 0 };
+		const list = await asTool(params, args);
+		expect(list.status).toBe('success');
+		expect(sentToModel(list).length).toBeLessThanOrEqual(16_000);
+		const [out] = list.json(NODE);
+		expect(out.pages).toBe(5);
+		expect(out.list).toHaveLength(5);
+		expect(out.list[0].snippet.startsWith(FENCE_START)).toBe(true);
+		const page = (await asTool(params, { ...args, page: 2 })).json(NODE)[0];
+		expect(page).toMatchObject({ page: 2, pages: 5, url: out.list[1].url });
+		expect(page.contentLength).toBeGreaterThan(31_000);
+		expect(page.content).toMatch(/page=2 and offset=\d+\.\]$/);
+	});
+});
+
+describe('Crawl and Batch Scrape as tools', () => {
+	test('Crawl Run and Wait: a compact list, the job once; jobId + page read a page without crawling again', async () => {
+		const params = { resource: 'crawl', operation: 'runAndWait' };
+		const list = await asTool(params, { url: 'https://fake-long-31000.example.com/', limit: 5, offset: 0, page: 0, jobId: '' });
+		expect(list.status).toBe('success');
+		expect(sentToModel(list).length).toBeLessThanOrEqual(16_000);
+		const [out] = list.json(NODE);
+		expect(out.pages).toBe(5);
+		expect(out.jobStatus).toBe('completed');
+		expect(out.list.every((e) => e.jobId === undefined)).toBe(true);
+		expect(api.requests({ method: 'POST', path: '/v2/crawl' })).toHaveLength(1);
+		const page = await asTool(params, { url: 'https://fake-long-31000.example.com/', limit: 5, offset: 0, page: 4, jobId: out.jobId });
+		expect(page.json(NODE)[0]).toMatchObject({ jobId: out.jobId, page: 4, url: out.list[3].url });
+		expect(page.json(NODE)[0].contentLength).toBeGreaterThan(31_000);
+		expect(api.requests({ method: 'POST', path: '/v2/crawl' })).toHaveLength(1); // no second crawl
+	});
+
+	test('Batch Scrape Run and Wait: several URLs in one field make one job', async () => {
+		const urls = ['https://example.com/fake-long-31000/a', 'https://example.org/fake-long-31000/b', 'https://example.net/c'];
+		const result = await asTool({ resource: 'batchScrape', operation: 'runAndWait' }, { urls: urls.join(', '), offset: 0, page: 0, jobId: '' });
+		expect(result.status).toBe('success');
+		const [req] = api.requests({ method: 'POST', path: '/v2/batch/scrape' });
+		expect(req.body.urls).toEqual(urls);
+		const [out] = result.json(NODE);
+		expect(out.pages).toBe(3);
+		expect(sentToModel(result).length).toBeLessThanOrEqual(16_000);
+	});
+
+	test('a jobId that is not a UUID fails naming the field, and nothing is sent', async () => {
+		const result = await asTool({ resource: 'crawl', operation: 'runAndWait' }, { url: 'https://example.com/', limit: 5, offset: 0, page: 1, jobId: 'abc' });
+		expect(result.status).toBe('error');
+		expect(result.error.message).toMatch(/^Read Finished Job ID "abc" is not valid: it must be a UUID/);
+		expect(api.requests()).toHaveLength(0);
+	});
+});
+
+describe('Map as a tool', () => {
+	test('the links as records within the budget', async () => {
+		const result = await asTool({ resource: 'map', operation: 'mapUrl' }, { url: 'https://example.com', offset: 0 });
+		expect(result.status).toBe('success');
+		const [out] = result.json(NODE);
+		expect(out.count).toBeGreaterThan(1);
+		expect(out.results[0].url).toMatch(/^https:\/\//);
+	});
+});
