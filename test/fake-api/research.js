@@ -12,15 +12,16 @@ const PEOPLE = ['Maya Lindqvist', 'Tomás Ferreira', 'Priya Raman', 'Jonas Weber
 const PLACES = ['Berlin, Germany', 'Austin, USA', 'Toronto, Canada', 'Lyon, France', 'Singapore', 'Melbourne, Australia'];
 /** What the prompt is about → the last word of the names made up for it, and what to call the things. */
 const KINDS = [
-	[/robot/i, 'Robotics', 'robotics companies'],
-	[/project management|task/i, 'Tasks', 'project management tools'],
-	[/database/i, 'DB', 'databases'],
-	[/bank|fintech|payment/i, 'Pay', 'payment companies'],
-	[/restaurant|café|cafe|food/i, 'Kitchen', 'restaurants'],
-	[/hotel|travel/i, 'Stays', 'hotels'],
-	[/tool|software|app|platform|saas/i, 'Software', 'tools'],
-	[/compan|start-?up|business|vendor|competitor/i, 'Labs', 'companies'],
+	[/robot/i, 'Robotics', 'robotics companies', 'builds robots that pick and pack orders in warehouses'],
+	[/project management|task/i, 'Tasks', 'project management tools', 'is a project management tool for small teams, with boards, timelines and time tracking'],
+	[/database/i, 'DB', 'databases', 'is an open-source database built for fast search'],
+	[/bank|fintech|payment/i, 'Pay', 'payment companies', 'handles card payments and payouts for online shops'],
+	[/restaurant|café|cafe|food/i, 'Kitchen', 'restaurants', 'serves seasonal dishes made from local produce'],
+	[/hotel|travel/i, 'Stays', 'hotels', 'runs boutique hotels in city centres'],
+	[/tool|software|app|platform|saas/i, 'Software', 'tools', 'makes software that teams use every day'],
+	[/compan|start-?up|business|vendor|competitor/i, 'Labs', 'companies', 'makes software that helps businesses work with their data'],
 ];
+const DEFAULT_KIND = [null, 'Group', 'results', 'works with businesses of every size'];
 
 /** The prompt without the fake's own markers (FAKE_DURATION_MS=…), whitespace collapsed. */
 function topicOf(prompt) {
@@ -43,11 +44,11 @@ function countOf(topic) {
 function context(request) {
 	const topic = topicOf(request.prompt);
 	const seed = crypto.createHash('sha256').update(topic).digest().readUInt32BE(0);
-	const [, suffix, plural] = KINDS.find(([re]) => re.test(topic)) ?? [null, 'Group', 'results'];
+	const [, suffix, plural, does] = KINDS.find(([re]) => re.test(topic)) ?? DEFAULT_KIND;
 	const count = countOf(topic);
 	const after = /\b(?:after|since|from)\s+((?:19|20)\d\d)\b/i.exec(topic);
 	const names = Array.from({ length: Math.max(count, 3) }, (_, i) => `${STEMS[(seed + i) % STEMS.length]} ${suffix}`);
-	return { topic, seed, plural, count, firstYear: after ? Number(after[1]) + (/since|from/i.test(after[0]) ? 0 : 1) : 2012 + (seed % 6), names, urls: request.urls ?? [] };
+	return { topic, seed, plural, does, count, firstYear: after ? Number(after[1]) + (/since|from/i.test(after[0]) ? 0 : 1) : 2012 + (seed % 6), names, urls: request.urls ?? [] };
 }
 
 const slug = (s) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
@@ -67,7 +68,7 @@ function stringFor(field, ctx, i, entity, parent) {
 	if (/price|cost|fee/.test(f)) return `$${priceOf(i)} per seat per month`;
 	if (/summary|answer|conclusion|overview/.test(f))
 		return `Found ${ctx.count} ${ctx.plural}: ${list(ctx.names.slice(0, ctx.count))}. ${ctx.names[0]} is the one most sources mention.`;
-	if (/description|about|mission|what|pitch|note/.test(f)) return `${entity} is one of the ${ctx.plural} this research found; ${i === 0 ? 'the most cited' : `cited by ${ctx.count - Math.min(i, ctx.count - 1)} sources`}.`;
+	if (/description|about|mission|what|pitch|note|does|summary/.test(f)) return `${entity} ${ctx.does}.`;
 	if (/name|title|company|tool|product|brand|vendor|organi[sz]ation/.test(f)) return entity;
 	return `${words(field)} of ${entity}`.replace(/^./, (c) => c.toUpperCase());
 }
@@ -116,7 +117,7 @@ function valueFor(schema, field, ctx, i, entity, depth, parent = '') {
 		case 'number':
 			return numberFor(field, ctx, i, type === 'integer');
 		case 'boolean':
-			return (ctx.seed + i) % 3 !== 2;
+			return i % 2 === 0;
 		case 'string':
 			return stringFor(field, ctx, i, entity, parent);
 		default:
@@ -138,4 +139,22 @@ function researchResult(request) {
 	};
 }
 
-module.exports = { researchResult, topicOf, countOf };
+/**
+ * The data of a completed extract job with a schema (extract.js): the same made-up values, about the
+ * site at the first URL (https://acme.example/* → "Acme") instead of things a research run found.
+ */
+function extractResult(request) {
+	const ctx = context(request);
+	const host = (() => {
+		try {
+			return new URL(String(request.urls?.[0] ?? '').replace(/\*$/, '')).hostname;
+		} catch {
+			return '';
+		}
+	})();
+	const label = host.replace(/^www\./, '').split('.')[0];
+	if (label) ctx.names[0] = label.charAt(0).toUpperCase() + label.slice(1);
+	return valueFor(request.schema, 'result', ctx, 0, ctx.names[0], 0);
+}
+
+module.exports = { researchResult, extractResult, topicOf, countOf };

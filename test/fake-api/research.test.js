@@ -4,7 +4,7 @@
 const fs = require('fs');
 const path = require('path');
 const { startFakeApi } = require('./server');
-const { researchResult, topicOf, countOf } = require('./research');
+const { researchResult, extractResult, topicOf, countOf } = require('./research');
 
 const KEY = 'test-key';
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -104,6 +104,19 @@ describe('the answer of a completed run', () => {
 	});
 });
 
+describe('the data of a completed extract job', () => {
+	test('the extract example: facts about the site at its URL, not "<field> from <url>"', () => {
+		const { prompt, urls } = exampleNode('extract-structured-data.json', 'Extract company facts');
+		const schema = { type: 'object', properties: { company: { type: 'string' }, mission: { type: 'string' }, supportsSso: { type: 'boolean' } } };
+		const data = extractResult({ prompt, urls: [urls], schema });
+		expect(urls).toBe('https://example.com/*');
+		expect(data.company).toBe('Example');
+		expect(data.mission).toMatch(/^Example [a-z]+ .+\.$/);
+		expect(typeof data.supportsSso).toBe('boolean');
+		for (const s of strings(data)) expect(s).not.toMatch(/ from https?:|\*/);
+	});
+});
+
 describe('through the fake API', () => {
 	let api;
 	beforeAll(async () => {
@@ -123,5 +136,19 @@ describe('through the fake API', () => {
 		const snapshotId = trace.events.filter((e) => e.type === 'artifact.updated').at(-1).artifact.snapshotId;
 		const snap = await fetch(`${api.url}/v2/agent/${started.id}/snapshots/${snapshotId}`, { headers }).then((r) => r.json());
 		expect(JSON.parse(snap.snapshot)).toEqual(done.data);
+	});
+
+	test('GET /v2/extract/{id} of a finished job holds the extract data for the schema and URLs', async () => {
+		const headers = { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' };
+		const request = { urls: ['https://www.acme.example/*'], prompt: 'The company behind this site', schema: { type: 'object', properties: { company: { type: 'string' }, about: { type: 'string' } } } };
+		const started = await fetch(`${api.url}/v2/extract`, { method: 'POST', headers, body: JSON.stringify(request) }).then((r) => r.json());
+		let job;
+		for (let i = 0; i < 100 && job?.status !== 'completed'; i++) {
+			await new Promise((r) => setTimeout(r, 100));
+			job = await fetch(`${api.url}/v2/extract/${started.id}`, { headers }).then((r) => r.json());
+		}
+		expect(job.status).toBe('completed');
+		expect(job.data).toEqual(extractResult(request));
+		expect(job.data.company).toBe('Acme');
 	});
 });
