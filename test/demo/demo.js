@@ -130,7 +130,7 @@ async function main() {
 	const counts = { ran: 0, failed: 0, skippedSpend: 0, skippedTrigger: 0 };
 	for (const example of examples) {
 		console.log(`\n▶ ${example.workflow.name?.replace(/^Web Data:\s*/, '') ?? example.base}  (examples/${example.file})`);
-		console.log(`  What it is for: ${purpose(example.workflow)}`);
+		console.log(`  What it is for: ${purpose(example.workflow, example.base)}`);
 		if (example.kind === 'trigger') {
 			// A webhook trigger only runs inside n8n: activate it there (npm run test:e2e does).
 			console.log('  A Web Data Trigger workflow: import it into n8n and activate it (npm run test:e2e proves it in the real n8n).');

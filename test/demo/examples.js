@@ -45,39 +45,40 @@ function classify(workflow) {
 }
 
 /**
- * One line saying what the example is for: the first paragraph of its sticky note (after the title,
- * without set-up sentences such as "Replace the first node…"), else its name.
+ * What each example shows, in one line for a person who has not opened it: the single source of the
+ * demo's "What it is for" line (the sticky notes describe the workflows node by node, for people
+ * building with them). Keyed by the file name in examples/ without `.json`; a new example needs a line
+ * here (test/unit/demo-results.test.js fails without one).
  */
-function purpose(workflow) {
-	const note = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.stickyNote')?.parameters?.content;
-	const name = String(workflow.name ?? '').replace(/^Web Data:\s*/, '');
-	if (typeof note !== 'string') return name;
-	const paragraphs = note
-		.split('\n')
-		.filter((line) => !line.trim().startsWith('#'))
-		.join('\n')
-		.split(/\n\s*\n/)
-		.map((p) => plain(p))
-		.filter((p) => p && !/^To use it/i.test(p) && !/^\d+\./.test(p));
-	for (const paragraph of paragraphs) {
-		const sentences = paragraph.split(/(?<=[.!?])\s+/);
-		while (sentences.length && /^(Replace|The first (two )?nodes?)\b/i.test(sentences[0])) sentences.shift();
-		// one line: the first sentence, and the next ones while it stays short
-		let text = sentences.shift() ?? '';
-		while (sentences.length && text.length + sentences[0].length < 170) text += ` ${sentences.shift()}`;
-		text = text.trim();
-		if (text) return text;
-	}
-	return name;
-}
+const PURPOSES = {
+	'account-credit-usage': 'Reads how many credits your team has left in the current billing period, and works out the share of the plan that is left.',
+	'agent-get-status': 'Finds your most recent research agent run and reads its status and, once it has finished, its result.',
+	'agent-run-and-wait':
+		'Gives a research agent a question (three robotics start-ups founded after 2018) and an example of the answer it should give, waits until it has finished and outputs its answer.',
+	'agent-start-then-poll-later':
+		'Starts a research agent run (the pricing of three project management tools), lets a Wait node pause while it works, then reads its status and answer: the pattern for long research.',
+	'batch-scrape-urls':
+		"Scrapes many pages in one batch job: lists a site's blog pages, sends all their URLs to the service in a single job, waits for it and outputs one item per page with its Markdown.",
+	'crawl-site-and-wait': 'Crawls a website from one URL, following its links up to a page limit, waits until the crawl has finished and outputs one item per page (URL, title, Markdown).',
+	'extract-structured-data':
+		"Pulls facts about the company behind a website (its name, what it does, whether it offers single sign-on) out of its pages, as one item with the pages each fact came from.",
+	'interact-with-page': 'Drives a browser two ways: runs code in a browser session it opens and stops, and has an AI look up a price on a page it has just scraped, following a prompt.',
+	'map-website': "Lists a website's pages in seconds without scraping them, puts the docs pages first with search words, then scrapes those pages to Markdown.",
+	'monitor-create': 'Creates a monitor that checks two competitor pricing pages every morning, searches the news for price changes and e-mails a summary of what changed.',
+	'monitor-run-and-read-changes':
+		"Runs a check of your newest monitor now, waits for it, and outputs each changed, new or removed page with its diff and the model's judgment of whether the change matters.",
+	'parse-pdf-per-page':
+		'Turns a PDF into one item per page (page number, Markdown), ready for a loop or an AI node. Max Pages stops it early: the sample has 3 pages and Max Pages is 2, so 2 items come out marked truncated.',
+	'parse-pdf-to-markdown': "Turns a PDF file into Markdown: one item with the document's text, its title and its number of pages.",
+	'scrape-page-to-markdown': 'Scrapes one web page: its content as Markdown, its links, its title and status code, and a screenshot saved as an image file.',
+	'search-and-scrape-results': 'Searches the web for a query and scrapes every result: one item per result with its title, link and description, and the Markdown of the page.',
+	'trigger-on-page-change': 'Starts a workflow whenever a watched page changes: activating it in n8n creates a monitor, and every change the monitor finds becomes one line of report.',
+};
 
-function plain(markdown) {
-	return markdown
-		.replace(/\*\*([^*]+)\*\*/g, '$1')
-		.replace(/\*([^*]+)\*/g, '$1')
-		.replace(/`([^`]+)`/g, '$1')
-		.replace(/\s+/g, ' ')
-		.trim();
+/** One line saying what the example (file name without `.json`) is for; its workflow's name when it has none. */
+function purpose(workflow, base) {
+	if (Object.prototype.hasOwnProperty.call(PURPOSES, base)) return PURPOSES[base];
+	return String(workflow.name ?? base).replace(/^Web Data:\s*/, '');
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -170,8 +171,24 @@ function describeRun(workflow, runData) {
 		const prefer = (node?.parameters?.assignments?.assignments ?? []).map((a) => a.name);
 		lines.push(`${name}: ${items.length} item(s)`);
 		lines.push(...describeItems(items, { prefer }).map((l) => `  ${l}`));
+		const why = truncatedWhy(node, items);
+		if (why) lines.push(`  ${why}`);
 	}
 	return lines;
 }
 
-module.exports = { READ_ONLY, classify, purpose, describeItems, describeRun, lastNodes, NODE_TYPE, TRIGGER_TYPE };
+/**
+ * Why parse items say `truncated: true`, in words: the file has more pages than were parsed
+ * (metadata.totalPages > numPages, spec 2.8), because of the node's Max Pages.
+ */
+function truncatedWhy(node, items) {
+	const item = items.find((i) => i.json?.truncated === true);
+	if (!item) return undefined;
+	const { numPages, totalPages } = item.json.metadata ?? {};
+	if (!Number.isFinite(numPages) || !Number.isFinite(totalPages)) return 'truncated: true means the service did not parse the whole file.';
+	const maxPages = node?.parameters?.pdfOptions?.maxPages;
+	const limit = Number.isFinite(maxPages) ? `Max Pages is ${maxPages}` : 'Max Pages was set';
+	return `truncated: true because the PDF has ${totalPages} pages and ${limit}, so the service parsed only the first ${numPages}.`;
+}
+
+module.exports = { READ_ONLY, PURPOSES, classify, purpose, describeItems, describeRun, lastNodes, NODE_TYPE, TRIGGER_TYPE };

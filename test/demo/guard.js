@@ -121,13 +121,16 @@ async function startGuard({ upstream, apiKey, allowWrites }) {
 					upRes.pipe(res);
 					return;
 				}
-				// JSON answers hold absolute links to the service (`next` pages, job URLs): they are
-				// rewritten to this forwarder, so the node follows them here (it refuses links to any
-				// other address than its base URL) and they pass the same guard.
+				// JSON answers hold absolute links to the service's API (`next` pages, job URLs): they
+				// are rewritten to this forwarder, so the node follows them here (it refuses links to
+				// any other address than its base URL) and they pass the same guard. Only API links
+				// (<service>/v2…): other links, such as the fake's screenshot files, stay as the service
+				// gave them, like the real service's storage links, so the demo shows the address the
+				// service announced.
 				const chunks = [];
 				upRes.on('data', (c) => chunks.push(c));
 				upRes.on('end', () => {
-					const text = Buffer.concat(chunks).toString('utf8').split(serviceBase).join(ownBase);
+					const text = Buffer.concat(chunks).toString('utf8').split(`${serviceBase}/v2`).join(`${ownBase}/v2`);
 					if (ok && req.method === 'POST') {
 						try {
 							const thing = createdBy(req.method, path, JSON.parse(text));

@@ -2,7 +2,8 @@
 // Agent jobs (api-facts 4; spec 2.11, 3, 6.2, 7.2). Job state is derived lazily from the clock:
 // a job is "processing" for durationMs (scaled by timeScale), then reaches its configured outcome.
 const crypto = require('crypto');
-const { fail, passthrough, badRequest, isUuid, isPlainObject, uuidv7, uuidFrom, iso, baseUrlOf, sampleFromSchema, later } = require('./util');
+const { fail, passthrough, badRequest, isUuid, isPlainObject, uuidv7, uuidFrom, iso, baseUrlOf, later } = require('./util');
+const { researchResult } = require('./research');
 const { str, num, bool, arr, obj, rec, union, nullable, assertValid } = require('./validate');
 
 const DAY = 24 * 3600 * 1000;
@@ -250,11 +251,10 @@ class Agents {
 		return 0; // failed runs are not charged (spec 3)
 	}
 
+	/** The run's answer: its preset `data`, else a plausible research result for the prompt and schema (research.js). */
 	resultData(job) {
 		if (job.data !== undefined) return job.data;
-		const hint = { title: job.prompt.slice(0, 60), number: 42, source: 'agent' };
-		if (isPlainObject(job.request.schema)) return sampleFromSchema(job.request.schema, hint);
-		return { answer: `Fake research result for: ${job.prompt.slice(0, 120)}`, sources: job.request.urls ?? [] };
+		return researchResult(job.request);
 	}
 
 	statusBody(job) {

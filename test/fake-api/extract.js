@@ -9,7 +9,9 @@
 //   FAKE_OUTCOME=failed|cancelled  how the job ends (failed: error "Extract failed: fake outcome")
 // URL marker: `fake-blocked` = a URL the service will not fetch (403 unless ignoreInvalidURLs, which
 // defaults to true: then it is listed in `invalidURLs` of the start answer and left out).
-const { fail, badRequest, isUuid, isPlainObject, uuidv7, iso, sampleFromSchema } = require('./util');
+const { fail, badRequest, isUuid, isPlainObject, uuidv7, iso } = require('./util');
+// made-up values in the schema's shape about the site (not "<field> from <url>"): research.js
+const { extractResult } = require('./research');
 const { str, int, bool, arr, obj, rec, nullable, custom, assertValid } = require('./validate');
 const { checkScrapeOptions } = require('./scrapeOptions');
 
@@ -144,7 +146,7 @@ class ExtractJobs {
 		const body = { success: status !== 'failed', data: [], status, expiresAt: iso(job.createdAt + DAY) };
 		if (status === 'completed') {
 			const source = job.urls[0] || 'https://www.example.com/';
-			body.data = r.schema ? sampleFromSchema(r.schema, { source, title: 'Example Domain' }) : { answer: `Extracted for: ${r.prompt ?? 'the given pages'}`, sources: job.urls };
+			body.data = r.schema ? extractResult({ prompt: r.prompt, schema: r.schema, urls: job.urls.length ? job.urls : [source] }) : { answer: `Extracted for: ${r.prompt ?? 'the given pages'}`, sources: job.urls };
 			body.tokensUsed = 1200;
 			body.creditsUsed = 5;
 			if (r.showSources) {

@@ -77,7 +77,7 @@ describe('which examples may run without --spend', () => {
 	test('every example says what it is for in one line; none needs an id written into it', () => {
 		for (const file of fs.readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.json'))) {
 			const workflow = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', file), 'utf8'));
-			const line = purpose(workflow);
+			const line = purpose(workflow, path.basename(file, '.json'));
 			expect([file, line.length > 30 && line.length < 260 && !line.includes('\n')]).toEqual([file, true]);
 			// ids the user would have to replace: a literal UUID in a resource locator
 			for (const n of workflow.nodes.filter((x) => x.type === 'n8n-nodes-webdata.webData')) {
