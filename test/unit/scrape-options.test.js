@@ -253,7 +253,8 @@ describe('rules of the server, in the package', () => {
 	test('search: the UI has no Change Tracking; a saved search holding it gets an error naming what to do', () => {
 		const props = scrapeOptionProperties({ scrapeResults: [true] }, rules.SEARCH_FORMATS);
 		expect(props.find((p) => p.name === 'formats').options.map((o) => o.value)).not.toContain('changeTracking');
-		expect(props.map((p) => p.name)).not.toContain('changeTrackingModes');
+		expect(props.map((p) => p.name).filter((n) => n.startsWith('changeTracking'))).toEqual([]);
+		expect(props.map((p) => p.name)).toEqual(expect.arrayContaining(['formats', 'jsonPrompt', 'jsonSchema', 'screenshotFullPage', 'screenshotQuality', 'scrapeOptions']));
 		expect(scrapeOptionProperties().find((p) => p.name === 'formats').options.map((o) => o.value)).toContain('changeTracking');
 		const error = errorOf(() => buildScrapeOptions(NODE, { formats: ['markdown', 'changeTracking'] }, 0, rules.SEARCH_FORMATS));
 		expect(error.message).toMatch(/Formats "changeTracking" is not valid: .*remove Change Tracking \(to track a page's changes, use Scrape or a Monitor\)/);
