@@ -17,8 +17,9 @@
 // crawl is still running", "ends the cursor after the last page of a completed/cancelled crawl").
 const crypto = require('crypto');
 const { fail, badRequest, isUuid, isHttpUrl, uuidv7, iso, baseUrlOf } = require('./util');
-const { str, int, num, bool, arr, obj, rec, nullable, assertValid } = require('./validate');
+const { str, int, bool, arr, obj, rec, nullable, assertValid } = require('./validate');
 const { SCRAPE_OPTION_PROPS, refineScrapeOptions, checkScrapeOptions, fakeDocument } = require('./scrapeOptions');
+const rules = require('./serverRules');
 
 const PAGE_SIZE = 3;
 /** Crawl/batch `webhook.events` short names and their default when omitted (controllers/v2/types.ts webhookSchema, 61e38dc8). */
@@ -28,8 +29,9 @@ const RETRY_DELAYS_MS = [60_000, 300_000, 900_000];
 const DEFAULT_DURATION_MS = 2000;
 const SITE_PATHS = ['', 'about', 'pricing', 'blog', 'blog/first-post', 'blog/second-post', 'docs', 'docs/getting-started', 'docs/api', 'contact', 'careers', 'legal/privacy'];
 
+// services/webhook/schema.ts: metadata values are strings; the managed X-Firecrawl-* headers are refused.
 const webhook = (events) =>
-	obj({ url: str({ url: true }), headers: rec(str()), metadata: rec((v, p, out) => void v), events: arr(str({ enum: events })) }, { required: ['url'] });
+	obj({ url: str({ url: true }), headers: rec(str()), metadata: rec(str()), events: arr(str({ enum: events })) }, { required: ['url'], refine: rules.managedHeaders });
 
 const crawlBody = obj(
 	{
@@ -47,7 +49,7 @@ const crawlBody = obj(
 		allowSubdomains: bool(),
 		ignoreRobotsTxt: bool(),
 		robotsUserAgent: str(),
-		delay: num({ min: 0 }),
+		delay: rules.delay,
 		maxConcurrency: int({ min: 1 }),
 		webhook: webhook(['completed', 'page', 'failed', 'started']),
 		scrapeOptions: (v, p, out) => out.push(...checkScrapeOptions(v, p)),
@@ -55,7 +57,7 @@ const crawlBody = obj(
 		origin: str(),
 		integration: nullable(str()),
 	},
-	{ required: ['url'] },
+	{ required: ['url'], refine: rules.pathPatterns },
 );
 
 const batchBody = obj(
@@ -92,11 +94,11 @@ function crawlUrls(body) {
 	const rest = SITE_PATHS.map((p) => `${origin}/${p}`).filter((x) => x !== start && x !== `${start}/` && `${x}/` !== start);
 	let urls = [start, ...rest];
 	if (body.includePaths?.length) {
-		const res = body.includePaths.map((r) => new RegExp(r));
+		const res = body.includePaths.map(rules.pathRegExp);
 		urls = urls.filter((x, i) => i === 0 || res.some((re) => re.test(new URL(x).pathname.slice(1))));
 	}
 	if (body.excludePaths?.length) {
-		const res = body.excludePaths.map((r) => new RegExp(r));
+		const res = body.excludePaths.map(rules.pathRegExp);
 		urls = urls.filter((x) => !res.some((re) => re.test(new URL(x).pathname.slice(1))));
 	}
 	if (body.maxDiscoveryDepth === 0) urls = urls.slice(0, 1);

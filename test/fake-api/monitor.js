@@ -5,6 +5,7 @@ const crypto = require('crypto');
 const { fail, badRequest, isUuid, isPlainObject, uuidv7, uuidFrom, iso, baseUrlOf, intQuery } = require('./util');
 const { str, int, bool, any, arr, obj, rec, nullable, custom, assertValid, validationError } = require('./validate');
 const { validateCron, nextRun, runsPerMonth, textToCron, isTimeZone } = require('./cron');
+const rules = require('./serverRules');
 
 const EVENTS = ['monitor.page', 'monitor.check.completed'];
 const PAGE_STATUSES = ['same', 'new', 'changed', 'removed', 'error'];
@@ -72,8 +73,8 @@ const targetSchemas = {
 			type: str(),
 			url: str({ url: true }),
 			crawlOptions: obj(
-				{ limit: int({ min: 1 }), maxDiscoveryDepth: int({ min: 0 }), includePaths: stringArray, excludePaths: stringArray },
-				{ loose: true },
+				{ limit: int({ min: 1 }), maxDiscoveryDepth: int({ min: 0 }), includePaths: stringArray, excludePaths: stringArray, delay: rules.delay },
+				{ loose: true, refine: rules.pathPatterns },
 			),
 			scrapeOptions: scrapeOptionsSchema,
 		},
@@ -114,10 +115,7 @@ const webhookSchema = obj(
 	},
 	{
 		required: ['url'],
-		refine: (v, p, out) =>
-			isPlainObject(v.headers) &&
-			Object.keys(v.headers).some((h) => h.toLowerCase() === 'x-firecrawl-signature') &&
-			out.push(custom([...p, 'headers'], 'webhook.headers may not set X-Firecrawl-Signature')),
+		refine: rules.managedHeaders,
 	},
 );
 const notificationSchema = obj({

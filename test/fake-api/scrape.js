@@ -55,10 +55,11 @@ const sourceItem = union(
 	obj({ type: str({ enum: ['news', 'images'] }) }, { required: ['type'] }),
 );
 const categoryItem = union(str({ enum: CATEGORIES }), obj({ type: str({ enum: CATEGORIES }) }, { required: ['type'] }));
-const HOSTNAME_RE = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/i;
+// types.ts @81015eb searchDomainSchema (trimmed, lower-cased first): the last label has 2+ characters.
+const HOSTNAME_RE = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/;
 const hostname = (v, p, out) => {
 	if (typeof v !== 'string') return str()(v, p, out);
-	if (!HOSTNAME_RE.test(v)) out.push({ code: 'invalid_string', validation: 'hostname', path: p, message: 'Invalid hostname: give a domain such as example.com, without protocol or path' });
+	if (!HOSTNAME_RE.test(v.trim().toLowerCase())) out.push({ code: 'invalid_string', validation: 'hostname', path: p, message: 'Invalid hostname: give a domain such as example.com, without protocol or path' });
 };
 const searchBody = obj(
 	{
@@ -76,7 +77,7 @@ const searchBody = obj(
 		ignoreInvalidURLs: bool(),
 		highlights: bool(),
 		enterprise: arr(str({ enum: ['anon', 'zdr'] })),
-		scrapeOptions: (v, p, out) => out.push(...checkScrapeOptions(v, p)),
+		scrapeOptions: (v, p, out) => out.push(...checkScrapeOptions(v, p, { search: true })),
 		threatProtection: obj({}, { loose: true }),
 		origin: str(),
 		integration: str(),

@@ -10,6 +10,10 @@
 //   SCREENSHOT_PNG: the bytes served for every screenshot.
 const { isPlainObject, uuidFrom, sampleFromSchema } = require('./util');
 const { str, int, num, bool, arr, obj, rec, union, nullable, custom } = require('./validate');
+const rules = require('./serverRules');
+
+const both = (...schemas) => (v, p, out) => schemas.forEach((s) => s(v, p, out));
+const jsonSchema = both(obj({}, { loose: true }), rules.structuredSchema);
 
 const SIMPLE_FORMATS = ['markdown', 'summary', 'html', 'rawHtml', 'links', 'images', 'screenshot', 'json', 'changeTracking', 'branding', 'product', 'menu', 'audio', 'video'];
 const ACTION_TYPES = ['wait', 'screenshot', 'click', 'write', 'press', 'scroll', 'scrape', 'executeJavascript', 'pdf'];
@@ -20,10 +24,10 @@ const formatObject = (v, p, out) => {
 	if (!isPlainObject(v)) return void out.push({ code: 'invalid_type', path: p, expected: 'object', received: typeof v, message: 'Expected object' });
 	switch (v.type) {
 		case 'json':
-			return obj({ type: str(), schema: obj({}, { loose: true }), prompt: str() }, { required: ['type'] })(v, p, out);
+			return obj({ type: str(), schema: jsonSchema, prompt: str({ max: 10000 }) }, { required: ['type'] })(v, p, out);
 		case 'changeTracking':
 			return obj(
-				{ type: str(), modes: arr(str({ enum: ['git-diff', 'json'] })), schema: obj({}, { loose: true }), prompt: str(), tag: nullable(str()) },
+				{ type: str(), modes: arr(str({ enum: ['git-diff', 'json'] })), schema: jsonSchema, prompt: str(), tag: nullable(str()) },
 				{ required: ['type'] },
 			)(v, p, out);
 		case 'screenshot':
@@ -67,13 +71,7 @@ const parserItem = union(
 	obj({ type: str({ enum: ['image'] }) }, { required: ['type'] }),
 );
 
-const location = obj({
-	country: (v, p, out) => {
-		if (typeof v !== 'string') return str()(v, p, out);
-		if (!/^[A-Z]{2}$/.test(v)) out.push({ code: 'invalid_string', validation: 'regex', path: p, message: 'Invalid country code: expected ISO 3166-1 alpha-2 such as US' });
-	},
-	languages: arr(str()),
-});
+const location = obj({ country: rules.country, languages: arr(str()) });
 
 const redactObject = obj({
 	mode: str({ enum: ['accurate', 'aggressive', 'fast'] }),
@@ -90,16 +88,16 @@ const SCRAPE_OPTION_PROPS = {
 	maxAge: int({ min: 0 }),
 	minAge: int({ min: 0 }),
 	headers: rec(str()),
-	waitFor: int({ min: 0, max: 300000 }),
+	waitFor: int({ min: 0, max: rules.MAX_WAIT_FOR_MS }),
 	mobile: bool(),
 	skipTlsVerification: bool(),
 	timeout: int({ min: 1000, max: 300000 }),
 	parsers: arr(parserItem),
-	actions: arr(actionItem, { max: 50 }),
+	actions: both(arr(actionItem, { max: 50 }), rules.actionsTotal),
 	location,
 	removeBase64Images: bool(),
 	blockAds: bool(),
-	proxy: str({ enum: ['basic', 'enhanced', 'auto'] }),
+	proxy: str({ enum: ['basic', 'stealth', 'enhanced', 'auto'] }),
 	storeInCache: bool(),
 	lockdown: bool(),
 	redactPII: union(bool(), redactObject),
@@ -114,17 +112,28 @@ function refineScrapeOptions(v, p, out) {
 	const formats = Array.isArray(v.formats) ? v.formats.map((f) => (typeof f === 'string' ? f : f && f.type)) : [];
 	if (formats.includes('changeTracking') && !formats.includes('markdown'))
 		out.push(custom([...p, 'formats'], 'The changeTracking format requires the markdown format to be specified as well'));
-	const timeout = typeof v.timeout === 'number' ? v.timeout : 60000;
-	if (typeof v.waitFor === 'number' && v.waitFor >= timeout)
-		out.push(custom([...p, 'waitFor'], 'waitFor must be less than timeout'));
+	rules.waitForHalfOfTimeout(v, p, out);
 }
 
 const scrapeOptionsSchema = obj(SCRAPE_OPTION_PROPS, { refine: refineScrapeOptions });
 
-/** Issues of a ScrapeOptions object at `path` (strict: unknown keys are issues). */
-function checkScrapeOptions(value, path = []) {
+/** Search's scrapeOptions: the same keys, with search's shorter format list (types.ts searchRequestSchema). */
+const searchScrapeOptionsSchema = obj(
+	{
+		...SCRAPE_OPTION_PROPS,
+		formats: arr((v, p, out) => {
+			formatItem(v, p, out);
+			const type = typeof v === 'string' ? v : isPlainObject(v) ? v.type : undefined;
+			if (SIMPLE_FORMATS.includes(type) && !rules.SEARCH_FORMATS.includes(type)) str({ enum: rules.SEARCH_FORMATS })(type, typeof v === 'string' ? p : [...p, 'type'], out);
+		}),
+	},
+	{ refine: refineScrapeOptions },
+);
+
+/** Issues of a ScrapeOptions object at `path` (strict: unknown keys are issues); {search: true} for /v2/search. */
+function checkScrapeOptions(value, path = [], o = {}) {
 	const issues = [];
-	scrapeOptionsSchema(value, path, issues);
+	(o.search ? searchScrapeOptionsSchema : scrapeOptionsSchema)(value, path, issues);
 	return issues;
 }
 

@@ -102,6 +102,7 @@ describe('checked before sending: an error naming the field, and zero requests',
 		['limit over 100000', map({ options: { limit: 100001 } }), /Limit 100001 is not valid/],
 		['a bad sitemap mode', map({ options: { sitemap: 'never' } }), /Sitemap "never" is not valid/],
 		['a bad country', map({ options: { locationCountry: 'Japan' } }), /Location Country "Japan" is not valid/],
+		['a country code that does not exist (issue 14)', map({ options: { locationCountry: 'xx' } }), /Location Country "xx" is not valid: a two-letter ISO 3166-1/],
 	])('%s', async (_name, parameters, pattern) => {
 		const result = await run(parameters);
 		expect(result.status).toBe('error');

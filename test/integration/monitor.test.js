@@ -566,3 +566,49 @@ describe('list searches', () => {
 		await expect(searchMonitorChecks.call(loadOptions({ monitorId: rl('') }))).rejects.toThrow('Choose the monitor first');
 	});
 });
+
+// -------------------------------------------------------------------------------------------------
+// issue 14: a crawl target's crawlOptions are checked like a crawl's (helpers/serverRules.ts)
+describe('crawl targets: the crawl rules of the server, before sending', () => {
+	const create = (crawlOptions) =>
+		run({
+			operation: 'create',
+			name: 'Changelog',
+			scheduleText: 'hourly',
+			targetsSource: 'json',
+			targetsJson: JSON.stringify([{ type: 'crawl', url: 'https://example.com/changelog', crawlOptions }]),
+		});
+	test.each([
+		['delay 0', { delay: 0 }, /^Targets \(JSON\) \[0\]\.crawlOptions\.delay 0 is not valid: a number of seconds above 0 and at most 60/],
+		['delay 61', { delay: 61 }, /^Targets \(JSON\) \[0\]\.crawlOptions\.delay 61 is not valid/],
+		['a look-ahead path', { includePaths: ['/changelog/(?!draft).*'] }, /^Targets \(JSON\) \[0\]\.crawlOptions\.includePaths .* is not valid: look-ahead and look-behind/],
+		['a backreference', { excludePaths: ['(\\w+)/\\1'] }, /^Targets \(JSON\) \[0\]\.crawlOptions\.excludePaths .* is not valid: backreferences/],
+		['1001 paths', { excludePaths: Array.from({ length: 1001 }, (_, n) => `x${n}`) }, /crawlOptions\.excludePaths "1001 patterns" is not valid: at most 1000 patterns/],
+		['a 2001-character path', { includePaths: ['a'.repeat(2001)] }, /crawlOptions\.includePaths .* is not valid: each pattern may have at most 2000 characters/],
+	])('%s: an error naming the field, zero requests', async (_name, crawlOptions, pattern) => {
+		const result = await create(crawlOptions);
+		expect(result.status).toBe('error');
+		expect(result.error.message).toMatch(pattern);
+		expect(api.log).toHaveLength(0);
+	});
+
+	test('a webhook header of the service (X-Firecrawl-Event): refused before sending', async () => {
+		const result = await run({
+			operation: 'create',
+			name: 'Changelog',
+			scheduleText: 'hourly',
+			targets: { scrape: [{ urls: 'https://example.com' }] },
+			options: { webhook: { settings: { url: 'https://hooks.example.com/m', headers: { header: [{ name: 'X-Firecrawl-Event', value: 'x' }] } } } },
+		});
+		expect(result.status).toBe('error');
+		expect(result.error.message).toMatch(/^Webhook Headers "X-Firecrawl-Event" is not valid: header names starting with X-Firecrawl- are set by the service/);
+		expect(api.log).toHaveLength(0);
+	});
+
+	test('delay 60, a (?i) flag group and 1000 patterns together pass and are sent as given', async () => {
+		const crawlOptions = { delay: 60, includePaths: ['(?i)/changelog/.*', ...Array.from({ length: 999 }, (_, n) => `p${n}`)] };
+		const result = await create(crawlOptions);
+		expect(result.status).toBe('success');
+		expect(api.log[0].body.targets[0].crawlOptions).toEqual(crawlOptions);
+	});
+});

@@ -84,9 +84,8 @@ describe('the request as the service receives it', () => {
 			search({
 				limit: 3,
 				scrapeResults: true,
-				formats: ['markdown', 'json', 'changeTracking'],
+				formats: ['markdown', 'json', 'summary'],
 				jsonPrompt: 'the product name',
-				changeTrackingModes: ['git-diff'],
 				scrapeOptions: { onlyMainContent: false, timeout: 15000, locationCountry: 'FR', proxy: 'basic' },
 			}),
 		);
@@ -97,7 +96,7 @@ describe('the request as the service receives it', () => {
 			query: 'open source vector database',
 			limit: 3,
 			scrapeOptions: {
-				formats: ['markdown', { type: 'json', prompt: 'the product name' }, { type: 'changeTracking', modes: ['git-diff'] }],
+				formats: ['markdown', { type: 'json', prompt: 'the product name' }, 'summary'],
 				onlyMainContent: false,
 				timeout: 15000,
 				location: { country: 'FR' },
@@ -106,7 +105,7 @@ describe('the request as the service receives it', () => {
 		});
 		const items = result.json(WEB_DATA);
 		expect(items).toHaveLength(3);
-		expect(items[0]).toMatchObject({ source: 'web', url: expect.any(String), markdown: expect.stringContaining('# '), changeTracking: { changeStatus: 'new' } });
+		expect(items[0]).toMatchObject({ source: 'web', url: expect.any(String), markdown: expect.stringContaining('# '), json: expect.any(Object), summary: expect.any(String) });
 		expect(items[0].metadata.sourceURL).toBe(items[0].url);
 	});
 
@@ -169,6 +168,11 @@ describe('checked before sending: an error naming the field, and zero requests',
 		['include and exclude together', search({ options: { includeDomains: 'a.com', excludeDomains: 'b.com' } }), /use either Include Domains or Exclude Domains/],
 		['scrape options checked too', search({ scrapeResults: true, scrapeOptions: { timeout: 500000 } }), /Scrape Options → Timeout \(Ms\) 500000 is not valid/],
 		['json without prompt when scraping', search({ scrapeResults: true, formats: ['json'] }), /JSON Prompt "" is not valid/],
+		// issue 14: rules of the server's search schema (helpers/serverRules.ts)
+		['change tracking on scraped results', search({ scrapeResults: true, formats: ['markdown', 'changeTracking'] }), /Formats "changeTracking" is not valid: scraped search results can only have .*remove Change Tracking/],
+		['wait over half the timeout when scraping', search({ scrapeResults: true, scrapeOptions: { timeout: 10000, waitFor: 6000 } }), /Wait For \(Ms\) 6000 is not valid: at most half of the timeout/],
+		['a country code that does not exist', search({ options: { country: 'XX' } }), /Country "XX" is not valid: a two-letter ISO 3166-1/],
+		['a one-letter top-level domain', search({ options: { excludeDomains: 'example.c' } }), /Exclude Domains "example.c" is not valid: host names only/],
 	])('%s', async (_name, parameters, pattern) => {
 		const result = await run(parameters);
 		expect(result.status).toBe('error');

@@ -129,7 +129,9 @@ const createCases = [
 	['an ftp webhook URL', webhook({ url: 'ftp://hooks.example.com' }), /^Webhook URL "ftp:\/\/hooks\.example\.com" is not valid/],
 	['no webhook events', webhook({ events: [] }), /^Webhook Events \[\] is not valid: choose at least one of monitor\.page, monitor\.check\.completed/],
 	['an unknown webhook event', webhook({ events: ['monitor.page', 'crawl.page'] }), /^Webhook Events "crawl\.page" is not valid: monitor webhooks send only monitor\.page and monitor\.check\.completed/],
-	['the signature header', webhook({ headers: { header: [{ name: 'x-firecrawl-signature', value: 'x' }] } }), /^Webhook Headers "x-firecrawl-signature" is not valid: the service sets X-Firecrawl-Signature itself/],
+	['the signature header', webhook({ headers: { header: [{ name: 'x-firecrawl-signature', value: 'x' }] } }), /^Webhook Headers "x-firecrawl-signature" is not valid: header names starting with X-Firecrawl- are set by the service itself/],
+	// issue 14: the service sets six X-Firecrawl-* delivery headers itself (services/webhook/headers.ts)
+	['another header of the service', webhook({ headers: { header: [{ name: 'X-Firecrawl-Job-Id', value: 'x' }] } }), /^Webhook Headers "X-Firecrawl-Job-Id" is not valid: header names starting with X-Firecrawl-/],
 	['a header name with a space', webhook({ headers: { header: [{ name: 'My Header', value: 'x' }] } }), /^Webhook Headers "My Header" is not valid: each header needs a name/],
 	['a header given twice', webhook({ headers: { header: [{ name: 'X-A', value: '1' }, { name: 'x-a', value: '2' }] } }), /^Webhook Headers "x-a" is not valid: each header name may appear only once/],
 	['metadata without a key', webhook({ metadata: { entry: [{ key: '', value: 'prod' }] } }), /^Webhook Metadata "prod" is not valid: each metadata entry needs a key/],

@@ -55,9 +55,12 @@ describe('what the node builds', () => {
 		expect(build({ scrapeOptions: { locationCountry: ' gb ' } }).location).toEqual({ country: 'GB' });
 	});
 
-	test('waitFor is compared with the service default timeout (60000) when no timeout is set', () => {
-		expect(errorOf(() => build({ scrapeOptions: { waitFor: 60000 } })).message).toMatch(/shorter than the timeout \(60000 ms\)/);
-		expect(build({ scrapeOptions: { waitFor: 59000 } }).waitFor).toBe(59000);
+	// issue 14: types.ts @81015eb — waitFor ≤ 60000; ≤ timeout / 2 only when a timeout is sent.
+	test('waitFor: at most 60000, and at most half of a timeout that is set', () => {
+		expect(build({ scrapeOptions: { waitFor: 60000 } }).waitFor).toBe(60000);
+		expect(errorOf(() => build({ scrapeOptions: { waitFor: 60001 } })).message).toMatch(/Wait For \(Ms\) 60001 is not valid: at most 60000 ms/);
+		expect(build({ scrapeOptions: { timeout: 10000, waitFor: 5000 } }).waitFor).toBe(5000);
+		expect(errorOf(() => build({ scrapeOptions: { timeout: 10000, waitFor: 5001 } })).message).toMatch(/at most half of the timeout \(10000 ms → 5000 ms\)/);
 	});
 
 	test('a wait action needs milliseconds or a selector, not both', () => {
@@ -197,5 +200,63 @@ describe('screenshot download', () => {
 
 	test('a link that is not http(s) is refused', async () => {
 		await expect(downloadScreenshot(ctx(jest.fn()), 'file:///etc/passwd', 'shot', 0)).rejects.toThrow(/must be http or https/);
+	});
+});
+
+// issue 14: the server's request-schema rules (nodes/WebData/helpers/serverRules.ts), the package side.
+describe('rules of the server, in the package', () => {
+	const rules = require('../../dist/nodes/WebData/helpers/serverRules');
+	test('structured-output schemas: free-form objects refused anywhere, $ref and patternProperties fine', () => {
+		expect(rules.structuredSchemaProblem({ type: 'object', additionalProperties: true })).toMatch(/^the schema itself is an object/);
+		expect(rules.structuredSchemaProblem({ type: 'object', properties: { a: { anyOf: [{ type: 'object', additionalProperties: true }] } } })).toMatch(/^properties → a → anyOf → 0 is an object/);
+		expect(rules.structuredSchemaProblem({ type: 'object', additionalProperties: true, properties: {} })).toBeUndefined();
+		expect(rules.structuredSchemaProblem({ type: 'object', additionalProperties: true, patternProperties: { x: {} } })).toBeUndefined();
+		expect(rules.structuredSchemaProblem({ $ref: '#/$defs/a', type: 'object', additionalProperties: true })).toBeUndefined();
+		expect(rules.structuredSchemaProblem({ type: 'object', additionalProperties: false })).toBeUndefined();
+	});
+	test('path patterns: look-around and backreferences refused, escapes and classes and (?i) fine', () => {
+		for (const p of ['a(?=b)', 'a(?!b)', '(?<=a)b', '(?<!a)b']) expect(rules.pathPatternProblem(p)).toMatch(/look-ahead and look-behind/);
+		for (const p of ['(a)\\1', '(?<n>a)\\k<n>']) expect(rules.pathPatternProblem(p)).toMatch(/backreferences/);
+		for (const p of ['\\(?=x', '[(?=]', '[\\1]', '(?i)blog/.*', '(?:a|b)', 'docs/[a-z]+/\\d{4}']) expect(rules.pathPatternProblem(p)).toBeUndefined();
+		expect(rules.pathPatternProblem('blog/(')).toMatch(/not a valid regular expression/);
+	});
+	test('path pattern caps: per field, then both together (characters too)', () => {
+		const n = (k, prefix = 'p') => Array.from({ length: k }, (_, i) => `${prefix}${i}`);
+		expect(rules.pathPatternsIssue(n(1000), [])).toBeUndefined();
+		expect(rules.pathPatternsIssue([], n(1001))).toMatchObject({ field: 'excludePaths', value: '1001 patterns' });
+		expect(rules.pathPatternsIssue(n(500), n(501))).toEqual({ value: '1001 patterns', rule: expect.stringMatching(/together take at most 1000 patterns/) });
+		expect(rules.pathPatternsIssue(Array(51).fill('a'.repeat(2000)), [])).toMatchObject({ value: '102000 characters' });
+	});
+	test('countries: the ISO table (and XK), any case', () => {
+		for (const c of ['US', 'de', 'Jp', 'XK', 'SS']) expect(rules.isCountryCode(c)).toBe(true);
+		for (const c of ['XX', 'UK', 'EU', 'ZZ']) expect(rules.isCountryCode(c)).toBe(false);
+	});
+	test('crawl delay: above 0 and at most 60', () => {
+		expect(rules.crawlDelayProblem(0.5)).toBeUndefined();
+		expect(rules.crawlDelayProblem(60)).toBeUndefined();
+		for (const d of [0, -1, 60.5, '5', NaN]) expect(rules.crawlDelayProblem(d)).toMatch(/above 0 and at most 60/);
+	});
+	test('actions: a wait on a selector counts one second; waitFor is not added to the actions', () => {
+		expect(rules.actionsWaitMs([{ type: 'wait', milliseconds: 2000 }, { type: 'wait', selector: '#a' }, { type: 'click', selector: '#b' }])).toBe(3000);
+		expect(build({ scrapeOptions: { waitFor: 30000, actions: '[{"type":"wait","milliseconds":60000}]' } })).toMatchObject({ waitFor: 30000 });
+		expect(errorOf(() => build({ scrapeOptions: { actions: '[{"type":"wait","milliseconds":60000},{"type":"wait","selector":"#a"}]' } })).message).toMatch(/add up to 61000 ms/);
+	});
+	test('what passes here, the fake takes: waitFor 60000 alone, stealth, a lower-case country, a schema with patternProperties', () => {
+		const options = build({
+			formats: ['json'],
+			jsonSchema: '{"type":"object","properties":{"tags":{"type":"object","additionalProperties":true,"patternProperties":{".*":{"type":"string"}}}}}',
+			scrapeOptions: { waitFor: 60000, proxy: 'stealth', locationCountry: 'de' },
+		});
+		expect(options).toMatchObject({ waitFor: 60000, proxy: 'stealth', location: { country: 'DE' } });
+		expect(checkScrapeOptions(options)).toEqual([]);
+	});
+	test('search: the UI has no Change Tracking; a saved search holding it gets an error naming what to do', () => {
+		const props = scrapeOptionProperties({ scrapeResults: [true] }, rules.SEARCH_FORMATS);
+		expect(props.find((p) => p.name === 'formats').options.map((o) => o.value)).not.toContain('changeTracking');
+		expect(props.map((p) => p.name).filter((n) => n.startsWith('changeTracking'))).toEqual([]);
+		expect(props.map((p) => p.name)).toEqual(expect.arrayContaining(['formats', 'jsonPrompt', 'jsonSchema', 'screenshotFullPage', 'screenshotQuality', 'scrapeOptions']));
+		expect(scrapeOptionProperties().find((p) => p.name === 'formats').options.map((o) => o.value)).toContain('changeTracking');
+		const error = errorOf(() => buildScrapeOptions(NODE, { formats: ['markdown', 'changeTracking'] }, 0, rules.SEARCH_FORMATS));
+		expect(error.message).toMatch(/Formats "changeTracking" is not valid: .*remove Change Tracking \(to track a page's changes, use Scrape or a Monitor\)/);
 	});
 });

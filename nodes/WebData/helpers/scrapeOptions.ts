@@ -1,6 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
 import { headersField } from './fields';
+import {
+	actionsProblem,
+	COUNTRY_RULE,
+	isCountryCode,
+	PROXIES,
+	SEARCH_FORMATS,
+	structuredSchemaProblem,
+	waitForProblem,
+} from './serverRules';
 import { invalid } from './validation';
 
 /**
@@ -33,7 +42,9 @@ export const SCRAPE_FORMATS = [
 	'changeTracking',
 ] as const;
 export const CHANGE_TRACKING_MODES = ['git-diff', 'json'];
-export const PROXIES = ['auto', 'basic', 'enhanced'];
+export { PROXIES, SEARCH_FORMATS };
+/** types.ts @81015eb jsonFormatWithOptions: `prompt: z.string().max(10000)`. */
+export const MAX_JSON_PROMPT_LENGTH = 10_000;
 export const PDF_MODES = ['auto', 'fast', 'ocr'];
 export const ACTION_TYPES: Record<string, string[]> = {
 	// type → keys it requires besides `type` (one of them for wait)
@@ -86,8 +97,11 @@ export const SCRAPE_COLLECTION_OPTIONS = [
 	'waitFor',
 ];
 
-/** The shared Scrape option UI. `show` adds displayOptions.show conditions to every field. */
-export function scrapeOptionProperties(show?: Show): INodeProperties[] {
+/**
+ * The shared Scrape option UI. `show` adds displayOptions.show conditions to every field;
+ * `formats` narrows the Formats list for an endpoint that takes fewer (Search: SEARCH_FORMATS).
+ */
+export function scrapeOptionProperties(show?: Show, formats: readonly string[] = SCRAPE_FORMATS): INodeProperties[] {
 	const properties: INodeProperties[] = [
 		{
 			displayName: 'Formats',
@@ -286,6 +300,7 @@ export function scrapeOptionProperties(show?: Show): INodeProperties[] {
 						{ name: 'Auto', value: 'auto', description: 'Basic first, Enhanced when that fails' },
 						{ name: 'Basic', value: 'basic', description: 'Fast; for sites with little or no bot protection' },
 						{ name: 'Enhanced', value: 'enhanced', description: 'For sites with strong bot protection; costs more credits' },
+						{ name: 'Stealth (Older Name of Enhanced)', value: 'stealth', description: 'The same as Enhanced; the service still accepts this older name' },
 					],
 				},
 				{
@@ -321,13 +336,16 @@ export function scrapeOptionProperties(show?: Show): INodeProperties[] {
 					displayName: 'Wait For (Ms)',
 					name: 'waitFor',
 					type: 'number',
-					typeOptions: { minValue: 0, numberPrecision: 0 },
 					default: 0,
-					description: 'Extra time to let the page load before its content is read, in milliseconds (less than the timeout)',
+					typeOptions: { minValue: 0, maxValue: 60000, numberPrecision: 0 },
+					description: 'Extra time to let the page load before its content is read, in milliseconds (at most 60000, and at most half of Timeout when Timeout is set)',
 				},
 			],
 		},
 	];
+	const formatField = properties[0];
+	formatField.options = (formatField.options as Array<{ value: string }>).filter((o) => formats.includes(o.value)) as typeof formatField.options;
+	if (!formats.includes('changeTracking')) properties.splice(properties.findIndex((p) => p.name === 'changeTrackingModes'), 4);
 	return properties.map((p) => withShow(p, show));
 }
 
@@ -365,6 +383,9 @@ function schemaField(node: INode, field: string, raw: unknown, i: number): IData
 	if (!isPlainObject(value)) {
 		throw invalid(node, field, raw, 'a JSON Schema must be a JSON object such as {"type": "object", "properties": {…}}', i);
 	}
+	// types.ts @81015eb: json and changeTracking formats run validateSchemaForOpenAI on their schema.
+	const problem = structuredSchemaProblem(value);
+	if (problem) throw invalid(node, field, raw, problem, i);
 	return value;
 }
 
@@ -397,6 +418,9 @@ export function checkActions(node: INode, field: string, raw: unknown, i: number
 			throw invalid(node, where, action.direction, '"direction" must be "up" or "down"', i);
 		}
 	});
+	// types.ts @81015eb actionsSchema: at most 50 actions, their waits together at most 60 s.
+	const problem = actionsProblem(value as IDataObject[]);
+	if (problem) throw invalid(node, field, `${value.length} actions`, problem, i);
 	return value as IDataObject[];
 }
 
@@ -414,8 +438,11 @@ export interface ScrapeOptionInput {
 	scrapeOptions?: IDataObject;
 }
 
-/** Builds and checks the API ScrapeOptions object from the user's values. */
-export function buildScrapeOptions(node: INode, p: ScrapeOptionInput, i: number): IDataObject {
+/**
+ * Builds and checks the API ScrapeOptions object from the user's values. `allowed` is the format
+ * list of the endpoint (Search takes SEARCH_FORMATS: no Change Tracking).
+ */
+export function buildScrapeOptions(node: INode, p: ScrapeOptionInput, i: number, allowed: readonly string[] = SCRAPE_FORMATS): IDataObject {
 	const out: IDataObject = {};
 	const formats = p.formats;
 	if (!Array.isArray(formats) || formats.length === 0) {
@@ -423,7 +450,18 @@ export function buildScrapeOptions(node: INode, p: ScrapeOptionInput, i: number)
 	}
 	const unknown = formats.find((f) => !(SCRAPE_FORMATS as readonly string[]).includes(String(f)));
 	if (unknown !== undefined) {
-		throw invalid(node, 'Formats', unknown, `allowed formats are ${SCRAPE_FORMATS.join(', ')}`, i);
+		throw invalid(node, 'Formats', unknown, `allowed formats are ${allowed.join(', ')}`, i);
+	}
+	const notHere = formats.find((f) => !allowed.includes(String(f)));
+	if (notHere !== undefined) {
+		// types.ts @81015eb searchRequestSchema.scrapeOptions.formats has no changeTracking.
+		throw invalid(
+			node,
+			'Formats',
+			notHere,
+			`scraped search results can only have ${allowed.join(', ')}; remove ${notHere === 'changeTracking' ? 'Change Tracking (to track a page\'s changes, use Scrape or a Monitor)' : notHere} from Formats`,
+			i,
+		);
 	}
 	if (formats.includes('changeTracking') && !formats.includes('markdown')) {
 		throw invalid(node, 'Formats', formats, 'Change Tracking compares Markdown, so choose Markdown as well', i);
@@ -432,6 +470,9 @@ export function buildScrapeOptions(node: INode, p: ScrapeOptionInput, i: number)
 		if (type === 'json') {
 			const item: IDataObject = { type };
 			const prompt = String(p.jsonPrompt ?? '').trim();
+			if (prompt.length > MAX_JSON_PROMPT_LENGTH) {
+				throw invalid(node, 'JSON Prompt', prompt, `at most ${MAX_JSON_PROMPT_LENGTH} characters (it has ${prompt.length})`, i);
+			}
 			const schema = schemaField(node, 'JSON Schema', p.jsonSchema, i);
 			if (!prompt && !schema) {
 				throw invalid(node, 'JSON Prompt', p.jsonPrompt ?? '', 'the JSON format needs a prompt, a schema, or both', i);
@@ -486,13 +527,12 @@ export function buildScrapeOptions(node: INode, p: ScrapeOptionInput, i: number)
 		out.timeout = o.timeout;
 	}
 	if (o.waitFor !== undefined) {
-		if (!isWholeNumber(o.waitFor) || o.waitFor < 0 || o.waitFor > MAX_TIMEOUT_MS) {
-			throw invalid(node, label('Wait For (Ms)'), o.waitFor, `a whole number of milliseconds from 0 to ${MAX_TIMEOUT_MS}`, i);
+		if (!isWholeNumber(o.waitFor) || o.waitFor < 0) {
+			throw invalid(node, label('Wait For (Ms)'), o.waitFor, 'a whole number of milliseconds, 0 or more', i);
 		}
-		const timeout = typeof out.timeout === 'number' ? out.timeout : 60_000;
-		if (o.waitFor >= timeout) {
-			throw invalid(node, label('Wait For (Ms)'), o.waitFor, `it must be shorter than the timeout (${timeout} ms); raise Timeout or wait less`, i);
-		}
+		// types.ts @81015eb: waitFor ≤ 60000, and ≤ timeout / 2 when a timeout is sent (waitForRefine).
+		const problem = waitForProblem(o.waitFor, typeof out.timeout === 'number' ? out.timeout : undefined);
+		if (problem) throw invalid(node, label('Wait For (Ms)'), o.waitFor, problem, i);
 		if (o.waitFor > 0) out.waitFor = o.waitFor;
 	}
 	if (o.maxAge !== undefined) {
@@ -512,9 +552,8 @@ export function buildScrapeOptions(node: INode, p: ScrapeOptionInput, i: number)
 		const location: IDataObject = {};
 		if (country) {
 			const code = country.toUpperCase();
-			if (!/^[A-Z]{2}$/.test(code)) {
-				throw invalid(node, label('Location Country'), country, 'a two-letter ISO 3166-1 country code such as US, DE or JP', i);
-			}
+			// types.ts @81015eb locationSchema: a code of the server's country table (validate-country.ts), any case.
+			if (!isCountryCode(code)) throw invalid(node, label('Location Country'), country, COUNTRY_RULE, i);
 			location.country = code;
 		}
 		if (languages.length) {
@@ -562,7 +601,7 @@ export function buildScrapeOptions(node: INode, p: ScrapeOptionInput, i: number)
  * ScrapeOptions object (only what the user set). Throws an error naming the field before
  * anything is sent.
  */
-export function readScrapeOptions(ctx: IExecuteFunctions, i: number): IDataObject {
+export function readScrapeOptions(ctx: IExecuteFunctions, i: number, allowed: readonly string[] = SCRAPE_FORMATS): IDataObject {
 	const formats = ctx.getNodeParameter('formats', i, ['markdown']);
 	const has = (f: string) => Array.isArray(formats) && formats.includes(f);
 	const input: ScrapeOptionInput = { formats, scrapeOptions: ctx.getNodeParameter('scrapeOptions', i, {}) as IDataObject };
@@ -574,7 +613,7 @@ export function readScrapeOptions(ctx: IExecuteFunctions, i: number): IDataObjec
 		input.screenshotFullPage = ctx.getNodeParameter('screenshotFullPage', i, false);
 		input.screenshotQuality = ctx.getNodeParameter('screenshotQuality', i, 0);
 	}
-	if (has('changeTracking')) {
+	if (has('changeTracking') && allowed.includes('changeTracking')) {
 		input.changeTrackingModes = ctx.getNodeParameter('changeTrackingModes', i, []);
 		const modes = input.changeTrackingModes;
 		if (Array.isArray(modes) && modes.includes('json')) {
@@ -583,7 +622,7 @@ export function readScrapeOptions(ctx: IExecuteFunctions, i: number): IDataObjec
 		}
 		input.changeTrackingTag = ctx.getNodeParameter('changeTrackingTag', i, '');
 	}
-	return buildScrapeOptions(ctx.getNode(), input, i);
+	return buildScrapeOptions(ctx.getNode(), input, i, allowed);
 }
 
 /** Checks that a URL is absolute http(s); returns it trimmed. */

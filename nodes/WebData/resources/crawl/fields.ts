@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n
 
 import { invalid } from '../../helpers/validation';
 import { requireHttpUrl } from '../../helpers/scrapeOptions';
+import { nonTextMetadataKey } from '../../helpers/serverRules';
 
 /** Webhook options shared by Crawl and Batch Scrape (`webhook` object of their bodies). */
 export function webhookOptions(noun: string, eventPrefix: string): INodeProperties[] {
@@ -32,7 +33,7 @@ export function webhookOptions(noun: string, eventPrefix: string): INodeProperti
 			name: 'webhookMetadata',
 			type: 'json',
 			default: '{}',
-			description: 'A JSON object included in every webhook call (for example an ID of yours). Needs a Webhook URL.',
+			description: 'A JSON object of text values included in every webhook call, e.g. {"runId": "42"}. Needs a Webhook URL.',
 		},
 	];
 }
@@ -56,6 +57,11 @@ export function buildWebhook(node: INode, options: IDataObject, i: number): IDat
 		}
 		if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
 			throw invalid(node, 'Webhook Metadata', rawMeta, 'it must be a JSON object such as {"source": "n8n"}', i);
+		}
+		// services/webhook/schema.ts (createWebhookSchema): `metadata: z.record(z.string(), z.string())`.
+		const key = nonTextMetadataKey(parsed as IDataObject);
+		if (key !== undefined) {
+			throw invalid(node, `Webhook Metadata → ${key}`, (parsed as IDataObject)[key], 'every value must be text: put it in quotes, e.g. {"runId": "42"}', i);
 		}
 		if (Object.keys(parsed).length) metadata = parsed as IDataObject;
 	}

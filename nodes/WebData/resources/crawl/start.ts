@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
 import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../helpers/scrapeOptions';
+import { crawlDelayProblem, MAX_CRAWL_DELAY_S, pathPatternsIssue } from '../../helpers/serverRules';
 import { invalid } from '../../helpers/validation';
 import type { RunContext } from '../../helpers/types';
 import { apiRequest, defaultDeps } from '../../transport';
@@ -62,9 +63,9 @@ export const crawlFields: INodeProperties[] = [
 				displayName: 'Delay (Seconds)',
 				name: 'delay',
 				type: 'number',
-				typeOptions: { minValue: 0, maxValue: 3600 },
+				typeOptions: { minValue: 0.1, maxValue: MAX_CRAWL_DELAY_S },
 				default: 1,
-				description: 'Seconds to wait between two pages (gentler on the site; sets concurrency to 1)',
+				description: 'Seconds to wait between two pages, more than 0 and at most 60 (gentler on the site; sets concurrency to 1)',
 			},
 			{
 				displayName: 'Exclude Paths',
@@ -140,17 +141,20 @@ export const crawlFields: INodeProperties[] = [
 	...scrapeOptionProperties(),
 ];
 
-function pathList(node: INode, field: string, raw: unknown, i: number): string[] | undefined {
-	if (raw === undefined || raw === '') return undefined;
-	const list = (Array.isArray(raw) ? raw.map(String) : String(raw).split(/[\n,]/)).map((s) => s.trim()).filter((s) => s !== '');
-	for (const pattern of list) {
-		try {
-			new RegExp(pattern);
-		} catch {
-			throw invalid(node, field, pattern, 'each entry must be a valid regular expression, such as blog/.*', i);
-		}
-	}
-	return list.length ? list : undefined;
+function pathList(raw: unknown): string[] {
+	if (raw === undefined || raw === '') return [];
+	return (Array.isArray(raw) ? raw.map(String) : String(raw).split(/[\n,]/)).map((s) => s.trim()).filter((s) => s !== '');
+}
+
+const PATH_FIELDS = { includePaths: 'Include Paths', excludePaths: 'Exclude Paths' };
+
+/** Include/Exclude Paths as lists, checked like the server's crawl-regex.ts (see serverRules). */
+function pathLists(node: INode, o: IDataObject, i: number): { include: string[]; exclude: string[] } {
+	const include = pathList(o.includePaths);
+	const exclude = pathList(o.excludePaths);
+	const issue = pathPatternsIssue(include, exclude);
+	if (issue) throw invalid(node, issue.field ? PATH_FIELDS[issue.field] : 'Include Paths / Exclude Paths', issue.value, issue.rule, i);
+	return { include, exclude };
 }
 
 const SITEMAP = ['include', 'skip', 'only'];
@@ -175,10 +179,9 @@ export function buildCrawlBody(ctx: IExecuteFunctions, i: number): IDataObject {
 		body.prompt = o.prompt.trim();
 	}
 	if (o.maxDiscoveryDepth !== undefined) body.maxDiscoveryDepth = checkInt(node, 'Max Discovery Depth', o.maxDiscoveryDepth, 0, 100, i);
-	const include = pathList(node, 'Include Paths', o.includePaths, i);
-	if (include) body.includePaths = include;
-	const exclude = pathList(node, 'Exclude Paths', o.excludePaths, i);
-	if (exclude) body.excludePaths = exclude;
+	const { include, exclude } = pathLists(node, o, i);
+	if (include.length) body.includePaths = include;
+	if (exclude.length) body.excludePaths = exclude;
 	if (o.sitemap !== undefined) {
 		if (!SITEMAP.includes(String(o.sitemap))) throw invalid(node, 'Sitemap', o.sitemap, `choose one of ${SITEMAP.join(', ')}`, i);
 		body.sitemap = o.sitemap;
@@ -189,9 +192,10 @@ export function buildCrawlBody(ctx: IExecuteFunctions, i: number): IDataObject {
 		body[key] = o[key];
 	}
 	if (o.delay !== undefined) {
-		const d = Number(o.delay);
-		if (typeof o.delay === 'boolean' || o.delay === '' || !Number.isFinite(d) || d < 0 || d > 3600)
-			throw invalid(node, 'Delay (Seconds)', o.delay, 'a number of seconds from 0 to 3600', i);
+		const d = typeof o.delay === 'string' && o.delay.trim() !== '' ? Number(o.delay) : o.delay;
+		// types.ts @81015eb crawlerOptions.delay: positive (0 is refused); ≤ 60 s: see serverRules.
+		const problem = crawlDelayProblem(d);
+		if (problem) throw invalid(node, 'Delay (Seconds)', o.delay, problem, i);
 		body.delay = d;
 	}
 	applySharedOptions(node, o, body, i);

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { requireHttpUrl } from '../../helpers/scrapeOptions';
 import type { Operation, RunContext } from '../../helpers/types';
+import { COUNTRY_RULE, isCountryCode } from '../../helpers/serverRules';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
 import { SCRAPE_HINTS } from '../scrape/scrapeUrl';
@@ -134,9 +135,8 @@ export function buildMapBody(ctx: IExecuteFunctions, i: number): IDataObject {
 	}
 	if (o.locationCountry !== undefined && String(o.locationCountry).trim() !== '') {
 		const country = String(o.locationCountry).trim().toUpperCase();
-		if (!/^[A-Z]{2}$/.test(country)) {
-			throw invalid(node, 'Options → Location Country', o.locationCountry, 'a two-letter ISO country code such as US or DE', i);
-		}
+		// types.ts @81015eb mapRequestSchema.location = locationSchema: a code of the server's country table.
+		if (!isCountryCode(country)) throw invalid(node, 'Options → Location Country', o.locationCountry, COUNTRY_RULE, i);
 		body.location = { country };
 	}
 	return body;

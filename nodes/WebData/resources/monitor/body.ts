@@ -1,5 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
+import { isReservedWebhookHeader, RESERVED_WEBHOOK_HEADER_RULE } from '../../helpers/serverRules';
 import { invalid } from '../../helpers/validation';
 import { buildSchedule, type ScheduleInput } from './schedule';
 import { checkTargets, hasSearchTarget, isHttpUrl, splitList, type TargetLabeler } from './targets';
@@ -142,9 +143,8 @@ export function buildWebhook(node: INode, input: WebhookInput, itemIndex?: numbe
 			if (!HEADER_NAME.test(name)) {
 				throw invalid(node, FIELD.webhookHeaders, name, 'each header needs a name made of letters, digits and - (e.g. "Authorization")', itemIndex);
 			}
-			if (name.toLowerCase() === SIGNATURE_HEADER.toLowerCase()) {
-				throw invalid(node, FIELD.webhookHeaders, name, `the service sets ${SIGNATURE_HEADER} itself to sign deliveries; use another header name`, itemIndex);
-			}
+			// services/webhook/headers.ts: the service sets the X-Firecrawl-* delivery headers itself.
+			if (isReservedWebhookHeader(name)) throw invalid(node, FIELD.webhookHeaders, name, RESERVED_WEBHOOK_HEADER_RULE, itemIndex);
 			if (seen.has(name.toLowerCase())) throw invalid(node, FIELD.webhookHeaders, name, 'each header name may appear only once', itemIndex);
 			seen.add(name.toLowerCase());
 			if (value !== null && typeof value === 'object') {

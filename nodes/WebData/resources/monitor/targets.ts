@@ -1,5 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
+import { crawlDelayProblem, pathPatternsIssue } from '../../helpers/serverRules';
 import { invalid } from '../../helpers/validation';
 
 /** Limits of monitor targets (spec 2.9, 4.2, 8; api-facts 2 MonitorCreate.targets). */
@@ -30,6 +31,7 @@ const FRIENDLY_NAMES: Record<string, string> = {
 	'crawlOptions.maxDiscoveryDepth': 'Crawl Options → Max Discovery Depth',
 	'crawlOptions.includePaths': 'Crawl Options → Include Paths',
 	'crawlOptions.excludePaths': 'Crawl Options → Exclude Paths',
+	'crawlOptions.delay': 'Crawl Options → Delay (Seconds)',
 	'scrapeOptions.timeout': 'Scrape Options → Timeout (Ms)',
 	'scrapeOptions.waitFor': 'Scrape Options → Wait For (Ms)',
 	'scrapeOptions.maxAge': 'Scrape Options → Max Age (Ms)',
@@ -175,8 +177,16 @@ function checkCrawl(fail: Fail, target: IDataObject): void {
 	if (!isPlainObject(options)) throw fail('crawlOptions', options, 'it must be an object such as {"limit": 10}');
 	if (options.limit !== undefined) wholeNumber(fail, 'crawlOptions.limit', options.limit, 1);
 	if (options.maxDiscoveryDepth !== undefined) wholeNumber(fail, 'crawlOptions.maxDiscoveryDepth', options.maxDiscoveryDepth, 0);
-	if (options.includePaths !== undefined) stringList(fail, 'crawlOptions.includePaths', options.includePaths);
-	if (options.excludePaths !== undefined) stringList(fail, 'crawlOptions.excludePaths', options.excludePaths);
+	const include = options.includePaths !== undefined ? stringList(fail, 'crawlOptions.includePaths', options.includePaths) : [];
+	const exclude = options.excludePaths !== undefined ? stringList(fail, 'crawlOptions.excludePaths', options.excludePaths) : [];
+	// services/monitoring/types.ts @db1b1f5: a crawl target's crawlOptions are the crawl's crawlerOptions
+	// (types.ts), so the same path-pattern and delay rules apply (see helpers/serverRules).
+	const issue = pathPatternsIssue(include, exclude);
+	if (issue) throw fail(`crawlOptions.${issue.field ?? 'includePaths'}`, issue.value, issue.rule);
+	if (options.delay !== undefined) {
+		const problem = crawlDelayProblem(options.delay);
+		if (problem) throw fail('crawlOptions.delay', options.delay, problem);
+	}
 }
 
 function checkDomains(fail: Fail, path: string, value: unknown): void {

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodePr
 
 import { documentJson, outputModeField, readOutputMode } from '../../helpers/document';
 import { readScrapeOptions, scrapeOptionProperties } from '../../helpers/scrapeOptions';
+import { COUNTRY_RULE, isCountryCode, isSearchDomain, SEARCH_FORMATS } from '../../helpers/serverRules';
 import type { Operation, RunContext } from '../../helpers/types';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
@@ -12,7 +13,6 @@ export const CATEGORIES = ['github', 'research', 'pdf'];
 export const MAX_QUERY_LENGTH = 500;
 export const MAX_LIMIT = 100;
 const TIME_RANGES = ['qdr:h', 'qdr:d', 'qdr:w', 'qdr:m', 'qdr:y'];
-const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/i;
 const TBS = /^(qdr:[hdwmy]|sbd:1|cdr:1|cd_min:\d{1,2}\/\d{1,2}\/\d{4}|cd_max:\d{1,2}\/\d{1,2}\/\d{4})(,(qdr:[hdwmy]|sbd:1|cdr:1|cd_min:\d{1,2}\/\d{1,2}\/\d{4}|cd_max:\d{1,2}\/\d{1,2}\/\d{4}))*$/;
 
 const properties: INodeProperties[] = [
@@ -67,7 +67,7 @@ const properties: INodeProperties[] = [
 		default: false,
 		description: 'Whether to scrape each web and news result too, with the formats and options below (costs scrape credits per result)',
 	},
-	...scrapeOptionProperties({ scrapeResults: [true] }),
+	...scrapeOptionProperties({ scrapeResults: [true] }, SEARCH_FORMATS),
 	outputModeField('the source, title, URL and description (plus the Markdown when results are scraped)'),
 	{
 		displayName: 'Options',
@@ -162,7 +162,8 @@ function domainList(node: INode, field: string, raw: unknown, i: number): string
 		.map((d) => d.trim().toLowerCase())
 		.filter((d) => d !== '');
 	for (const d of list) {
-		if (!HOSTNAME.test(d)) throw invalid(node, field, d, 'host names only, such as example.com (no https://, no path)', i);
+		// types.ts @81015eb searchDomainSchema: a host name (trimmed, lower case), its last label 2+ characters.
+		if (!isSearchDomain(d)) throw invalid(node, field, d, 'host names only, such as example.com (no https://, no path)', i);
 	}
 	if (list.length > 50) throw invalid(node, field, list.length, 'at most 50 domains', i);
 	return list;
@@ -210,7 +211,9 @@ export function buildSearchBody(ctx: IExecuteFunctions, i: number): IDataObject 
 	if (o.location !== undefined && String(o.location).trim() !== '') body.location = String(o.location).trim();
 	if (o.country !== undefined && String(o.country).trim() !== '') {
 		const country = String(o.country).trim().toUpperCase();
-		if (!/^[A-Z]{2}$/.test(country)) throw invalid(node, 'Options → Country', o.country, 'a two-letter ISO country code such as US or DE', i);
+		// The server takes any text here (types.ts @81015eb searchRequestSchema.country); the package
+		// holds it to the same country table as Location Country, since another code finds nothing.
+		if (!isCountryCode(country)) throw invalid(node, 'Options → Country', o.country, COUNTRY_RULE, i);
 		body.country = country;
 	}
 	if (o.timeout !== undefined) {
@@ -232,7 +235,7 @@ export function buildSearchBody(ctx: IExecuteFunctions, i: number): IDataObject 
 	}
 
 	if (ctx.getNodeParameter('scrapeResults', i, false) === true) {
-		body.scrapeOptions = readScrapeOptions(ctx, i);
+		body.scrapeOptions = readScrapeOptions(ctx, i, SEARCH_FORMATS);
 	}
 	return body;
 }
