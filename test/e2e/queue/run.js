@@ -42,6 +42,14 @@
  *      read-then-update per workflow, and executions recording at the same moment on two workers
  *      overwrite each other (measured: 21 passes for 20 deliveries in 2 of 3 runs with copies
  *      spaced; 23 for 20 with copies at once). Executions per delivery: "# MEASURED" lines.
+ *   7b. Source "Job Events" (examples/queue-mode/trigger-on-crawl-page-once-per-delivery.json: the
+ *      trigger with a Token, the same Redis claim and IF as the monitor example, then "Page summary"):
+ *      activation registers nothing; a crawl at the fake with its webhook on the proxy's production
+ *      URL + ?token= → its deliveries reach both webhook processes, one execution per selected
+ *      delivery on workers, one item per page (the single-process example's check); forged
+ *      deliveries → 401 on each webhook process; the service's retries of a crawl.page and copies of
+ *      10 deliveries (alternating, and all at once) → 2 executions per delivery with copies
+ *      alternating (as for monitor events) and "Page summary" exactly once per delivery.
  *   8. Agent → Run and Wait with "Resume on Completion Webhook" (test/e2e/workflows/agent-run-and-resume.json
  *      behind a Webhook trigger): started through a webhook process, the first part runs on a worker
  *      and the execution waits with no status read; a forged resume call → 401; the run's completion
@@ -50,12 +58,17 @@
  *      with every n8n process stopped while it waits, the run ending while they are down (the delivery
  *      fails) and all five started again: the service's retry (1 min, 12 s at the fake's time scale
  *      5; then 5 min = 60 s) resumes it.
+ *      Between the two, Crawl → Run and Wait with the same Wait Method (its node set to Crawl, a
+ *      12 s crawl of 7 pages): waiting on a worker with 0 status reads, forged resume calls → 401 on
+ *      each webhook process, the signed crawl.completed through the proxy resumes it on a worker with
+ *      the pages read once (3 reads of 3 pages), 3 late copies → 409 and no second run.
  *   9. everything stopped (n8n, Redis, Postgres, the fake, the proxy), also on failure or Ctrl-C;
  *      the canary API key must appear in nothing n8n printed or returned.
  * Output: "ok - …" / "not ok - …: reason" per test, "# …" diagnostics, last line "N passed, N failed";
  * exit 1 when anything failed. Plain CommonJS under the system Node; n8n runs under .cache/node24.
  * Environment: QUEUE_E2E_KEEP_TMP=1 keeps the temp dir (logs of every process are there);
- * QUEUE_E2E_N8N_LOG_LEVEL=debug; QUEUE_E2E_ONLY=trigger|resume runs only those proofs; QUEUE_E2E_RESTART=0 skips the restart proof; QUEUE_E2E_TARBALL=<file.tgz> installs that package instead of `npm pack`.
+ * QUEUE_E2E_N8N_LOG_LEVEL=debug; QUEUE_E2E_ONLY=<part>[,<part>…] runs only those parts (examples, trigger =
+ * monitor events, jobs = job events, resume = agent and crawl resume); QUEUE_E2E_RESTART=0 skips the restart proof; QUEUE_E2E_TARBALL=<file.tgz> installs that package instead of `npm pack`.
  * Build first (`npm run build`). How to add a workflow: see README.md next to this file.
  */
 const assert = require('node:assert/strict');
@@ -94,6 +107,7 @@ const WORKFLOWS = [
 	{ name: 'monitor-run-and-read-changes', trigger: 'manual' },
 ];
 const TRIGGER_WORKFLOW = 'queue-mode/trigger-once-per-delivery'; // examples/<this>.json
+const JOBS_WORKFLOW = 'queue-mode/trigger-on-crawl-page-once-per-delivery'; // examples/<this>.json
 
 const results = [];
 const captured = [];
@@ -459,8 +473,10 @@ async function run(tmp, children, setProxy) {
 
 	// 6. workflows run by a worker
 	const workerCount = { 'worker-1': 0, 'worker-2': 0 };
-	const only = process.env.QUEUE_E2E_ONLY; // "trigger": skip the worker-run examples (diagnostics)
-	for (const w of only === 'trigger' || only === 'resume' ? [] : WORKFLOWS) {
+	// QUEUE_E2E_ONLY=<part>[,<part>…] runs only those parts: examples, trigger (monitor events), jobs (job events), resume (agent + crawl)
+	const only = process.env.QUEUE_E2E_ONLY ? process.env.QUEUE_E2E_ONLY.split(',').map((p) => p.trim()) : undefined;
+	const want = (part) => !only || only.includes(part);
+	for (const w of want('examples') ? WORKFLOWS : []) {
 		await step(`queue: examples/${w.name} runs on a worker (Webhook trigger → webhook process → Redis → worker) and passes its e2e check`, async () => {
 			const check = require(path.join(ROOT, 'test', 'e2e', 'checks', `${w.name}.js`));
 			const wf = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', `${w.name}.json`), 'utf8'));
@@ -490,16 +506,18 @@ async function run(tmp, children, setProxy) {
 		}, n8nOut);
 	}
 
-	// 7. the trigger across processes
-	if (only !== 'resume') await triggerProofs({ fake, api, createWorkflow, executions, finished, workerOf, redisPort: redis.port, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut, activate });
+	// 7. the trigger across processes: monitor events, then job events (both claim deliveries in database 1 of the suite's Redis)
+	const redisCred = want('trigger') || want('jobs') ? await api('POST', '/credentials', { name: 'Redis (queue e2e, db 1)', type: 'redis', data: { host: '127.0.0.1', port: redis.port, password: '', user: '', database: 1, ssl: false } }) : undefined;
+	if (want('trigger')) await triggerProofs({ fake, api, createWorkflow, executions, finished, workerOf, redisCred, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut, activate });
+	if (want('jobs')) await jobEventsProofs({ fake, api, createWorkflow, executions, finished, workerOf, redisCred, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut });
 
-	// 8. Agent → Run and Wait, "Resume on Completion Webhook", through the webhook processes
-	if (only !== 'trigger') await resumeProof({ fake, api, createWorkflow, executions, workerOf, startsOf, proxy, proxyBase, signingSecret, signedCred, n8nOut, activate, stopProcesses, startProcesses });
+	// 8. Agent and Crawl → Run and Wait, "Resume on Completion Webhook", through the webhook processes
+	if (want('resume')) await resumeProof({ fake, api, createWorkflow, executions, workerOf, startsOf, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut, activate, stopProcesses, startProcesses });
 	console.log(`# executions per worker (worker-run examples): ${JSON.stringify(workerCount)}`);
 }
 
 async function resumeProof(x) {
-	const { fake, api, createWorkflow, executions, workerOf, startsOf, proxy, proxyBase, signingSecret, signedCred, n8nOut, activate, stopProcesses, startProcesses } = x;
+	const { fake, api, createWorkflow, executions, workerOf, startsOf, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut, activate, stopProcesses, startProcesses } = x;
 	/**
 	 * A fresh copy of test/e2e/workflows/agent-run-and-resume.json behind a Webhook trigger, called once
 	 * through the proxy; resolves when its execution waits, with the run's id at the fake (the run lasts
@@ -578,6 +596,74 @@ async function resumeProof(x) {
 		return `execution ${e.id}: first part on ${startedOn[0]}, waiting with 0 reads; forged call 401; completion webhook via ${via.join(', ')}; resumed on ${resumedOn.join(' and ')}; finished ${latency} ms after the delivery with 1 read; 3 late copies answered 409, nothing ran again`;
 	}, n8nOut);
 
+	// Crawl → Run and Wait with the same Wait Method: the crawl.completed delivery resumes it.
+	await step('queue: Crawl → Run and Wait "Resume on Completion Webhook": started through a webhook process, the first part on a worker, waiting with 0 status reads; forged resume calls → 401 on each webhook process; the signed crawl.completed through the proxy resumes it on a worker with the 7 pages read once; late copies → 409, nothing runs again', async () => {
+		await fake.reset();
+		const wf = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'e2e', 'workflows', 'agent-run-and-resume.json'), 'utf8'));
+		const manual = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
+		const hookPath = `queue-crawl-${crypto.randomBytes(4).toString('hex')}`;
+		Object.assign(manual, { type: 'n8n-nodes-base.webhook', typeVersion: 2, parameters: { httpMethod: 'POST', path: hookPath, responseMode: 'onReceived', options: {} }, webhookId: crypto.randomUUID() });
+		// 60000 ms at the fake's time scale 5: the crawl ends 12 s after it starts, by itself.
+		const crawlUrl = `https://example.com/fake-duration-60000?run=${crypto.randomBytes(4).toString('hex')}`;
+		const node = wf.nodes.find((n) => n.name === 'Run agent');
+		node.parameters = { resource: 'crawl', operation: 'runAndWait', url: crawlUrl, limit: 7, waitMethod: 'completionWebhook', maxWait: 3600, onTimeout: 'returnStatus' };
+		const id = await createWorkflow(wf, signedCred);
+		const url = `${proxyBase}/webhook/${hookPath}`;
+		await activate(id, url);
+		const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		assert.equal(res.status, 200, `the workflow webhook answered ${res.status}`);
+		const [e] = await until(async () => {
+			const list = await executions(id);
+			return list.length && ['waiting', 'error', 'success'].includes(list[0].status) ? list : undefined;
+		}, 'the execution to wait', 60000, 300);
+		assert.equal(e.status, 'waiting', `the execution waits (status ${e.status})`);
+		const startedOn = workerOf(e.id);
+		assert.equal(startedOn.length, 1, `one worker ran the first part (${startedOn.join(', ') || 'none'})`);
+		const start = (await fake.log()).find((r) => r.method === 'POST' && r.path === '/v2/crawl' && r.body?.url === crawlUrl);
+		assert.ok(start, 'the crawl was started');
+		const hook = start.body.webhook;
+		assert.ok(hook.url.startsWith(`${proxyBase}/webhook-waiting/${e.id}?`), `the resume URL goes through the proxy (${hook.url.replace(/\?.*$/, '')})`);
+		assert.deepEqual(hook.events, ['completed', 'failed']);
+		const waitingData = await api('GET', `/executions/${e.id}?includeData=true`);
+		const jobId = waitingData.data.resultData.runData['Run agent'].at(-1).data.main[0].at(-1).json.id;
+		assert.match(String(jobId), /^[0-9a-f-]{36}$/, 'the waiting item holds the crawl id');
+		const reads = async () => (await fake.log()).filter((r) => r.method === 'GET' && r.path === `/v2/crawl/${jobId}`);
+		assert.equal((await reads()).length, 0, 'no status read while waiting');
+		// Forged resume calls straight to each webhook process (n8n's URL signature is right; the node's token is wrong).
+		const forged = JSON.stringify({ success: true, type: 'crawl.completed', id: jobId, webhookId: crypto.randomUUID(), data: [], metadata: {} });
+		const target = new URL(hook.url);
+		for (const b of proxyBackends) {
+			const f = await fetch(`http://127.0.0.1:${b.port}${target.pathname}${target.search}`, { method: 'POST', headers: { 'content-type': 'application/json', 'X-WebData-Resume-Token': 'f'.repeat(64), [SIGNATURE_HEADER]: sign(signingSecret, forged) }, body: forged });
+			assert.equal(f.status, 401, `the forged call on ${b.name} answered ${f.status}`);
+		}
+		assert.equal((await api('GET', `/executions/${e.id}`)).status, 'waiting', 'still waiting after the forged calls');
+		const logFrom = proxy.log.length;
+		const done = await finishedExecution(e.id, 'the crawl to end and its webhook to resume the execution', 90000);
+		assert.equal(done.status, 'success', `execution ${done.status}`);
+		const items = done.data.resultData.runData['Run agent'].at(-1).data.main[0].map((i) => i.json);
+		assert.equal(items.length, 7, `7 pages (got ${items.length})`);
+		assert.ok(items.every((i) => i.jobId === jobId && i.jobStatus === 'completed'), 'one item per page of this crawl');
+		assert.equal(new Set(items.map((i) => i.metadata?.sourceURL)).size, 7, 'seven different pages');
+		const deliveries = (await fake.call('GET', '/__fake/deliveries')).filter((d) => d.jobId === jobId);
+		assert.deepEqual(deliveries.map((d) => [d.type, d.responseStatus]), [['crawl.completed', 200]], 'the end event resumed the execution');
+		const via = proxy.log.slice(logFrom).filter((l) => l.url.startsWith(`/webhook-waiting/${e.id}`)).map((l) => l.backend);
+		assert.equal(via.length, 1, 'the completion webhook came through the proxy');
+		const r = await reads();
+		assert.equal(r.length, 3, `the status page and its two next pages (3 pages each), once each (got ${r.length})`);
+		assert.ok(r.every((x) => x.at >= deliveries[0].at), 'every read after the delivery');
+		const resumedOn = workerOf(e.id);
+		const latency = Date.parse(done.stoppedAt) - deliveries[0].at;
+		// Late copies (the service retries what it thinks failed), together through both webhook processes.
+		const copies = await Promise.all([1, 2, 3].map(() => fake.call('POST', `/__fake/redeliver/${deliveries[0].webhookId}`)));
+		assert.deepEqual(copies.map((c) => c.responseStatus), [409, 409, 409], 'each late copy is refused');
+		await sleep(1000);
+		assert.equal((await reads()).length, 3, 'the copies read nothing');
+		assert.deepEqual((await executions(id)).map((x) => x.id), [e.id], 'the copies started no execution');
+		assert.equal(startsOf(e.id), 2, 'workers ran the execution twice in all (first part, rest) — not again');
+		await api('POST', `/workflows/${id}/deactivate`);
+		return `execution ${e.id}: first part on ${startedOn[0]}, waiting with 0 reads; forged calls 401 on both processes; crawl.completed via ${via.join(', ')}; resumed on ${resumedOn.join(' and ')}; finished ${latency} ms after the delivery with 7 pages in 3 reads; 3 late copies 409, nothing ran again`;
+	}, n8nOut);
+
 	// In CI. Its history: one unexplained failure in its first 6 runs (the resumed output was not the
 	// completed run; the assertion then printed nothing); 0 in 15 runs since (8 of them the whole
 	// suite). If it fails again, its message shows every run of the node.
@@ -611,7 +697,7 @@ async function resumeProof(x) {
 }
 
 async function triggerProofs(x) {
-	const { fake, api, createWorkflow, executions, finished, redisPort, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut } = x;
+	const { fake, api, createWorkflow, executions, finished, redisCred, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut } = x;
 	const label = `examples/${TRIGGER_WORKFLOW}`;
 	const wf = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', `${TRIGGER_WORKFLOW}.json`), 'utf8'));
 	const triggerNode = wf.nodes.find((n) => n.type === TRIGGER_TYPE);
@@ -634,7 +720,6 @@ async function triggerProofs(x) {
 	// "Change report". INCR is atomic, so this holds however copies spread over processes and time.
 	const ONCE_REDIS = 'Change report';
 	assert.ok(wf.nodes.some((n) => n.name === ONCE_REDIS) && wf.nodes.some((n) => n.type === 'n8n-nodes-base.redis'), 'the example has its Redis claim and "Change report"');
-	const redisCred = await api('POST', '/credentials', { name: 'Redis (queue e2e, db 1)', type: 'redis', data: { host: '127.0.0.1', port: redisPort, password: '', user: '', database: 1, ssl: false } });
 	for (const n of wf.nodes) if (n.type === 'n8n-nodes-base.redis') n.credentials = { redis: { id: redisCred.id, name: redisCred.name } };
 	wf.connections[triggerNode.name].main[0].push({ node: ONCE, type: 'main', index: 0 });
 	/** Executions in which items got past a de-duplication node (Remove Duplicates by default). */
@@ -866,6 +951,205 @@ async function triggerProofs(x) {
 		const r = await post(proxyBackends[0].port, '{}', {});
 		assert.equal(r.status, 404, `the webhook is gone from webhook-1 (${r.status})`);
 		return `DELETE ${deletes[0].path}`;
+	}, n8nOut);
+}
+
+/**
+ * Source "Job Events" across the webhook processes (examples/queue-mode/trigger-on-crawl-page-once-per-delivery.json):
+ * a crawl at the fake reports to the proxy's production URL with ?token=; forged deliveries on each
+ * webhook process; copies of a delivery on both processes, claimed in Redis as the monitor events are.
+ */
+async function jobEventsProofs(x) {
+	const { fake, api, createWorkflow, executions, finished, workerOf, redisCred, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut } = x;
+	const label = `examples/${JOBS_WORKFLOW}`;
+	const wf = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', `${JOBS_WORKFLOW}.json`), 'utf8'));
+	const triggerNode = wf.nodes.find((n) => n.type === TRIGGER_TYPE);
+	assert.equal(triggerNode.parameters.source, 'jobs', `${label}: its trigger listens to job events`);
+	triggerNode.webhookId = crypto.randomUUID();
+	const token = crypto.randomBytes(24).toString('hex');
+	triggerNode.parameters.jobToken = token;
+	const SUMMARY = 'Page summary'; // after the example's Redis claim and its IF
+	assert.ok(wf.nodes.some((n) => n.name === SUMMARY) && wf.nodes.some((n) => n.type === 'n8n-nodes-base.redis'), 'the example has its Redis claim and "Page summary"');
+	for (const n of wf.nodes) if (n.type === 'n8n-nodes-base.redis') n.credentials = { redis: { id: redisCred.id, name: redisCred.name } };
+	const productionPath = `/webhook/${triggerNode.webhookId}/webhook`;
+	const hookUrl = `${proxyBase}${productionPath}?token=${token}`;
+	const run = `queue-${crypto.randomBytes(4).toString('hex')}`;
+	const urls = ['https://docs.example.com/', 'https://docs.example.com/about', 'https://docs.example.com/pricing'];
+	let id;
+	let real;
+	const outOf = (e, node) => (e.data?.resultData?.runData?.[node]?.[0]?.data?.main?.[0] ?? []).map((i) => i.json);
+	const passed = (list) => list.filter((e) => outOf(e, SUMMARY).length > 0);
+	const holdingId = (list, webhookId) => list.filter((e) => outOf(e, triggerNode.name).some((j) => j.webhookId === webhookId));
+	const waitCount = async (n, what) => {
+		await until(async () => {
+			const list = await executions(id);
+			return list.length >= n && list.every(finished);
+		}, what, 60000, 300);
+		await sleep(1500); // anything extra would show up now
+		return await executions(id);
+	};
+	const settle = async (what) => {
+		let last = -1;
+		for (;;) {
+			const list = await waitCount(0, what);
+			if (list.length === last) return list;
+			last = list.length;
+		}
+	};
+	const post = async (port, raw, headers, query = `?token=${token}`) => {
+		const res = await fetch(`http://127.0.0.1:${port}${productionPath}${query}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: raw });
+		return { status: res.status, body: await res.text() };
+	};
+	/** The real crawl.page delivery's bytes under another webhookId, signed. */
+	const copyOf = (webhookId) => {
+		const raw = JSON.stringify({ ...JSON.parse(real.rawBody), webhookId });
+		return { raw, headers: { [SIGNATURE_HEADER]: sign(signingSecret, raw) } };
+	};
+
+	const ok = await step(`queue: ${label}: activation registers nothing at the service; both webhook processes serve the production URL and refuse an unsigned probe (401)`, async () => {
+		await fake.reset();
+		id = await createWorkflow(wf, signedCred);
+		await api('POST', `/workflows/${id}/activate`);
+		const probes = [];
+		for (const b of proxyBackends) {
+			const r = await until(async () => {
+				const p = await post(b.port, '{}', {}, '');
+				return p.status !== 404 ? p : undefined;
+			}, `${b.name} to serve the trigger`, 60000, 300);
+			assert.equal(r.status, 401, `the unsigned probe on ${b.name}: ${r.status}`);
+			probes.push(`${b.name} ${r.status}`);
+		}
+		await sleep(1000);
+		assert.deepEqual((await fake.log()).map((r) => `${r.method} ${r.path}`), [], 'no call to the service');
+		assert.equal((await executions(id)).length, 0, 'no execution');
+		return probes.join(', ');
+	}, n8nOut);
+	if (!ok) return;
+
+	await step(`queue: ${label}: a crawl with its webhook on the proxy's production URL (?token=) → its deliveries reach both webhook processes; one execution per selected delivery on workers, one item per page`, async () => {
+		const logFrom = proxy.log.length;
+		const res = await fetch(`${fake.url}/v2/crawl`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${canaryKey}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ url: urls[0], limit: urls.length, webhook: { url: hookUrl, metadata: { run } } }),
+		});
+		const started = await res.json();
+		assert.equal(started.success, true, `POST /v2/crawl: ${oneLine(JSON.stringify(started))}`);
+		const jobId = started.id;
+		await fake.call('POST', '/__fake/settled', { timeoutMs: 30000 });
+		const deliveries = (await fake.call('GET', '/__fake/deliveries')).filter((d) => d.jobId === jobId);
+		assert.deepEqual(deliveries.map((d) => d.type), ['crawl.started', 'crawl.page', 'crawl.page', 'crawl.page', 'crawl.completed']);
+		assert.deepEqual(deliveries.map((d) => d.responseStatus), deliveries.map(() => 200), 'every delivery answered 200');
+		const list = await waitCount(4, 'one execution per page delivery and crawl.completed');
+		const backends = proxy.log.slice(logFrom).filter((l) => l.url.startsWith(productionPath)).map((l) => l.backend);
+		assert.equal(backends.length, deliveries.length, 'every delivery came through the proxy');
+		assert.equal(new Set(backends).size, 2, `deliveries went to ${backends.join(', ')}`);
+		const workers = list.map((e) => workerOf(e.id)[0] ?? 'none');
+		assert.ok(workers.every((w) => w.startsWith('worker-')), `executions ran on workers: ${workers.join(', ')}`);
+		// The example's own check (the single-process trigger-on-crawl-page one: same trigger, same "Page summary").
+		const check = require(path.join(ROOT, 'test', 'e2e', 'checks', 'trigger-on-crawl-page.js'));
+		const shaped = list.map((e) => ({ id: e.id, status: e.status, mode: e.mode, trigger: outOf(e, triggerNode.name), nodes: { [SUMMARY]: outOf(e, SUMMARY) } }));
+		await check({ executions: shaped, deliveries, jobId, run, urls, fake });
+		real = deliveries.find((d) => d.type === 'crawl.page');
+		return `${deliveries.length} deliveries via ${backends.join(', ')} → ${list.length} executions on ${workers.join(', ')}: ${shaped.map((e) => e.nodes[SUMMARY][0]?.report).join('; ')}`;
+	}, n8nOut);
+	if (!real) return;
+
+	await step(`queue: ${label}: forged deliveries (no token, wrong token, no signature, wrong signature, body changed after signing) → 401 on each webhook process, no execution`, async () => {
+		const before = (await executions(id)).length;
+		const raw = JSON.stringify({ ...JSON.parse(real.rawBody), webhookId: crypto.randomUUID() });
+		const good = { [SIGNATURE_HEADER]: sign(signingSecret, raw) };
+		const cases = [
+			['no token', raw, good, ''],
+			['wrong token', raw, good, `?token=${'f'.repeat(48)}`],
+			['no signature', raw, {}, undefined],
+			['wrong signature', raw, { [SIGNATURE_HEADER]: sign('not-the-secret', raw) }, undefined],
+			['body changed after signing', raw.replace('"success":true', '"success":false'), good, undefined],
+		];
+		let n = 0;
+		for (const b of proxyBackends) {
+			for (const [name, body, headers, query] of cases) {
+				const r = await post(b.port, body, headers, query);
+				assert.equal(r.status, 401, `${name} on ${b.name}: ${r.status} ${r.body.slice(0, 100)}`);
+				n++;
+			}
+		}
+		// The same id, now genuine, still starts its execution: the forged ones recorded nothing.
+		const r = await post(proxyBackends[0].port, raw, good);
+		assert.equal(r.status, 200);
+		const after = await waitCount(before + 1, 'the genuine delivery’s execution');
+		assert.equal(after.length, before + 1, `only the genuine delivery started an execution (before ${before}, now ${after.length})`);
+		return `${n} forged → 401; then the genuine one → 1 execution`;
+	}, n8nOut);
+
+	/** Each delivery's 3 copies (copy k of delivery i to backendOf(i, k)), as the service retries or all at once. */
+	const sendCopies = async (ids, backendOf, { together = false } = {}) => {
+		const send = async (i, k) => {
+			const { raw, headers } = copyOf(ids[i]);
+			const r = await post(proxyBackends[backendOf(i, k)].port, raw, headers);
+			return { i, k, status: r.status, duplicate: /"duplicate":true/.test(r.body) };
+		};
+		const answers = [];
+		if (together) {
+			answers.push(...(await Promise.all(ids.flatMap((_, i) => [0, 1, 2].map((k) => send(i, k))))));
+			await settle('the executions of the copies');
+		} else {
+			for (let k = 0; k < 3; k++) {
+				for (let i = 0; i < ids.length; i++) answers.push(await send(i, k));
+				await settle(`the executions of copy ${k + 1}`);
+			}
+		}
+		const all = await executions(id);
+		const made = ids.map((wid) => holdingId(all, wid).length);
+		return { answers, made, total: made.reduce((a, b) => a + b, 0), claims: ids.map((wid) => passed(holdingId(all, wid)).length) };
+	};
+
+	await step(`queue: ${label}: the crawl.page delivery retried 3 times by the service through the proxy (both webhook processes) → "${SUMMARY}" still ran once for it`, async () => {
+		const logFrom = proxy.log.length;
+		const answers = [];
+		for (let k = 0; k < 3; k++) {
+			answers.push((await fake.call('POST', `/__fake/redeliver/${real.webhookId}`)).responseStatus);
+			await settle(`the executions of retry ${k + 1}`);
+		}
+		const hits = proxy.log.slice(logFrom).filter((l) => l.url.startsWith(productionPath)).map((l) => l.backend);
+		assert.equal(new Set(hits).size, 2, `the retries reached both processes (${hits.join(', ')})`);
+		assert.deepEqual(answers, [200, 200, 200]);
+		const holding = holdingId(await executions(id), real.webhookId);
+		assert.equal(passed(holding).length, 1, `"${SUMMARY}" ran once for webhookId ${real.webhookId} (${passed(holding).length} of ${holding.length} executions)`);
+		return `retries via ${hits.join(' → ')}: ${holding.length} executions hold the id (the trigger's memory is per process), 1 reached "${SUMMARY}"`;
+	}, n8nOut);
+
+	await step(`queue: ${label}: 10 deliveries, each sent 3× alternately to both webhook processes (a copy after the previous one's executions ended) → 2 executions each, the third copy answered "duplicate"; the Redis claim lets each on exactly once`, async () => {
+		const ids = Array.from({ length: 10 }, () => crypto.randomUUID());
+		const { answers, made, total, claims } = await sendCopies(ids, (i, k) => (i + k) % 2);
+		assert.ok(answers.every((a) => a.status === 200), `every copy answered 200 (${answers.map((a) => a.status).join(',')})`);
+		assert.deepEqual(answers.filter((a) => a.duplicate).map((a) => a.k), ids.map(() => 2), 'exactly the third copies (back on the first process) were answered "duplicate"');
+		console.log(`# MEASURED job events in queue mode (2 webhook processes, copies alternating): 30 requests (10 webhookIds × 3) → ${total} executions (${(total / 10).toFixed(2)} per delivery); "${SUMMARY}" reached ${claims.reduce((a, b) => a + b, 0)} times`);
+		assert.deepEqual(made, ids.map(() => 2), `2 executions per delivery (${made.join(',')})`);
+		assert.deepEqual(claims, ids.map(() => 1), `every delivery reached "${SUMMARY}" exactly once (${claims.join(',')})`);
+		return `${total} executions for 30 copies; "${SUMMARY}" per delivery ${claims.join('')}`;
+	}, n8nOut);
+
+	await step(`queue: ${label}: 10 deliveries, their 3 copies sent at the same moment to both webhook processes → each reaches "${SUMMARY}" exactly once`, async () => {
+		const ids = Array.from({ length: 10 }, () => crypto.randomUUID());
+		const { answers, made, total, claims } = await sendCopies(ids, (i, k) => k % 2, { together: true });
+		assert.ok(answers.every((a) => a.status === 200), `every copy answered 200 (${answers.map((a) => a.status).join(',')})`);
+		console.log(`# MEASURED job events, copies at the same moment (10 deliveries × 3, both processes): ${total} executions (${(total / 10).toFixed(2)} per delivery); "${SUMMARY}" reached ${claims.reduce((a, b) => a + b, 0)} times`);
+		assert.ok(made.every((n) => n >= 1), `every delivery started an execution (${made.join(',')})`);
+		assert.deepEqual(claims, ids.map(() => 1), `every delivery reached "${SUMMARY}" exactly once (${claims.join(',')})`);
+		return `${total} executions for 30 copies; "${SUMMARY}" per delivery ${claims.join('')}`;
+	}, n8nOut);
+
+	await step(`queue: ${label}: deactivation calls nothing at the service; the URL is gone from both webhook processes`, async () => {
+		const logFrom = (await fake.log()).length;
+		await api('POST', `/workflows/${id}/deactivate`);
+		const gone = [];
+		for (const b of proxyBackends) {
+			await until(async () => (await post(b.port, '{}', {})).status === 404, `the webhook to be gone from ${b.name}`, 60000, 300);
+			gone.push(`${b.name} 404`);
+		}
+		assert.deepEqual((await fake.log()).slice(logFrom), [], 'no call to the service');
+		return gone.join(', ');
 	}, n8nOut);
 }
 
