@@ -72,6 +72,7 @@ const PURPOSES = {
 	'parse-pdf-to-markdown': "Turns a PDF file into Markdown: one item with the document's text, its title and its number of pages.",
 	'scrape-page-to-markdown': 'Scrapes one web page: its content as Markdown, its links, its title and status code, and a screenshot saved as an image file.',
 	'search-and-scrape-results': 'Searches the web for a query and scrapes every result: one item per result with its title, link and description, and the Markdown of the page.',
+	'trigger-on-crawl-page': 'Starts one execution for every page a crawl reports: a crawl started anywhere with this workflow\'s URL and token as its webhook sends each crawled page here as it is done.',
 	'trigger-on-page-change': 'Starts a workflow whenever a watched page changes: activating it in n8n creates a monitor, and every change the monitor finds becomes one line of report.',
 };
 
