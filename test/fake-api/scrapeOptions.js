@@ -148,6 +148,19 @@ function titleFor(url) {
 }
 
 /** A Document as the service returns it for `url`, with a key for each requested format. */
+/** Numbered paragraphs of the page's own text, about `chars` characters in all (at most 2 MB). */
+function longText(url, chars) {
+	const target = Math.min(chars, 2_000_000);
+	const parts = [];
+	let length = 0;
+	for (let n = 1; length < target; n++) {
+		const p = `Paragraph ${n} of ${url}: the service returns this text as the page's Markdown.`;
+		parts.push(p);
+		length += p.length + 2;
+	}
+	return parts.join('\n\n').slice(0, target);
+}
+
 function fakeDocument(url, scrapeOptions = {}, extra = {}) {
 	const options = scrapeOptions || {};
 	const formats = formatTypes(options);
@@ -156,7 +169,12 @@ function fakeDocument(url, scrapeOptions = {}, extra = {}) {
 	const isPdf = /\.pdf($|[?#])/i.test(url);
 	const is404 = url.includes('fake-404');
 	const title = extra.title ?? (is404 ? 'Page not found' : titleFor(url));
-	const body = is404 ? 'The page you asked for does not exist.' : `This is the content of ${url}. It has a short paragraph and a [link](${new URL('/about', url).href}).`;
+	const long = /fake-long-(\d+)/.exec(url); // a long page: about N characters of Markdown
+	const body = is404
+		? 'The page you asked for does not exist.'
+		: long
+			? longText(url, Number(long[1]))
+			: `This is the content of ${url}. It has a short paragraph and a [link](${new URL('/about', url).href}).`;
 	const markdown = extra.markdown ?? `# ${title}\n\n${body}`;
 	const html = `<h1>${title}</h1><p>${body}</p>`;
 	const doc = {};
