@@ -7,7 +7,6 @@
 const crypto = require('crypto');
 const fs = require('fs');
 const http = require('http');
-const path = require('path');
 
 process.env.N8N_LOG_LEVEL = 'silent';
 const { runWorkflow, nodeTypes, makeAdditionalData } = require('../helpers/workflow-runner'); // n8n-core's environment first
