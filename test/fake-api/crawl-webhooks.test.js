@@ -106,3 +106,22 @@ test('a delivery answered 500 is retried with the same webhookId and bytes', asy
 		await fast.close();
 	}
 });
+
+test('fake-pages-<n> + fake-long-<chars>: n pages of that size, each delivered; status pages cut at 10 MiB, not 3 documents', async () => {
+	const url = 'https://docs.example.com/fake-pages-1200/fake-long-12000/fake-duration-3000';
+	const { body } = await post('/v2/crawl', { url, limit: 1200, scrapeOptions: { formats: ['markdown'] }, webhook: { url: hookUrl(), events: ['page'] } });
+	await api.settled(15000);
+	expect(received).toHaveLength(1200);
+	expect(received[5].body.data[0].metadata.url).toBe(`${url}/page-5`);
+	expect(received[5].body.data[0].markdown.length).toBeGreaterThan(12000);
+	const pages = [];
+	for (let next = `${api.url}/v2/crawl/${body.id}`; next; ) {
+		const res = await (await fetch(next, { headers: { authorization: `Bearer ${CANARY_KEY}` } })).json();
+		pages.push({ n: res.data.length, bytes: Buffer.byteLength(JSON.stringify(res.data)) });
+		next = res.next;
+	}
+	expect(pages.reduce((s, p) => s + p.n, 0)).toBe(1200);
+	expect(pages.length).toBe(2); // 1200 × ~12.5 KB = ~15 MB: one full page of 10 MiB, then the rest
+	expect(pages[0].bytes).toBeLessThanOrEqual(10 * 1024 * 1024 + 1200);
+	expect(pages[0].n).toBeGreaterThan(700);
+});

@@ -9,6 +9,11 @@
 //   fake-duration-<ms>   the job's duration (before timeScale)
 //   fake-job-fail        the job ends "failed" (no more pages after half the time)
 //   fake-page-error      (batch) this URL fails: it is listed by /errors, not in data
+//   fake-pages-<n>       (crawl) the site has n pages (<start>/page-1 ... page-<n-1> after the start URL;
+//                        `limit` still applies), and the status pages are cut by size as the service
+//                        does (up to 10 MiB of documents each, crawl-status.ts @ 014bc161) instead of 3
+//                        documents. With fake-long-<chars> in the URL every page carries that much
+//                        Markdown (the page URLs keep the start URL's path). For scale benchmarks.
 // Status responses are paged: PAGE_SIZE documents per response, `next` = absolute URL with ?skip=N
 // on the fake's origin while more finished pages exist, and on EVERY page of a job that still runs,
 // an empty one too (skip = skip + documents on this page); absent once a finished job's last page is
@@ -22,6 +27,8 @@ const { SCRAPE_OPTION_PROPS, refineScrapeOptions, checkScrapeOptions, fakeDocume
 const rules = require('./serverRules');
 
 const PAGE_SIZE = 3;
+/** Status page size of a fake-pages-<n> job: the service's cut (apps/api/src/controllers/v2/crawl-status.ts @ 014bc161, 10 MiB). */
+const PAGE_BYTES = 10 * 1024 * 1024;
 /** Crawl/batch `webhook.events` short names and their default when omitted (controllers/v2/types.ts webhookSchema, 61e38dc8). */
 const WEBHOOK_EVENTS = ['completed', 'failed', 'page', 'started'];
 /** The service retries a delivery that was not answered 2xx after 1, 5 and 15 minutes (api-facts 3). */
@@ -89,9 +96,12 @@ function markers(text) {
 function crawlUrls(body) {
 	const u = new URL(body.url);
 	const origin = u.origin;
-	const limit = Math.min(body.limit ?? 10, SITE_PATHS.length);
+	const many = /fake-pages-(\d+)/.exec(body.url);
+	const limit = Math.min(body.limit ?? 10, many ? Number(many[1]) : SITE_PATHS.length);
 	const start = body.url;
-	const rest = SITE_PATHS.map((p) => `${origin}/${p}`).filter((x) => x !== start && x !== `${start}/` && `${x}/` !== start);
+	const rest = many
+		? Array.from({ length: Math.max(0, Math.min(Number(many[1]), 10000) - 1) }, (_, k) => `${start.replace(/\/$/, '')}/page-${k + 1}`)
+		: SITE_PATHS.map((p) => `${origin}/${p}`).filter((x) => x !== start && x !== `${start}/` && `${x}/` !== start);
 	let urls = [start, ...rest];
 	if (body.includePaths?.length) {
 		const res = body.includePaths.map(rules.pathRegExp);
@@ -266,7 +276,20 @@ class Jobs {
 			throw badRequest('Bad Request', [{ code: 'invalid_query', path: ['skip'], message: 'skip must be a non-negative integer' }]);
 		const done = this.finished(job, ph);
 		const options = this.scrapeOptionsOf(job);
-		const data = done.slice(skip, skip + PAGE_SIZE).map((u, k) => fakeDocument(u, options, { origin: job.origin, seq: `${job.id}-${skip + k}` }));
+		const doc = (u, k) => fakeDocument(u, options, { origin: job.origin, seq: `${job.id}-${skip + k}` });
+		let data;
+		if (/fake-pages-\d+/.test(job.request.url ?? '')) {
+			// Cut by size: documents while they fit in PAGE_BYTES (at least one).
+			data = [];
+			let bytes = 0;
+			for (let k = 0; skip + k < done.length; k++) {
+				const d = doc(done[skip + k], k);
+				const size = Buffer.byteLength(JSON.stringify(d));
+				if (data.length > 0 && bytes + size > PAGE_BYTES) break;
+				data.push(d);
+				bytes += size;
+			}
+		} else data = done.slice(skip, skip + PAGE_SIZE).map((u, k) => doc(u, k));
 		// A running job always has a cursor (its pages are not all there yet), even past the end.
 		const more = skip + data.length < done.length || ph.status === 'scraping';
 		const path = kind === 'crawl' ? `/v2/crawl/${id}` : `/v2/batch/scrape/${id}`;

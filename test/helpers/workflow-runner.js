@@ -370,4 +370,4 @@ if (typeof afterAll === 'function') {
 	process.once('exit', cleanup);
 }
 
-module.exports = { runWorkflow, startWorkflow, nodeTypes, readBinary, cleanup, TMP };
+module.exports = { runWorkflow, startWorkflow, nodeTypes, readBinary, cleanup, TMP, makeAdditionalData };
