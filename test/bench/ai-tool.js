@@ -204,6 +204,8 @@ class Bench extends AiAgentSuite {
 			out.crawl.official = {
 				startAnswer: started?.content.slice(0, 200),
 				statusChars: msg.length,
+				// The tool has no way to follow the status answer's `next` link (more pages).
+				hasNext: /"next":"http/.test(msg),
 				statusStart: msg.slice(0, 200),
 				readable: pagesWithText,
 				largest: Math.max(started?.content.length ?? 0, msg.length),
@@ -260,7 +262,7 @@ function table(out, version) {
 		`| measure | Web Data Tool | official tool (${OFFICIAL} ${version}) |`,
 		'|---|---|---|',
 		...['scrape', 'search', 'searchScrape', 'map', 'crawl'].map((t) => `| result size: ${{ scrape: 'Scrape (31 KB page)', search: 'Search (5 results)', searchScrape: 'Search with scraped results (5 × 31 KB)', map: 'Map', crawl: 'Crawl (5 × 31 KB), first answer' }[t]} | ${k(out.sizes[W][t]?.chars)} | ${k(out.sizes[O][t]?.chars)} |`),
-		`| crawl: pages whose content the model can read | ${out.crawl[W].readable} of ${out.crawl[W].listed} (list, then page=N; largest message ${k(out.crawl[W].largest)}) | ${out.crawl[O].readable} of 5 (start, then Get Crawl Status: ${k(out.crawl[O].statusChars)} characters) |`,
+		`| crawl: pages whose content the model can read | ${out.crawl[W].readable} of ${out.crawl[W].listed} (list, then page=N; largest message ${k(out.crawl[W].largest)}) | ${out.crawl[O].readable} of 5 (start, then Get Crawl Status: ${k(out.crawl[O].statusChars)} characters${out.crawl[O].hasNext ? '; the rest behind a `next` link the tool cannot follow' : ''}) |`,
 		`| 5 Scrape calls in one turn at 2 requests/s: pages received | ${out.rate[W].pages} of 5 (${(out.rate[W].ms / 1000).toFixed(1)} s, ${out.rate[W].answered429} × 429) | ${out.rate[O].pages} of 5 (${(out.rate[O].ms / 1000).toFixed(1)} s, ${out.rate[O].answered429} × 429) |`,
 		...Object.keys(out.errors[W]).map((s) => `| ${s}: what the model reads (requests, time to answer) | ${out.errors[W][s].text.replace(/\|/g, '\\|')} (${out.errors[W][s].requests}, ${(out.errors[W][s].ms / 1000).toFixed(1)} s) | ${out.errors[O][s].text.replace(/\|/g, '\\|')} (${out.errors[O][s].requests}, ${(out.errors[O][s].ms / 1000).toFixed(1)} s) |`),
 	];
