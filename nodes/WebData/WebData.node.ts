@@ -12,6 +12,7 @@ import { resourceProperties } from './helpers/description';
 import { asNodeError, errorItem, isCancellation } from './helpers/items';
 import { runPool } from './helpers/pool';
 import { isToolRun, readToolRequest, toolDescriptionProperties, toolOutput, toolResultProperties } from './helpers/tool';
+import { forModel, TOOL_RETRY_BUDGET_MS } from './helpers/toolError';
 import type { Resource, RunContext } from './helpers/types';
 import { searchActiveCrawls } from './methods/crawlSearch';
 import { webDataApiTest } from './methods/checkCredential';
@@ -32,6 +33,14 @@ import { scrape } from './resources/scrape';
 import { search } from './resources/search';
 import { defaultDeps } from './transport';
 import { Pace } from './transport/pace';
+
+/** The action name of an operation ("Scrape a URL"), for messages a model reads. */
+function toolAction(resource: string, operation: string): string {
+	const option = resources[resource]?.operationProperty.options?.find((o) => 'value' in o && o.value === operation) as
+		| { action?: string; name: string }
+		| undefined;
+	return option?.action ?? option?.name ?? `${resource} ${operation}`;
+}
 
 const resources: Record<string, Resource> = {
 	scrape,
@@ -176,12 +185,18 @@ export class WebData implements INodeType {
 		const tool = isToolRun(this) ? readToolRequest(this, resourceName, operationName) : undefined;
 		// One pace for every request of this run: a 429 holds them all, and the rate follows the service.
 		const run: RunContext = { transportDeps: { ...defaultDeps, pace: new Pace() } };
+		// As a tool: retries stay within a time budget, and errors carry what the model can act on.
+		if (tool) run.transportDeps.budgetMs = TOOL_RETRY_BUDGET_MS;
+		const failed = (error: unknown, i?: number) => {
+			const nodeError = asNodeError(this.getNode(), error, i);
+			return tool ? forModel(nodeError, toolAction(resourceName, operationName)) : nodeError;
+		};
 		if (operation.executeAll) {
 			let out: INodeExecutionData[];
 			try {
 				out = await operation.executeAll.call(this, items, run);
 			} catch (error) {
-				throw asNodeError(this.getNode(), error);
+				throw failed(error);
 			}
 			return [tool ? toolOutput(out, tool) : out];
 		}
@@ -196,7 +211,7 @@ export class WebData implements INodeType {
 				return out.map((item) => ({ ...item, pairedItem: { item: i } }));
 			} catch (error) {
 				if (this.continueOnFail() && !isCancellation(error)) return [errorItem(error, i)];
-				throw asNodeError(this.getNode(), error, i);
+				throw failed(error, i);
 			}
 		});
 		return [tool ? toolOutput(results.flat(), tool) : results.flat()];

@@ -289,28 +289,39 @@ class AiAgentSuite extends Phase {
 			return `batch ${batch.content.length}, agent ${agent.content.length}, monitors ${monitors.content.length} characters`;
 		});
 
-		await this.step('ai agent: API errors 400 / 402 / 429 / 500 reach the model as a message, and the agent goes on', async () => {
+		await this.step('ai agent: API errors 400 / 402 / 429 / 500 and a field error reach the model with cause, code, fields, retry facts and next step; retries stay within 15 s', async () => {
 			await this.fake.reset();
-			// In call order: a → 400, b → 402, c → 500 on every attempt (5), d → 429 once, then its page.
-			await this.fake.fault({ method: 'POST', path: '/v2/scrape', statuses: [400, 402, 500, 500, 500, 500, 500, 429], retryAfter: 1 });
-			const e = await this.converse(w, [
-				{ calls: [call('Scrape', { url: 'https://example.com/a', offset: 0 })] },
-				{ calls: [call('Scrape', { url: 'https://example.com/b', offset: 0 })] },
-				{ calls: [call('Scrape', { url: 'https://example.com/c', offset: 0 })] },
-				{ calls: [call('Scrape', { url: 'https://example.com/d', offset: 0 })] },
-				{ content: 'Some pages failed.' },
-			]);
+			// In call order: a → 400 naming a field, b → 402, c → 500 on every attempt, d → 429 once then its page, e → refused before sending.
+			await this.fake.fault({ method: 'POST', path: '/v2/scrape', statuses: [400], body: { success: false, code: 'BAD_REQUEST', error: 'Bad Request', details: [{ code: 'invalid_string', path: ['url'], message: 'must be an absolute https URL' }] } });
+			await this.fake.fault({ method: 'POST', path: '/v2/scrape', statuses: [402, 500, 500, 500, 429], retryAfter: 1 });
+			const t = {};
+			const at = (k) => (body) => {
+				t[k] = Date.now();
+				return { calls: [call('Scrape', { url: k === 'e' ? 'example dot com' : `https://example.com/${k}`, offset: 0 })] };
+			};
+			const e = await this.converse(w, [at('a'), at('b'), at('c'), (body) => ((t.cEnd = Date.now()), at('d')(body)), at('e'), { content: 'Some pages failed.' }]);
 			assert.equal(e.status, 'success', `execution ${e.status}`);
 			const got = this.received('Scrape').map((r) => r.content);
-			assert.equal(got.length, 4, `four tool results (${got.length})`);
-			const lines = got.map((c) => oneLine(c).slice(0, 160));
-			assert.match(got[0], /"error":".*Bad Request/, lines[0]);
-			assert.match(got[1], /"error":".*credits/i, lines[1]);
-			assert.match(got[2], /"error":".*Internal Server Error/, lines[2]);
+			assert.equal(got.length, 5, `five tool results (${got.length})`);
+			const errors = got.map((c) => {
+				try {
+					const v = JSON.parse(c);
+					return (Array.isArray(v) ? v[0] : v)?.error ?? '';
+				} catch {
+					return '';
+				}
+			});
+			const lines = got.map((c) => oneLine(c).slice(0, 400));
+			assert.match(errors[0], /^Scrape a URL failed: Bad Request \(HTTP 400, code BAD_REQUEST\)\. Fields: url: must be an absolute https URL\. Retryable: no .*Next step: /, lines[0]);
+			assert.match(errors[1], /^Scrape a URL failed: .*credits.*\(HTTP 402\)\. Retryable: no .*Next step: .*credits/i, lines[1]);
+			assert.match(errors[2], /^Scrape a URL failed: Internal Server Error \(HTTP 500\)\. Retryable: yes; tried 3 times over \d+ s; retry after \d+ s.*Next step: /, lines[2]);
 			assert.match(got[3], /"url":"https:\/\/example\.com\/d"/, `after a 429 the page comes: ${lines[3]}`);
+			assert.match(errors[4], /^Scrape a URL failed: URL "example dot com" is not valid: .*Next step: Fix the "URL" field/, lines[4]);
+			const waitedMs = t.cEnd - t.c;
+			assert.ok(waitedMs < 16000, `the model heard back about the 500 after ${secs(waitedMs)} (budget 15 s)`);
 			const statuses = (await this.requests('POST', '/v2/scrape')).map((r) => r.status);
-			assert.deepEqual(statuses, [400, 402, 500, 500, 500, 500, 500, 429, 200], `the service answered ${statuses.join(', ')}`);
-			return `${['400', '402', '500 ×5', '429 then 200'].map((k, i) => `${k} → ${lines[i].slice(0, 70)}`).join(' | ')}`;
+			assert.deepEqual(statuses, [400, 402, 500, 500, 500, 429, 200], `the service answered ${statuses.join(', ')}`);
+			return `500 answered after ${secs(waitedMs)}; ${['400', '402', '500 ×3', '429 then 200', 'field'].map((k, i) => `${k} → ${(errors[i] || lines[i]).slice(0, 300)}`).join(' | ')}`;
 		});
 
 		await this.step('ai agent: 5 Scrape calls in one model turn against a rate limit of 2 per second → 5 pages reach the model', async () => {
@@ -414,8 +425,12 @@ async function main() {
 	process.exit(failed > 0 || code !== 0 ? 1 : 0);
 }
 
-process.on('exit', () => proc.killAllSync());
-main().catch((e) => {
-	console.error(e);
-	process.exit(1);
-});
+module.exports = { AiAgentSuite, toolName };
+
+if (require.main === module) {
+	process.on('exit', () => proc.killAllSync());
+	main().catch((e) => {
+		console.error(e);
+		process.exit(1);
+	});
+}

@@ -165,7 +165,7 @@ describe('Crawl and Batch Scrape as tools', () => {
 	test('a jobId that is not a UUID fails naming the field, and nothing is sent', async () => {
 		const result = await asTool({ resource: 'crawl', operation: 'runAndWait' }, { url: 'https://example.com/', limit: 5, offset: 0, page: 1, jobId: 'abc' });
 		expect(result.status).toBe('error');
-		expect(result.error.message).toMatch(/^Read Finished Job ID "abc" is not valid: it must be a UUID/);
+		expect(result.error.message).toMatch(/^Crawl a website and wait failed: Read Finished Job ID "abc" is not valid: it must be a UUID.* Next step: Fix the "Read Finished Job ID" field/);
 		expect(api.requests()).toHaveLength(0);
 	});
 });
@@ -177,5 +177,56 @@ describe('Map as a tool', () => {
 		const [out] = result.json(NODE);
 		expect(out.count).toBeGreaterThan(1);
 		expect(out.results[0].url).toMatch(/^https:\/\//);
+	});
+});
+
+describe('errors as a tool (issue 16.3): the message carries code, fields, retry facts and the next step', () => {
+	const SCRAPE = { resource: 'scrape', operation: 'scrapeUrl' };
+	const details = [{ code: 'invalid_string', path: ['url'], message: 'Invalid URL' }];
+
+	test('a 400: the fields the service named, not retryable, the next step; one request', async () => {
+		api.fault({ method: 'POST', path: '/v2/scrape', statuses: [400], body: { success: false, code: 'BAD_REQUEST', error: 'Bad Request', details } });
+		const result = await asTool(SCRAPE, { url: 'https://example.com/a', offset: 0 });
+		expect(result.status).toBe('error');
+		expect(result.error.message).toBe(
+			'Scrape a URL failed: Bad Request (HTTP 400, code BAD_REQUEST). Fields: url: Invalid URL. Retryable: no (the same call fails the same way). ' +
+				'Next step: The service rejected the request as invalid. Check the fields named in the message.',
+		);
+		expect(api.requests({ method: 'POST', path: '/v2/scrape' })).toHaveLength(1);
+	});
+
+	test('the regular node keeps the short message and its description', async () => {
+		api.fault({ method: 'POST', path: '/v2/scrape', statuses: [400], body: { success: false, code: 'BAD_REQUEST', error: 'Bad Request', details } });
+		const result = await run('n8n-nodes-webdata.webData', { ...SCRAPE, url: 'https://example.com/a' }, {});
+		expect(result.error.message).toBe('Bad Request');
+		expect(result.error.description).toContain('Details: url: Invalid URL');
+	});
+
+	test('a 429 whose Retry-After passes the 15 s budget: not waited for, the model reads when to retry', async () => {
+		api.fault({ method: 'POST', path: '/v2/scrape', statuses: [429], retryAfter: 20 });
+		const t0 = Date.now();
+		const result = await asTool(SCRAPE, { url: 'https://example.com/a', offset: 0 });
+		expect(Date.now() - t0).toBeLessThan(5000);
+		expect(result.error.message).toMatch(/^Scrape a URL failed: Rate limit exceeded \(HTTP 429\)\. Retryable: yes; tried once; retry after 20 s \(the service's Retry-After\): waiting longer would pass this tool's 15 s time budget\. Next step: The rate limit/);
+		expect(api.requests({ method: 'POST', path: '/v2/scrape' })).toHaveLength(1);
+	});
+
+	test('a 500 on every try: the model hears back within the 15 s budget, with the attempts and when to retry', async () => {
+		api.fault({ method: 'POST', path: '/v2/scrape', statuses: [500], times: 10 });
+		const t0 = Date.now();
+		const result = await asTool(SCRAPE, { url: 'https://example.com/a', offset: 0 });
+		const ms = Date.now() - t0;
+		// Waits of about 2.5 s and 4.5 s; the next (about 8.5 s) would pass 15 s.
+		expect(ms).toBeLessThan(15_000);
+		expect(api.requests({ method: 'POST', path: '/v2/scrape' })).toHaveLength(3);
+		expect(result.error.message).toMatch(/^Scrape a URL failed: Internal Server Error \(HTTP 500\)\. Retryable: yes; tried 3 times over \d+ s; retry after 9 s/);
+		expect(result.error.message).toContain('Next step: The service failed with an internal error.');
+	});
+
+	test('a field that fails its rule: the model reads field, value and rule, and nothing is sent', async () => {
+		const result = await asTool(SCRAPE, { url: 'example', offset: 0 });
+		expect(result.status).toBe('error');
+		expect(result.error.message).toMatch(/^Scrape a URL failed: URL "example" is not valid: .+ Next step: Fix the "URL" field/);
+		expect(api.requests()).toHaveLength(0);
 	});
 });

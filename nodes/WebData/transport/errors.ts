@@ -23,6 +23,15 @@ export interface ApiFailure {
 	hints?: Record<string, string>;
 	/** Where the service lives, for messages about unreachable hosts. */
 	baseUrl?: string;
+	/** Time spent on this call before giving up (attempts and waits), in ms. */
+	elapsedMs?: number;
+	/**
+	 * When the call stopped retrying only because of the time budget (tool use): the wait the next
+	 * attempt needed (Retry-After, else the backoff), in ms.
+	 */
+	budgetStopWaitMs?: number;
+	/** The time budget the retries had to keep, in ms (tool use). */
+	budgetMs?: number;
 }
 
 const CODE_HINTS: Record<string, string> = {
@@ -242,6 +251,7 @@ export function toNodeApiError(
 
 	let message: string;
 	let hint: string;
+	let baseHint: string | undefined;
 	if (failure.status === undefined) {
 		const where = failure.baseUrl ? ` at ${failure.baseUrl}` : '';
 		message = failure.reason
@@ -258,6 +268,7 @@ export function toNodeApiError(
 	} else {
 		message = serverText || `The service answered HTTP ${failure.status}`;
 		hint = hintFor(failure, code, serverText);
+		baseHint = hint;
 		if (failure.status === 429 && failure.retryAfterMs !== undefined && failure.attempts === 1) {
 			hint += ` The service asked to wait ${Math.ceil(failure.retryAfterMs / 1000)} s before trying again.`;
 		}
@@ -301,6 +312,13 @@ export function toNodeApiError(
 	error.context.apiCode = code ?? null;
 	error.context.retryable = retryable;
 	error.context.attempts = failure.attempts;
+	// What a model needs in tool use, where n8n hands it the message only (helpers/toolError.ts).
+	error.context.hint = redact(baseHint ?? hint, secret);
+	error.context.serverText = redact(serverText || message, secret);
+	if (failure.retryAfterMs !== undefined) error.context.retryAfterMs = failure.retryAfterMs;
+	if (failure.elapsedMs !== undefined) error.context.elapsedMs = failure.elapsedMs;
+	if (failure.budgetStopWaitMs !== undefined) error.context.budgetStopWaitMs = failure.budgetStopWaitMs;
+	if (failure.budgetMs !== undefined) error.context.budgetMs = failure.budgetMs;
 	if (body.details !== undefined) error.context.details = redactDeep(body.details, secret) as JsonObject;
 	if (requiresActionUrl) error.context.requiresActionUrl = requiresActionUrl;
 	return error;

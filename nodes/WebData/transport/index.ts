@@ -82,6 +82,12 @@ export interface TransportDeps {
 	 * of the run for Retry-After, and the run's request rate follows what the service allows.
 	 */
 	pace?: Pace;
+	/**
+	 * Most time one call may spend on attempts and waits, in ms (tool use: a model hears back
+	 * within about this long, then decides itself). A retry whose wait would end past the budget
+	 * is not made: the error says how long the service asked to wait.
+	 */
+	budgetMs?: number;
 }
 
 export const defaultDeps: TransportDeps = {
@@ -152,6 +158,10 @@ export async function apiRequest<T = IDataObject>(
 	const timeoutMs = editorList ? Math.min(request.timeoutMs ?? EDITOR_LIST_TIMEOUT_MS, EDITOR_LIST_TIMEOUT_MS) : request.timeoutMs;
 
 	let attempt = 0;
+	const startedAt = deps.now();
+	let waitedMs = 0;
+	// Real time when the clock moves, else the sum of waits (tests with a fixed clock).
+	const elapsed = (): number => Math.max(deps.now() - startedAt, waitedMs);
 	for (;;) {
 		attempt++;
 		if (signal?.aborted) throw cancelledError();
@@ -253,13 +263,20 @@ export async function apiRequest<T = IDataObject>(
 		const delay = retryDelayFor(request.method, current, attempt, deps);
 		// Every 429 holds the whole run, also when this request gives up (the others must still wait).
 		if (current.status === 429) deps.pace?.rateLimited(delay ?? current.retryAfterMs ?? 0);
+		current.elapsedMs = elapsed();
+		if (deps.budgetMs !== undefined) current.budgetMs = deps.budgetMs;
 		if (delay === undefined) throw toNodeApiError(ctx.getNode(), current, secret, request.itemIndex);
+		if (deps.budgetMs !== undefined && current.elapsedMs + delay > deps.budgetMs) {
+			current.budgetStopWaitMs = delay;
+			throw toNodeApiError(ctx.getNode(), current, secret, request.itemIndex);
+		}
 		deps.onRetry?.({ attempt, status: current.status, delayMs: delay });
 		try {
 			await deps.sleep(delay, signal);
 		} catch {
 			throw cancelledError();
 		}
+		waitedMs += delay;
 	}
 }
 
