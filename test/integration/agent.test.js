@@ -224,6 +224,13 @@ describe('Start → Send Events to Web Data Trigger (issue 18.2)', () => {
 		expect(start.body.webhook).toEqual({ url, headers: { 'X-WebData-Trigger-Token': 'tok-a' }, events: ['action', 'completed'], metadata: { ask: 'price' } });
 	});
 
+	test('no Trigger Token and no signing secret in the credential → an error naming Trigger Token, zero requests', async () => {
+		const result = await run({ operation: 'start', prompt: 'x', options: { sendToTrigger: { trigger: { url: 'https://n8n.example.com/webhook/x/webhook', token: '' } } } });
+		expect(result.status).toBe('error');
+		expect(result.error.message).toMatch(/^Trigger Token "" is not valid: it is required/);
+		expect(api.log).toHaveLength(0);
+	});
+
 	test('an event a crawl has but an agent not → an error naming the field, zero requests', async () => {
 		const result = await run({ operation: 'start', prompt: 'x', options: { sendToTrigger: { trigger: { url: 'https://n8n.example.com/webhook/x/webhook', token: 't', events: ['page'] } } } });
 		expect(result.status).toBe('error');

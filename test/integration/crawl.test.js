@@ -343,6 +343,19 @@ describe('Start → Send Events to Web Data Trigger (issue 18.2)', () => {
 		expect(api.log).toHaveLength(0);
 	});
 
+	test('no Trigger Token: sent without the header only when the credential holds the signing secret (else refused, zero requests)', async () => {
+		const wf = workflow({ operation: 'start', url: 'https://docs.example.com/', limit: 1, options: sendToTrigger({ token: '', events: ['page'] }) });
+		const signed = await runWorkflow(wf, { credentials: { webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url, webhookSecret: 'whsec-team' } } });
+		record(signed.error);
+		expect(signed.status).toBe('success');
+		expect(api.requests({ method: 'POST', path: '/v2/crawl' })[0].body.webhook).toEqual({ url: TRIGGER_URL, events: ['page'] });
+		api.reset();
+		const unsigned = await runWorkflow(wf, { credentials: credentials() });
+		expect(unsigned.status).toBe('error');
+		expect(unsigned.error.message).toMatch(/^Trigger Token "" is not valid: it is required: enter the Token set on the receiving Web Data Trigger \(or put your team's Webhook Signing Secret/);
+		expect(api.log).toHaveLength(0);
+	});
+
 	test('the strict fake refuses non-text metadata, as the service does (what Run Metadata guards)', async () => {
 		const res = await fetch(`${api.url}/v2/crawl`, {
 			method: 'POST',

@@ -1,7 +1,7 @@
 'use strict';
 // "Send Events to Web Data Trigger" and Run Metadata (issue 18.2): the `webhook` object a Crawl,
 // Batch Scrape or Agent start sends, and every check before sending. Build first.
-const { buildEventWebhook, readTriggerTarget, readRunMetadata, triggerTargetOptions, webhookFieldOf, refuseEventWebhookWithResume } = require('../../dist/nodes/WebData/helpers/triggerTarget');
+const { buildEventWebhook, readTriggerTarget, readRunMetadata, triggerTargetOptions, webhookFieldOf, refuseEventWebhookWithResume, sendsNoToken, assertTriggerVerifiable } = require('../../dist/nodes/WebData/helpers/triggerTarget');
 const { buildWebhook } = require('../../dist/nodes/WebData/resources/crawl/fields');
 const { refuseOwnWebhook } = require('../../dist/nodes/WebData/resources/crawl/jobs');
 const { buildStartBody } = require('../../dist/nodes/WebData/resources/agent/startRequest');
@@ -31,6 +31,26 @@ describe('building the webhook', () => {
 		expect(crawlWebhook(target({ url: withToken, token: TOKEN }))).toEqual({ url: withToken });
 	});
 
+	test('no token: built without a header and marked, so the sender can demand the signing secret', async () => {
+		const webhook = crawlWebhook(target({ url: URL_, token: '  ' }));
+		expect(webhook).toEqual({ url: URL_ });
+		expect(webhook.headers).toBeUndefined();
+		expect(sendsNoToken(webhook)).toBe(true);
+		expect(sendsNoToken(crawlWebhook(target({ url: URL_, token: TOKEN })))).toBe(false);
+		expect(sendsNoToken(crawlWebhook(target({ url: `${URL_}?token=${TOKEN}` })))).toBe(false);
+		const ctx = (credentials) => ({ getNode: () => node, getCredentials: async () => credentials });
+		await expect(assertTriggerVerifiable(ctx({ apiKey: 'k', webhookSecret: ' ' }), webhook, 0)).rejects.toThrow(
+			/^Trigger Token "" is not valid: it is required: enter the Token set on the receiving Web Data Trigger \(or put your team's Webhook Signing Secret/,
+		);
+		await expect(assertTriggerVerifiable(ctx({ apiKey: 'k', webhookSecret: 'whsec' }), webhook, 0)).resolves.toBeUndefined();
+		// A webhook with a token (or none at all) never reads the credential.
+		const reads = { n: 0 };
+		const counting = { getNode: () => node, getCredentials: async () => (reads.n++, {}) };
+		await assertTriggerVerifiable(counting, crawlWebhook(target({ url: URL_, token: TOKEN })), 0);
+		await assertTriggerVerifiable(counting, undefined, 0);
+		expect(reads.n).toBe(0);
+	});
+
 	test('agent events are the agent short names', () => {
 		expect(buildEventWebhook(node, target({ url: URL_, token: TOKEN, events: ['action', 'cancelled'] }), 'agent', 0)).toEqual({ url: URL_, headers: { [TOKEN_HEADER]: TOKEN }, events: ['action', 'cancelled'] });
 		expect(() => buildEventWebhook(node, target({ url: URL_, token: TOKEN, events: ['page'] }), 'agent', 0)).toThrow(/Send Events to Web Data Trigger → Events "page" is not valid: choose from action, cancelled, completed, failed, started/);
@@ -51,8 +71,6 @@ describe('building the webhook', () => {
 		[target({ url: 'n8n.example.com/webhook/x/webhook', token: TOKEN }), /Trigger Production URL "n8n.example.com\/webhook\/x\/webhook" is not valid: it must be an absolute http or https URL/],
 		[target({ url: 'ftp://n8n.example.com/webhook/x/webhook', token: TOKEN }), /Trigger Production URL/],
 		[target({ url: 'https://n8n.example.com/webhook-test/8c1d/webhook', token: TOKEN }), /Trigger Production URL .* is not valid: it is the trigger's Test URL/],
-		[target({ url: URL_, token: '' }), /Trigger Token "" is not valid: it is required: enter the Token set on the receiving Web Data Trigger/],
-		[target({ url: URL_, token: '   ' }), /Trigger Token "" is not valid: it is required/],
 		[target({ url: `${URL_}?token=a`, token: 'b' }), /Trigger Token "\[hidden\]" is not valid: it differs from the \?token= in Trigger Production URL/],
 		[target({ url: `${URL_}?token=a&token=a`, token: '' }), /Trigger Production URL "\[hidden\]" is not valid: it has \?token= twice/],
 		[target({ url: URL_, token: 'two words' }), /Trigger Token "\[hidden\]" is not valid: it must not contain spaces/],

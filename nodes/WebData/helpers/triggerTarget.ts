@@ -1,4 +1,4 @@
-import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
 import { invalid } from './validation';
 import { requireHttpUrl } from './scrapeOptions';
@@ -109,7 +109,7 @@ export function triggerTargetOptions(job: EventJob): INodeProperties[] {
 							type: 'string',
 							typeOptions: { password: true },
 							default: '',
-							description: `The Token set on that Web Data Trigger. It is sent with every event in the ${TRIGGER_TOKEN_HEADER} header.`,
+							description: `The Token set on that Web Data Trigger, sent with every event in the ${TRIGGER_TOKEN_HEADER} header. May stay empty only when this node's credential (and the trigger's) holds your team's Webhook Signing Secret: then the signature is checked.`,
 						},
 						// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default depends on the job (DEFAULT_EVENTS)
 						{
@@ -129,6 +129,8 @@ export function triggerTargetOptions(job: EventJob): INodeProperties[] {
 
 /** Which field set a job's `webhook` object (for the errors that refuse it), by object identity. */
 const setBy = new WeakMap<object, string>();
+/** Trigger webhooks built without a token: verifiable only by the signature (see assertTriggerVerifiable). */
+const withoutToken = new WeakSet<object>();
 
 /** The display name of the field that set this webhook object, when it was built here. */
 export function webhookFieldOf(webhook: unknown): string | undefined {
@@ -193,9 +195,6 @@ export function readTriggerTarget(node: INode, options: IDataObject, job: EventJ
 	const inUrl = parsed.searchParams.getAll(TOKEN_QUERY);
 	const field = typeof t.token === 'string' ? t.token.trim() : String(t.token ?? '').trim();
 	if (inUrl.length > 1) throw invalid(node, TRIGGER_URL, '[hidden]', `it has ?${TOKEN_QUERY}= twice; keep one (or remove it and use ${TRIGGER_TOKEN})`, i);
-	if (field === '' && inUrl.length === 0) {
-		throw invalid(node, TRIGGER_TOKEN, '', 'it is required: enter the Token set on the receiving Web Data Trigger (the trigger refuses events without it)', i);
-	}
 	if (field !== '' && inUrl.length === 1 && inUrl[0] !== field) {
 		throw invalid(node, TRIGGER_TOKEN, '[hidden]', `it differs from the ?${TOKEN_QUERY}= in ${TRIGGER_URL}; remove ?${TOKEN_QUERY}= from the URL or make them equal`, i);
 	}
@@ -218,6 +217,9 @@ export function readTriggerTarget(node: INode, options: IDataObject, job: EventJ
 		webhook.events = [...events];
 	}
 	setBy.set(webhook, SEND_TO_TRIGGER);
+	// No token: allowed only when the credential holds the Webhook Signing Secret (checked by the
+	// sender, which can read the credential: assertTriggerVerifiable).
+	if (field === '' && inUrl.length === 0) withoutToken.add(webhook);
 	return webhook;
 }
 
@@ -282,6 +284,36 @@ export function refuseEventWebhookWithResume(node: INode, webhook: unknown, i: n
 		field,
 		isObject(webhook) ? webhook.url : webhook,
 		'it cannot be used with Wait Method "Resume on Completion Webhook": the run has one webhook, and it goes to this execution\'s resume URL. Remove it, use Start (the trigger\'s workflow then gets the events), or set Wait Method to "Poll"',
+		i,
+	);
+}
+
+/** Whether this webhook goes to a trigger without a token (so only the signature can verify it). */
+export function sendsNoToken(webhook: unknown): boolean {
+	return webhook !== null && typeof webhook === 'object' && withoutToken.has(webhook);
+}
+
+/**
+ * Before a job is started: a webhook to a Web Data Trigger without a Trigger Token is verifiable only
+ * by the HMAC signature, which the service adds when the team has a signing secret (api-facts 3). The
+ * trigger refuses job events it cannot verify (nodes/WebDataTrigger/verify.ts authenticateJobDelivery),
+ * so without the token the credential must hold the Webhook Signing Secret; otherwise nothing is sent.
+ */
+export async function assertTriggerVerifiable(ctx: IExecuteFunctions, webhook: unknown, i: number): Promise<void> {
+	if (!sendsNoToken(webhook)) return;
+	let secret = '';
+	try {
+		const credentials = await ctx.getCredentials('webDataApi', i);
+		secret = typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret.trim() : '';
+	} catch {
+		// no credential: handled like no secret
+	}
+	if (secret !== '') return;
+	throw invalid(
+		ctx.getNode(),
+		TRIGGER_TOKEN,
+		'',
+		"it is required: enter the Token set on the receiving Web Data Trigger (or put your team's Webhook Signing Secret into this node's credential and the trigger's; the trigger refuses events it cannot verify)",
 		i,
 	);
 }

@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { invalid } from '../../helpers/validation';
-import { buildEventWebhook } from '../../helpers/triggerTarget';
+import { assertTriggerVerifiable, buildEventWebhook } from '../../helpers/triggerTarget';
 import type { RunContext } from '../../helpers/types';
 import { apiRequest, defaultDeps } from '../../transport';
 import { jobItem } from './get';
@@ -197,6 +197,7 @@ export async function startAgentRun(
 	i: number,
 	run?: RunContext,
 ): Promise<IDataObject> {
+	await assertTriggerVerifiable(ctx, body.webhook, i);
 	const answer = await apiRequest<IDataObject>(
 		ctx,
 		{ method: 'POST', path: '/agent', body, itemIndex: i, hints: AGENT_HINTS },

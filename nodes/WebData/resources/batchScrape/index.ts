@@ -6,7 +6,7 @@ import { isToolRun, readToolJobId } from '../../helpers/tool';
 import type { Operation, Resource, RunContext } from '../../helpers/types';
 import { readWaitMethod, resumeFacts, startAndWaitForWebhook, WAIT_METHOD_WEBHOOK } from '../../helpers/resume';
 import { requireUuid } from '../../helpers/validation';
-import { triggerTargetOptions } from '../../helpers/triggerTarget';
+import { assertTriggerVerifiable, triggerTargetOptions } from '../../helpers/triggerTarget';
 import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../helpers/wait';
 import { apiRequest, defaultDeps } from '../../transport';
 import { applySharedOptions, maxConcurrencyOption, readOptions, webhookOptions, zeroDataRetentionOption } from '../crawl/fields';
@@ -90,6 +90,7 @@ function prepare(ctx: IExecuteFunctions, items: INodeExecutionData[]): Prepared 
 }
 
 async function startBatch(ctx: IExecuteFunctions, body: IDataObject, run: RunContext): Promise<IDataObject> {
+	await assertTriggerVerifiable(ctx, body.webhook, 0);
 	const res = await apiRequest<IDataObject>(
 		ctx,
 		{ method: 'POST', path: '/batch/scrape', body, itemIndex: 0, hints: jobHints('batch') },

@@ -7,7 +7,7 @@ import type { RunContext } from '../../helpers/types';
 import { apiRequest, defaultDeps } from '../../transport';
 import { applySharedOptions, checkInt, maxConcurrencyOption, readOptions, webhookOptions, zeroDataRetentionOption } from './fields';
 import { jobHints } from './jobs';
-import { triggerTargetOptions } from '../../helpers/triggerTarget';
+import { assertTriggerVerifiable, triggerTargetOptions } from '../../helpers/triggerTarget';
 
 export const MAX_LIMIT = 10_000;
 
@@ -207,6 +207,7 @@ export function buildCrawlBody(ctx: IExecuteFunctions, i: number): IDataObject {
 }
 
 export async function startCrawl(ctx: IExecuteFunctions, body: IDataObject, i: number, run?: RunContext): Promise<IDataObject> {
+	await assertTriggerVerifiable(ctx, body.webhook, i);
 	const res = await apiRequest<IDataObject>(
 		ctx,
 		{ method: 'POST', path: '/crawl', body, itemIndex: i, hints: jobHints('crawl') },
