@@ -203,7 +203,7 @@ export const triggerProperties: INodeProperties[] = [
 	},
 	// ---- Job Events ----
 	{
-		displayName: `Nothing is registered: put this workflow's Production URL, with ?${TOKEN_QUERY}= and the Token below appended, into the Webhook URL option of a Crawl, Batch Scrape or Agent start (or send the Token in the ${TOKEN_HEADER} header). Each delivery starts one execution: a page event gives one item per page, the other events one summary item. Deliveries must carry the Token and/or the ${SIGNATURE_HEADER} signature of the credential's Webhook Signing Secret; others are refused with HTTP 401.`,
+		displayName: `Nothing is registered: in the workflow that starts the job (Crawl, Batch Scrape or Agent → Start), add the option "Send Events to Web Data Trigger" and paste this workflow's Production URL and the Token below (or put the URL with ?${TOKEN_QUERY}= and the Token appended into a Crawl or Batch Scrape Webhook URL). Each delivery starts one execution: a page event gives one item per page, the other events one summary item. Deliveries must carry the Token and/or the ${SIGNATURE_HEADER} signature of the credential's Webhook Signing Secret; others are refused with HTTP 401.`,
 		name: 'jobsNotice',
 		type: 'notice',
 		default: '',

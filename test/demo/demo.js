@@ -133,7 +133,7 @@ async function main() {
 		console.log(`  What it is for: ${purpose(example.workflow, example.base)}`);
 		if (example.kind === 'trigger') {
 			// A webhook trigger only runs inside n8n: activate it there (npm run test:e2e does).
-			console.log('  A Web Data Trigger workflow: import it into n8n and activate it (npm run test:e2e proves it in the real n8n).');
+			console.log('  A Web Data Trigger workflow, or one that reports to it: import it into n8n and activate the trigger (npm run test:e2e proves it in the real n8n).');
 			counts.skippedTrigger++;
 			continue;
 		}

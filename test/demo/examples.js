@@ -37,6 +37,8 @@ const READ_ONLY = new Set([
 /** 'trigger' (runs only inside n8n), 'read' (read-only operations only) or 'spend'; with the operations. */
 function classify(workflow) {
 	if (workflow.nodes.some((n) => n.type === TRIGGER_TYPE)) return { kind: 'trigger', operations: [] };
+	// A start that sends its events to a Web Data Trigger needs that trigger active in an n8n (issue 18.2).
+	if (workflow.nodes.some((n) => n.type === NODE_TYPE && n.parameters?.options?.sendToTrigger?.trigger)) return { kind: 'trigger', operations: [] };
 	const operations = workflow.nodes
 		.filter((n) => n.type === NODE_TYPE)
 		.map((n) => `${n.parameters?.resource ?? '?'}.${n.parameters?.operation ?? '?'}`);
@@ -59,6 +61,8 @@ const PURPOSES = {
 		'Starts a research agent run (the pricing of three project management tools), lets a Wait node pause while it works, then reads its status and answer: the pattern for long research.',
 	'batch-scrape-urls':
 		"Scrapes many pages in one batch job: lists a site's blog pages, sends all their URLs to the service in a single job, waits for it and outputs one item per page with its Markdown.",
+	'crawl-to-trigger-start':
+		'Starts a crawl that reports to another workflow: each page it scrapes starts one execution of the Web Data Trigger workflow, with this run\'s name as metadata (pair it with trigger-on-crawl-page).',
 	'crawl-site-and-wait': 'Crawls a website from one URL, following its links up to a page limit, waits until the crawl has finished and outputs one item per page (URL, title, Markdown).',
 	'extract-structured-data':
 		"Pulls facts about the company behind a website (its name, what it does, whether it offers single sign-on) out of its pages, as one item with the pages each fact came from.",
@@ -72,7 +76,8 @@ const PURPOSES = {
 	'parse-pdf-to-markdown': "Turns a PDF file into Markdown: one item with the document's text, its title and its number of pages.",
 	'scrape-page-to-markdown': 'Scrapes one web page: its content as Markdown, its links, its title and status code, and a screenshot saved as an image file.',
 	'search-and-scrape-results': 'Searches the web for a query and scrapes every result: one item per result with its title, link and description, and the Markdown of the page.',
-	'trigger-on-crawl-page': 'Starts one execution for every page a crawl reports: a crawl started anywhere with this workflow\'s URL and token as its webhook sends each crawled page here as it is done.',
+	'trigger-on-crawl-page':
+		'Starts a workflow once for every page a crawl scrapes, for a crawl started elsewhere that sends its events here; each page becomes one line of report with its run name.',
 	'trigger-on-page-change': 'Starts a workflow whenever a watched page changes: activating it in n8n creates a monitor, and every change the monitor finds becomes one line of report.',
 };
 

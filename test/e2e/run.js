@@ -255,7 +255,9 @@ function loadItem(item, index) {
 	item.text = fs.readFileSync(item.file, 'utf8');
 	item.placeholders = placeholdersOf(item.text);
 	item.id = `e2e${String(index).padStart(3, '0')}${crypto.randomBytes(5).toString('hex')}`; // 16 chars
-	item.trigger = isTriggerWorkflow(item.text); // run by the trigger phase, not by n8n execute
+	// Run by the trigger phase, not by n8n execute: trigger workflows, and those that start a job
+	// reporting to one (their check exports `trigger = {reportsTo}`).
+	item.trigger = isTriggerWorkflow(item.text) || Boolean(check.trigger?.reportsTo);
 	item.batch = !item.trigger && [...item.placeholders].every((k) => Object.prototype.hasOwnProperty.call(item.staticVars, k));
 	if (item.batch) item.wf = prepare(item, item.staticVars);
 }

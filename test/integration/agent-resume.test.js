@@ -132,6 +132,14 @@ describe('checked before anything is sent', () => {
 		expect(api.log).toHaveLength(0);
 	});
 
+	test('Send Events to Web Data Trigger sets the run\'s one webhook: refused with the field named, zero requests (issue 18.2)', async () => {
+		const options = { sendToTrigger: { trigger: { url: 'https://n8n.example.com/webhook/abc/webhook', token: 'tok', events: ['completed'] } } };
+		const result = record(await runWorkflow(workflow({ options }), { credentials: credentials() }));
+		expect(result.status).toBe('error');
+		expect(result.error.message).toMatch(/^Send Events to Web Data Trigger "https:\/\/n8n.example.com\/webhook\/abc\/webhook" is not valid: it cannot be used with Wait Method "Resume on Completion Webhook"/);
+		expect(api.log).toHaveLength(0);
+	});
+
 	test('On Timeout "Cancel the Run and Fail" cannot work (no node code runs at Max Wait): refused, zero requests', async () => {
 		const result = record(await runWorkflow(workflow({ onTimeout: 'cancelAndFail' }), { credentials: credentials() }));
 		expect(result.status).toBe('error');

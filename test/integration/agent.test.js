@@ -210,6 +210,35 @@ describe('Start', () => {
 });
 
 // -------------------------------------------------------------------------------------------------
+describe('Start → Send Events to Web Data Trigger (issue 18.2)', () => {
+	test('the run is started with its webhook on the trigger: agent events, token header, run metadata', async () => {
+		const url = 'http://127.0.0.1:9/webhook/8c1d5e2f-3a7b-4c9d-b0e1-6f2a4d8c7b35/webhook';
+		const result = await run({
+			operation: 'start',
+			prompt: 'Find the price FAKE_DURATION_MS=100',
+			options: { sendToTrigger: { trigger: { url, token: 'tok-a', events: ['action', 'completed'] } }, runMetadata: { values: [{ name: 'ask', value: 'price' }] } },
+		});
+		expect(result.status).toBe('success');
+		const [start] = api.requests({ method: 'POST', path: '/v2/agent' });
+		expect(start.status).toBe(200);
+		expect(start.body.webhook).toEqual({ url, headers: { 'X-WebData-Trigger-Token': 'tok-a' }, events: ['action', 'completed'], metadata: { ask: 'price' } });
+	});
+
+	test('no Trigger Token and no signing secret in the credential → an error naming Trigger Token, zero requests', async () => {
+		const result = await run({ operation: 'start', prompt: 'x', options: { sendToTrigger: { trigger: { url: 'https://n8n.example.com/webhook/x/webhook', token: '' } } } });
+		expect(result.status).toBe('error');
+		expect(result.error.message).toMatch(/^Trigger Token "" is not valid: it is required/);
+		expect(api.log).toHaveLength(0);
+	});
+
+	test('an event a crawl has but an agent not → an error naming the field, zero requests', async () => {
+		const result = await run({ operation: 'start', prompt: 'x', options: { sendToTrigger: { trigger: { url: 'https://n8n.example.com/webhook/x/webhook', token: 't', events: ['page'] } } } });
+		expect(result.status).toBe('error');
+		expect(result.error.message).toMatch(/^Send Events to Web Data Trigger → Events "page" is not valid/);
+		expect(api.log).toHaveLength(0);
+	});
+});
+
 describe('Run and Wait', () => {
 	test('completed: one item with the data; polls follow the schedule (1 s, then 4.75 s after the start)', async () => {
 		const started = Date.now();

@@ -214,3 +214,29 @@ describe('Start, Get Status, Get Errors, Cancel', () => {
 		expect(api.log).toHaveLength(0);
 	});
 });
+
+describe('Start → Send Events to Web Data Trigger (issue 18.2)', () => {
+	test('the job of all items is started with its webhook on the trigger (token header, events, run metadata)', async () => {
+		const url = 'http://127.0.0.1:9/webhook/8c1d5e2f-3a7b-4c9d-b0e1-6f2a4d8c7b35/webhook';
+		const result = await run(
+			{
+				operation: 'start',
+				url: '={{ $json.link }}',
+				options: { sendToTrigger: { trigger: { url, token: 'tok-b', events: ['page'] } }, runMetadata: { values: [{ name: 'batch', value: 'b-1' }] } },
+			},
+			{ items: [{ link: 'https://example.com/a' }, { link: 'https://example.com/b' }] },
+		);
+		expect(result.status).toBe('success');
+		const posts = api.requests({ method: 'POST', path: '/v2/batch/scrape' });
+		expect(posts).toHaveLength(1);
+		expect(posts[0].status).toBe(200);
+		expect(posts[0].body.webhook).toEqual({ url, headers: { 'X-WebData-Trigger-Token': 'tok-b' }, events: ['page'], metadata: { batch: 'b-1' } });
+	});
+
+	test('a token missing → an error naming Trigger Token, zero requests', async () => {
+		const result = await run({ operation: 'start', url: 'https://example.com/a', options: { sendToTrigger: { trigger: { url: 'https://n8n.example.com/webhook/x/webhook', token: '' } } } });
+		expect(result.status).toBe('error');
+		expect(result.error.message).toMatch(/^Trigger Token "" is not valid: it is required/);
+		expect(api.log).toHaveLength(0);
+	});
+});

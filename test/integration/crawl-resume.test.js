@@ -235,6 +235,14 @@ describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 		['On Timeout "Cancel the Crawl and Fail"', { onTimeout: 'cancelAndFail' }, {}, /^On Timeout "Cancel the Crawl and Fail" is not valid: it cannot be used with Wait Method "Resume on Completion Webhook"/],
 		['an own Webhook URL', { options: { webhookUrl: 'https://hooks.example.com/mine' } }, {}, /^Webhook URL "https:\/\/hooks.example.com\/mine" is not valid: it cannot be used with Wait Method "Resume on Completion Webhook"/],
 		['a bad crawl field (Limit)', { limit: 0 }, {}, /^Limit 0 is not valid/],
+		// issue 18.2: the trigger choice sets the job's one webhook too.
+		[
+			'Send Events to Web Data Trigger',
+			{ options: { sendToTrigger: { trigger: { url: 'https://n8n.example.com/webhook/abc/webhook', token: 'tok' } } } },
+			{},
+			/^Send Events to Web Data Trigger "https:\/\/n8n.example.com\/webhook\/abc\/webhook" is not valid: it cannot be used with Wait Method "Resume on Completion Webhook"/,
+		],
+		['Run Metadata alone (it needs a webhook of the options)', { options: { runMetadata: { values: [{ name: 'run', value: '1' }] } } }, {}, /^Run Metadata .* is not valid: it is sent with the job's events/],
 	])('%s: refused with the field named, zero requests', async (_name, parameters, opts, message) => {
 		const result = record(await runWorkflow(workflow('crawl', crawl(parameters), opts), { credentials: credentials() }));
 		expect(result.status).toBe('error');

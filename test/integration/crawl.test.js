@@ -296,3 +296,72 @@ describe('Preview Parameters', () => {
 		expect(api.log).toHaveLength(0);
 	});
 });
+
+describe('Start → Send Events to Web Data Trigger (issue 18.2)', () => {
+	// A closed local port: the fake's deliveries fail at once (the trigger itself: test/integration/trigger.test.js).
+	const TRIGGER_URL = 'http://127.0.0.1:9/webhook/8c1d5e2f-3a7b-4c9d-b0e1-6f2a4d8c7b35/webhook';
+	const sendToTrigger = (trigger) => ({ sendToTrigger: { trigger: { url: TRIGGER_URL, token: 'tok-abc', ...trigger } } });
+	const runMetadata = (...pairs) => ({ runMetadata: { values: pairs.map(([name, value]) => ({ name, value })) } });
+
+	test('the crawl is started with its webhook on the trigger: URL, token header, events, run metadata (an expression per item)', async () => {
+		const result = await run(
+			{ operation: 'start', url: 'https://docs.example.com/', limit: 3, options: { ...sendToTrigger({ events: ['page', 'completed'] }), ...runMetadata(['run', '={{ $json.run }}'], ['attempt', '={{ 2 }}']) } },
+			{ items: [{ run: 'nightly-7' }] },
+		);
+		expect(result.status).toBe('success');
+		const [start] = api.requests({ method: 'POST', path: '/v2/crawl' });
+		expect(start.status).toBe(200);
+		expect(start.body).toEqual({
+			url: 'https://docs.example.com/',
+			limit: 3,
+			webhook: { url: TRIGGER_URL, headers: { 'X-WebData-Trigger-Token': 'tok-abc' }, events: ['page', 'completed'], metadata: { run: 'nightly-7', attempt: '2' } },
+			scrapeOptions: { formats: ['markdown'] },
+		});
+		expect(result.items(NODE)[0].json.id).toMatch(/^[0-9a-f-]{36}$/);
+	});
+
+	test('the default events are page, completed and failed', async () => {
+		const result = await run({ operation: 'start', url: 'https://docs.example.com/', limit: 1, options: { sendToTrigger: { trigger: { url: TRIGGER_URL, token: 'tok-abc' } } } });
+		expect(result.status).toBe('success');
+		const [start] = api.requests({ method: 'POST', path: '/v2/crawl' });
+		// n8n fills the field's default when the saved parameters lack it.
+		expect(start.body.webhook).toEqual({ url: TRIGGER_URL, headers: { 'X-WebData-Trigger-Token': 'tok-abc' }, events: ['page', 'completed', 'failed'] });
+	});
+
+	test.each([
+		[sendToTrigger({ url: '' }), /^Trigger Production URL "" is not valid: it is required/],
+		[sendToTrigger({ url: 'localhost:5678/webhook/x/webhook' }), /^Trigger Production URL "localhost:5678\/webhook\/x\/webhook" is not valid/],
+		[sendToTrigger({ url: 'http://127.0.0.1:9/webhook-test/x/webhook' }), /^Trigger Production URL .* is not valid: it is the trigger's Test URL/],
+		[sendToTrigger({ token: '' }), /^Trigger Token "" is not valid: it is required/],
+		[{ ...sendToTrigger(), webhookUrl: 'https://hooks.example.com/mine' }, /^Webhook URL "https:\/\/hooks.example.com\/mine" is not valid: a job sends its events to one place/],
+		[{ ...sendToTrigger(), ...runMetadata(['run', '={{ { "a": 1 } }}']) }, /^Run Metadata → run .* is not valid: the value must be text/],
+		[runMetadata(['run', 'x']), /^Run Metadata .* is not valid: it is sent with the job's events/],
+	])('bad input %j → an error naming the field, zero requests', async (options, pattern) => {
+		const result = await run({ operation: 'start', url: 'https://docs.example.com/', options });
+		expect(result.status).toBe('error');
+		expect(result.error.message).toMatch(pattern);
+		expect(api.log).toHaveLength(0);
+	});
+
+	test('no Trigger Token: sent without the header only when the credential holds the signing secret (else refused, zero requests)', async () => {
+		const wf = workflow({ operation: 'start', url: 'https://docs.example.com/', limit: 1, options: sendToTrigger({ token: '', events: ['page'] }) });
+		const signed = await runWorkflow(wf, { credentials: { webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url, webhookSecret: 'whsec-team' } } });
+		record(signed.error);
+		expect(signed.status).toBe('success');
+		expect(api.requests({ method: 'POST', path: '/v2/crawl' })[0].body.webhook).toEqual({ url: TRIGGER_URL, events: ['page'] });
+		api.reset();
+		const unsigned = await runWorkflow(wf, { credentials: credentials() });
+		expect(unsigned.status).toBe('error');
+		expect(unsigned.error.message).toMatch(/^Trigger Token "" is not valid: it is required: enter the Token set on the receiving Web Data Trigger \(or put your team's Webhook Signing Secret/);
+		expect(api.log).toHaveLength(0);
+	});
+
+	test('the strict fake refuses non-text metadata, as the service does (what Run Metadata guards)', async () => {
+		const res = await fetch(`${api.url}/v2/crawl`, {
+			method: 'POST',
+			headers: { Authorization: `Bearer ${CANARY_KEY}`, 'Content-Type': 'application/json' },
+			body: JSON.stringify({ url: 'https://docs.example.com/', webhook: { url: TRIGGER_URL, metadata: { attempt: 2 } } }),
+		});
+		expect(res.status).toBe(400);
+	});
+});

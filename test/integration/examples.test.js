@@ -11,7 +11,10 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const examples = fs.readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.json')).sort();
 // A webhook trigger example cannot run here (nothing calls its webhook): it is proven in the real
 // n8n by the e2e trigger phase, and in-process by test/integration/trigger.test.js.
-const isTrigger = (file) => fs.readFileSync(path.join(ROOT, 'examples', file), 'utf8').includes('"n8n-nodes-webdata.webDataTrigger"');
+// The same for a workflow that starts a job reporting to a trigger (its check exports trigger.reportsTo).
+const isTrigger = (file) =>
+	fs.readFileSync(path.join(ROOT, 'examples', file), 'utf8').includes('"n8n-nodes-webdata.webDataTrigger"') ||
+	Boolean(require(path.join(ROOT, 'test', 'e2e', 'checks', file.replace(/\.json$/, '.js'))).trigger?.reportsTo);
 
 let api;
 beforeAll(async () => {

@@ -1119,3 +1119,110 @@ test('examples/trigger-on-crawl-page.json: a crawl reporting to it runs the work
 	const urls = ['https://docs.example.com/', 'https://docs.example.com/about', 'https://docs.example.com/pricing'];
 	await check({ executions: JSON.parse(JSON.stringify(executions)), deliveries, jobId, run: 'nightly-1', urls });
 });
+
+// ---------------------------------------------------------------------------------------------
+// issue 18.2: the starting half. A Crawl Start (n8n-core, the built node) with "Send Events to Web
+// Data Trigger" sends the webhook the trigger verifies; the fake's own deliveries reach the trigger.
+const RECEIVING = 'trigger-on-crawl-page';
+
+/** Runs the starting workflow in n8n-core: its node's Send Events to Web Data Trigger aimed at `t`. */
+async function runStarting(workflowJson, t, token) {
+	const wf = JSON.parse(JSON.stringify(workflowJson));
+	const node = wf.nodes.find((n) => n.parameters?.options?.sendToTrigger?.trigger);
+	Object.assign(node.parameters.options.sendToTrigger.trigger, { url: t.productionUrl, token });
+	const result = await runWorkflow(wf, { credentials: { webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url } } });
+	record(result.run);
+	return { result, node };
+}
+
+test('Crawl Start → Send Events to Web Data Trigger: the token header and run metadata reach a job-events trigger; one execution per page', async () => {
+	const token = 'start-token-0123456789';
+	const t = await trigger({ source: 'jobs', jobEvents: ['crawl.page', 'crawl.completed'], jobToken: token });
+	await t.activate();
+	const starting = {
+		nodes: [
+			{ id: 's1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 's2',
+				name: 'Crawl',
+				type: 'n8n-nodes-webdata.webData',
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: {
+					resource: 'crawl',
+					operation: 'start',
+					url: 'https://docs.example.com/',
+					limit: 2,
+					options: { sendToTrigger: { trigger: { url: '', token: '', events: ['page', 'completed'] } }, runMetadata: { values: [{ name: 'run', value: '={{ "r-" + (1 + 1) }}' }] } },
+				},
+				credentials: { webDataApi: { id: 'c1', name: 'Web Data account' } },
+			},
+		],
+		connections: { Start: { main: [[{ node: 'Crawl', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+	const { result } = await runStarting(starting, t, token);
+	expect(result.status).toBe('success');
+	const jobId = result.json('Crawl')[0].id;
+	const [post] = api.requests({ method: 'POST', path: '/v2/crawl' });
+	expect(post.body.webhook).toEqual({ url: t.productionUrl, headers: { 'X-WebData-Trigger-Token': token }, events: ['page', 'completed'], metadata: { run: 'r-2' } });
+	await api.settled(10000);
+	expect(api.deliveries.map((d) => [d.type, d.headers['X-WebData-Trigger-Token'], d.responseStatus])).toEqual([
+		['crawl.page', token, 200],
+		['crawl.page', token, 200],
+		['crawl.completed', token, 200],
+	]);
+	expect(t.executions.map((e) => e.items.map((i) => [i.event, i.jobId, i.webhookMetadata]))).toEqual([
+		[['crawl.page', jobId, { run: 'r-2' }]],
+		[['crawl.page', jobId, { run: 'r-2' }]],
+		[['crawl.completed', jobId, { run: 'r-2' }]],
+	]);
+	// The same start with a wrong token: the trigger refuses every delivery.
+	api.reset();
+	const before = t.executions.length;
+	await runStarting(starting, t, 'not-the-token');
+	await api.settled(10000);
+	expect(api.deliveries.map((d) => d.responseStatus)).toEqual([401, 401, 401]);
+	expect(t.executions).toHaveLength(before);
+});
+
+test(`examples/crawl-to-trigger-start.json + ${RECEIVING}.json: the pair passes its e2e checks in-process`, async () => {
+	const ROOT = path.resolve(__dirname, '..', '..');
+	const read = (name) => JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', `${name}.json`), 'utf8'));
+	const check = require(path.join(ROOT, 'test', 'e2e', 'checks', 'crawl-to-trigger-start.js'));
+	const receivingCheck = require(path.join(ROOT, 'test', 'e2e', 'checks', `${RECEIVING}.js`));
+	expect(check.trigger).toEqual({ reportsTo: RECEIVING });
+	const receiving = read(RECEIVING);
+	const triggerNode = receiving.nodes.find((n) => n.type === TYPE);
+	const token = 'pair-token-0123456789abcdef';
+	const t = await trigger({ ...triggerNode.parameters, jobToken: token }, { credential: { webhookSecret: SIGNING_SECRET }, webhookId: triggerNode.webhookId });
+	expect(await t.activate()).toEqual({ existed: true });
+
+	const { result, node } = await runStarting(read('crawl-to-trigger-start'), t, token);
+	const [request] = api.requests({ method: 'POST', path: '/v2/crawl' });
+	await api.settled(10000);
+	const jobId = result.json(node.name)[0]?.id;
+	const deliveries = api.deliveries.filter((d) => d.jobId === jobId);
+	// What n8n does with each accepted delivery: run the receiving workflow with the trigger's items.
+	const executions = [];
+	for (const [i, e] of t.executions.entries()) {
+		const run = await runWorkflow(
+			{ ...receiving, pinData: { [triggerNode.name]: e.items.map((json) => ({ json })) } },
+			{ credentials: { webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url } }, mode: 'webhook', startNode: triggerNode.name },
+		);
+		record(run.run);
+		const nodes = Object.fromEntries(Object.keys(run.runData).map((name) => [name, run.json(name)]));
+		executions.push({ id: String(i + 1), status: run.status, mode: 'webhook', trigger: nodes[triggerNode.name], nodes });
+	}
+	await check({
+		start: { status: result.status, items: result.json(node.name) },
+		request,
+		deliveries: JSON.parse(JSON.stringify(deliveries)),
+		productionUrl: t.productionUrl,
+		token,
+		executions: JSON.parse(JSON.stringify(executions)),
+		jobId,
+		urls: ['https://docs.example.com/', 'https://docs.example.com/about', 'https://docs.example.com/pricing'],
+		receivingCheck,
+	});
+});

@@ -27,6 +27,10 @@
  *                the fake with the production URL as its webhook → one execution per delivery, one
  *                item per page; forged ones → 401; a retry → no second execution; a Token in
  *                ?token= admits deliveries without a signing secret; deactivation calls nothing
+ *        reportsTo: (a workflow that STARTS a job, issue 18.2) the receiving example is activated with
+ *                a Token; this workflow's Send Events to Web Data Trigger gets its production URL and
+ *                Token and runs (POST /rest/workflows/:id/run, as "Execute workflow"); the crawl's
+ *                signed deliveries carry the token header and start one execution per page
  *      plus the workflow's own check module (test/e2e/checks/<name>.js, `module.exports.trigger =
  *      {connection}`), called with {executions, deliveries, monitorId} after the check run.
  * Everything n8n printed and returned is added to `captured` for the canary scan. n8n's output is in
@@ -277,8 +281,9 @@ class Phase {
 	}
 
 	/** Creates the workflow through the public API, with its credential references on `credential`. */
-	async createWorkflow(item, vars, credential, { webhookId, triggerParameters } = {}) {
+	async createWorkflow(item, vars, credential, { webhookId, triggerParameters, prepare } = {}) {
 		const wf = JSON.parse(this.substitute(item.text, vars));
+		if (prepare) prepare(wf);
 		if (webhookId) for (const node of wf.nodes) if (node.type === TRIGGER_TYPE) node.webhookId = webhookId;
 		if (triggerParameters) for (const node of wf.nodes) if (node.type === TRIGGER_TYPE) Object.assign(node.parameters, triggerParameters);
 		for (const node of wf.nodes) {
@@ -291,7 +296,7 @@ class Phase {
 			settings: wf.settings || { executionOrder: 'v1' },
 		});
 		const trigger = wf.nodes.find((n) => n.type === TRIGGER_TYPE);
-		return { id: created.id, wf, trigger, productionUrl: `${this.base}/webhook/${trigger.webhookId}/webhook` };
+		return { id: created.id, wf, trigger, productionUrl: trigger ? `${this.base}/webhook/${trigger.webhookId}/webhook` : undefined };
 	}
 
 	// ---- the proofs ---------------------------------------------------------------------------------
@@ -610,6 +615,69 @@ class Phase {
 		});
 	}
 
+	/**
+	 * A workflow that STARTS a job reporting to a Web Data Trigger (issue 18.2; its check exports
+	 * `trigger = {reportsTo: '<receiving example>'}`): the receiving example is created with a Token
+	 * and activated; this workflow's "Send Events to Web Data Trigger" gets that production URL and
+	 * Token (what a user pastes) and runs as "Execute workflow" does in the editor; the fake's crawl
+	 * sends its signed events to the real trigger. Its check gets the start, the crawl request, the
+	 * deliveries and the receiving workflow's executions (and runs that workflow's own check).
+	 */
+	async runReportsTo(item) {
+		const label = item.name;
+		const receivingBase = item.check.trigger.reportsTo;
+		const receiving = {
+			name: `examples/${receivingBase}`,
+			base: receivingBase,
+			text: fs.readFileSync(path.join(this.root, 'examples', `${receivingBase}.json`), 'utf8'),
+			check: require(path.join(this.root, 'test', 'e2e', 'checks', `${receivingBase}.js`)),
+		};
+		const token = crypto.randomBytes(24).toString('hex');
+		const urls = ['https://docs.example.com/', 'https://docs.example.com/about', 'https://docs.example.com/pricing'];
+		await this.step(`${label}: started in n8n, its crawl sends each page to ${receivingBase} (active, with a Token): one execution per page with the run metadata`, async () => {
+			await this.fake.reset();
+			const r = await this.createWorkflow(receiving, {}, this.credentials.signed, { webhookId: crypto.randomUUID(), triggerParameters: { jobToken: token } });
+			await this.api('POST', `/workflows/${r.id}/activate`);
+			const probe = await this.until(async () => {
+				const p = await this.postToN8n(r.productionUrl, '{}', {});
+				return p.status !== 404 ? p : undefined;
+			}, 'the production webhook to be served');
+			assert.equal(probe.status, 401, 'an unsigned probe is refused');
+			const s = await this.createWorkflow(item, {}, this.credentials.signed, {
+				prepare: (wf) => {
+					const targets = wf.nodes.filter((n) => n.parameters?.options?.sendToTrigger?.trigger);
+					assert.equal(targets.length, 1, 'one node sends its events to a trigger');
+					Object.assign(targets[0].parameters.options.sendToTrigger.trigger, { url: r.productionUrl, token });
+				},
+			});
+			const manual = s.wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
+			const ran = await this.rest('POST', `/rest/workflows/${s.id}/run`, { triggerToStartFrom: { name: manual.name } }, { cookie: this.cookie });
+			assert.equal(ran.status, 200, `POST /rest/workflows/:id/run answered ${ran.status}: ${this.oneLine(JSON.stringify(ran.json))}`);
+			const [started] = await this.executions(s.id, { count: 1 });
+			assert.ok(started, 'the starting workflow ran');
+			const startNode = s.wf.nodes.find((n) => n.type === 'n8n-nodes-webdata.webData');
+			const [request] = (await this.fake.log()).filter((x) => x.method === 'POST' && x.path === '/v2/crawl');
+			assert.ok(request, 'the fake received POST /v2/crawl');
+			const jobId = started.nodes[startNode.name]?.[0]?.id;
+			await this.settled();
+			const deliveries = (await this.deliveries()).filter((d) => d.jobId === jobId);
+			const executions = await this.executions(r.id, { count: deliveries.length, mode: 'webhook' });
+			await item.check({
+				start: { status: started.status, items: started.nodes[startNode.name] ?? [] },
+				request,
+				deliveries,
+				productionUrl: r.productionUrl,
+				token,
+				executions,
+				jobId,
+				urls,
+				receivingCheck: receiving.check,
+			});
+			await this.api('POST', `/workflows/${r.id}/deactivate`);
+			return `Start → crawl ${String(jobId).slice(0, 8)}…; ${deliveries.length} deliveries → ${executions.length} executions of ${receivingBase}: ${executions.map((e) => e.nodes['Page summary']?.[0]?.report).join('; ')}`;
+		});
+	}
+
 	async runAttach(item) {
 		const label = item.name;
 		let w;
@@ -741,10 +809,11 @@ async function runTriggerPhase(env) {
 				continue;
 			}
 			const connection = item.check.trigger?.connection;
-			if (item.check.trigger?.source === 'jobs') await phase.runJobs(item);
+			if (item.check.trigger?.reportsTo) await phase.runReportsTo(item);
+			else if (item.check.trigger?.source === 'jobs') await phase.runJobs(item);
 			else if (connection === 'create') await phase.runCreate(item);
 			else if (connection === 'attach') await phase.runAttach(item);
-			else record(`trigger: ${item.name}`, false, `its check module must export trigger = {connection: 'create' | 'attach'} or {source: 'jobs'} (got ${JSON.stringify(item.check.trigger)})`);
+			else record(`trigger: ${item.name}`, false, `its check module must export trigger = {connection: 'create' | 'attach'}, {source: 'jobs'} or {reportsTo: '<example>'} (got ${JSON.stringify(item.check.trigger)})`);
 		}
 	} finally {
 		await phase.stopN8n();

@@ -6,6 +6,7 @@ import { waitFor } from '../../helpers/poller';
 import type { Operation, RunContext } from '../../helpers/types';
 import { readWaitMethod, startAndWaitForWebhook, WAIT_METHOD_POLL, WAIT_METHOD_WEBHOOK, waitMethodFields } from '../../helpers/resume';
 import { invalid } from '../../helpers/validation';
+import { refuseEventWebhookWithResume } from '../../helpers/triggerTarget';
 import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../helpers/wait';
 import { defaultDeps } from '../../transport';
 import { cancelAgentRun } from './cancel';
@@ -104,6 +105,8 @@ export const runAndWait: Operation = {
 		const onUnsuccessful = readChoice(this, 'onUnsuccessful', 'On Unsuccessful Run', ['error', 'outputItem'], 'error', i);
 		if (readWaitMethod(this, i) === WAIT_METHOD_WEBHOOK) {
 			// The execution pauses; WebData.webhook() (resumeWebhook) gives the result when the run ends.
+			// The run has one webhook, and it goes to the resume URL: one set by the options is refused.
+			refuseEventWebhookWithResume(node, body.webhook, i);
 			return await startAndWaitForWebhook(this, i, {
 				waiter: agentWaiter,
 				maxWaitMs,

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { triggerTargetOptions } from '../../helpers/triggerTarget';
+
 /** What to send when starting a run (Start and Run and Wait), as plain data. */
 export const startFields: INodeProperties[] = [
 	{
@@ -101,6 +103,8 @@ export const startOptionFields: INodeProperties[] = [
 			{ name: 'Spark 2', value: 'spark-2' },
 		],
 	},
+	// Run Metadata and Send Events to Web Data Trigger (webhook, api-facts 4: not in the public OpenAPI).
+	...triggerTargetOptions('agent'),
 ];
 
 export const START_OPTION_NAMES = startOptionFields.map((f) => f.name);

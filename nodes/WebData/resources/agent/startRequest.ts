@@ -2,6 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { invalid } from '../../helpers/validation';
+import { assertTriggerVerifiable, buildEventWebhook } from '../../helpers/triggerTarget';
 import type { RunContext } from '../../helpers/types';
 import { apiRequest, defaultDeps } from '../../transport';
 import { jobItem } from './get';
@@ -183,6 +184,9 @@ export function buildStartBody(node: INode, params: StartParameters, i: number):
 		}
 		body.auditMetadata = { username };
 	}
+	// api-facts 4: `webhook?: {url, headers?, metadata?: record<string,string>, events?}` (not in OA).
+	const webhook = buildEventWebhook(node, o, 'agent', i);
+	if (webhook) body.webhook = webhook;
 	return body;
 }
 
@@ -193,6 +197,7 @@ export async function startAgentRun(
 	i: number,
 	run?: RunContext,
 ): Promise<IDataObject> {
+	await assertTriggerVerifiable(ctx, body.webhook, i);
 	const answer = await apiRequest<IDataObject>(
 		ctx,
 		{ method: 'POST', path: '/agent', body, itemIndex: i, hints: AGENT_HINTS },

@@ -6,6 +6,7 @@ import { isToolRun, readToolJobId } from '../../helpers/tool';
 import type { Operation, Resource, RunContext } from '../../helpers/types';
 import { readWaitMethod, resumeFacts, startAndWaitForWebhook, WAIT_METHOD_WEBHOOK } from '../../helpers/resume';
 import { requireUuid } from '../../helpers/validation';
+import { assertTriggerVerifiable, triggerTargetOptions } from '../../helpers/triggerTarget';
 import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../helpers/wait';
 import { apiRequest, defaultDeps } from '../../transport';
 import { applySharedOptions, maxConcurrencyOption, readOptions, webhookOptions, zeroDataRetentionOption } from '../crawl/fields';
@@ -46,7 +47,7 @@ const startFields: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		description: 'Options of the whole job, read from the first input item',
-		options: [maxConcurrencyOption('batch'), ...webhookOptions('batch', 'batch_scrape'), zeroDataRetentionOption],
+		options: [maxConcurrencyOption('batch'), ...triggerTargetOptions('batch'), ...webhookOptions('batch', 'batch_scrape'), zeroDataRetentionOption],
 	},
 	...scrapeOptionProperties(),
 ];
@@ -89,6 +90,7 @@ function prepare(ctx: IExecuteFunctions, items: INodeExecutionData[]): Prepared 
 }
 
 async function startBatch(ctx: IExecuteFunctions, body: IDataObject, run: RunContext): Promise<IDataObject> {
+	await assertTriggerVerifiable(ctx, body.webhook, 0);
 	const res = await apiRequest<IDataObject>(
 		ctx,
 		{ method: 'POST', path: '/batch/scrape', body, itemIndex: 0, hints: jobHints('batch') },

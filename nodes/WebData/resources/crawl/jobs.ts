@@ -7,6 +7,7 @@ import { errorItem, isCancellation } from '../../helpers/items';
 import { waitFor } from '../../helpers/poller';
 import type { Operation, RunContext } from '../../helpers/types';
 import { invalid, requireUuid } from '../../helpers/validation';
+import { webhookFieldOf } from '../../helpers/triggerTarget';
 import { type CompletionWaiter, type ResumeRead, waitMethodFields } from '../../helpers/resume';
 import type { OnTimeout } from '../../helpers/wait';
 import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';
@@ -329,11 +330,13 @@ export function jobWaiter(
 export function refuseOwnWebhook(node: INode, body: IDataObject, i: number): void {
 	if (body.webhook === undefined) return;
 	const url = (body.webhook as IDataObject).url;
+	// The field that set it: Webhook URL, or Send Events to Web Data Trigger (helpers/triggerTarget.ts).
+	const field = webhookFieldOf(body.webhook) ?? 'Webhook URL';
 	throw invalid(
 		node,
-		'Webhook URL',
+		field,
 		url,
-		'it cannot be used with Wait Method "Resume on Completion Webhook": the job has one webhook, and it goes to this execution\'s resume URL. Remove it (receive page events with the Web Data Trigger instead), or set Wait Method to "Poll"',
+		`it cannot be used with Wait Method "Resume on Completion Webhook": the job has one webhook, and it goes to this execution's resume URL. ${field === 'Webhook URL' ? 'Remove it (receive page events with the Web Data Trigger instead)' : 'Remove it, or use Start (the trigger\'s workflow then gets the events)'}, or set Wait Method to "Poll"`,
 		i,
 	);
 }

@@ -7,6 +7,7 @@ import type { RunContext } from '../../helpers/types';
 import { apiRequest, defaultDeps } from '../../transport';
 import { applySharedOptions, checkInt, maxConcurrencyOption, readOptions, webhookOptions, zeroDataRetentionOption } from './fields';
 import { jobHints } from './jobs';
+import { assertTriggerVerifiable, triggerTargetOptions } from '../../helpers/triggerTarget';
 
 export const MAX_LIMIT = 10_000;
 
@@ -122,6 +123,7 @@ export const crawlFields: INodeProperties[] = [
 				placeholder: 'e.g. Only the blog posts from 2025',
 				description: 'Describe in words what to crawl; the service derives the crawl options from it. Options set here win over what it derives. (Preview Parameters shows what it would derive.)',
 			},
+			...triggerTargetOptions('crawl'),
 			{
 				displayName: 'Sitemap',
 				name: 'sitemap',
@@ -205,6 +207,7 @@ export function buildCrawlBody(ctx: IExecuteFunctions, i: number): IDataObject {
 }
 
 export async function startCrawl(ctx: IExecuteFunctions, body: IDataObject, i: number, run?: RunContext): Promise<IDataObject> {
+	await assertTriggerVerifiable(ctx, body.webhook, i);
 	const res = await apiRequest<IDataObject>(
 		ctx,
 		{ method: 'POST', path: '/crawl', body, itemIndex: i, hints: jobHints('crawl') },

@@ -1,0 +1,319 @@
+import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
+
+import { invalid } from './validation';
+import { requireHttpUrl } from './scrapeOptions';
+
+/**
+ * "Send Events to Web Data Trigger": one option of a Crawl, Batch Scrape or Agent start that aims
+ * the job's `webhook` at a Web Data Trigger (Source: Job Events) in another workflow. The user
+ * pastes two values the trigger shows (its Production URL and its Token), picks the events, and may
+ * add Run Metadata (names and text values) so the receiving workflow knows which run a page belongs
+ * to (the trigger's items carry it as `webhookMetadata`). The node builds the `webhook` object:
+ *   { url: <production URL>, headers: { X-WebData-Trigger-Token: <token> }, events, metadata }
+ * The token goes in a header (spec 2.9 / api-facts 3: `webhook.headers` are sent with every
+ * delivery), which the trigger accepts like `?token=` (nodes/WebDataTrigger/verify.ts
+ * authenticateJobDelivery), so the secret never becomes part of a URL.
+ */
+
+/** The trigger's token header (the same name as nodes/WebDataTrigger/verify.ts TOKEN_HEADER). */
+export const TRIGGER_TOKEN_HEADER = 'X-WebData-Trigger-Token';
+const TOKEN_QUERY = 'token';
+
+export type EventJob = 'crawl' | 'batch' | 'agent';
+
+/**
+ * Short event names the webhook config takes: crawl and batch scrape started|page|completed|failed
+ * (controllers/v2/types.ts webhookSchema, firecrawl 61e38dc8; api-facts 3), agent
+ * started|action|completed|failed|cancelled (api-facts 3–4, types.ts agentWebhookSchema).
+ */
+const EVENTS: Record<EventJob, Array<{ name: string; value: string; description?: string }>> = {
+	crawl: [
+		{ name: 'Completed', value: 'completed' },
+		{ name: 'Failed', value: 'failed' },
+		{ name: 'Page', value: 'page', description: 'One event per page, as it is scraped' },
+		{ name: 'Started', value: 'started' },
+	],
+	batch: [
+		{ name: 'Completed', value: 'completed' },
+		{ name: 'Failed', value: 'failed' },
+		{ name: 'Page', value: 'page', description: 'One event per page, as it is scraped' },
+		{ name: 'Started', value: 'started' },
+	],
+	agent: [
+		{ name: 'Action', value: 'action', description: 'The agent did a step (search, scrape, …)' },
+		{ name: 'Cancelled', value: 'cancelled' },
+		{ name: 'Completed', value: 'completed', description: 'With the result' },
+		{ name: 'Failed', value: 'failed' },
+		{ name: 'Started', value: 'started' },
+	],
+};
+const DEFAULT_EVENTS: Record<EventJob, string[]> = {
+	crawl: ['page', 'completed', 'failed'],
+	batch: ['page', 'completed', 'failed'],
+	agent: ['completed', 'failed', 'cancelled'],
+};
+const PREFIX: Record<EventJob, string> = { crawl: 'crawl', batch: 'batch_scrape', agent: 'agent' };
+const NOUN: Record<EventJob, string> = { crawl: 'crawl', batch: 'batch scrape', agent: 'agent run' };
+
+export const SEND_TO_TRIGGER = 'Send Events to Web Data Trigger';
+export const TRIGGER_URL = 'Trigger Production URL';
+export const TRIGGER_TOKEN = 'Trigger Token';
+export const RUN_METADATA = 'Run Metadata';
+
+/** The two options, for the job's Options collection (names sorted as the collection lists them). */
+export function triggerTargetOptions(job: EventJob): INodeProperties[] {
+	return [
+		{
+			displayName: RUN_METADATA,
+			name: 'runMetadata',
+			type: 'fixedCollection',
+			placeholder: 'Add Value',
+			typeOptions: { multipleValues: true },
+			default: {},
+			description: `Names and text values sent with every event of this ${NOUN[job]}, e.g. run = nightly. The receiving workflow finds them in "webhookMetadata". Numbers and true/false are sent as text. Needs ${SEND_TO_TRIGGER}${job === 'agent' ? '' : ' or a Webhook URL'}.`,
+			options: [
+				{
+					displayName: 'Value',
+					name: 'values',
+					values: [
+						{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'e.g. run' },
+						{ displayName: 'Value', name: 'value', type: 'string', default: '', placeholder: 'e.g. nightly' },
+					],
+				},
+			],
+		},
+		{
+			displayName: SEND_TO_TRIGGER,
+			name: 'sendToTrigger',
+			type: 'fixedCollection',
+			placeholder: 'Add Web Data Trigger',
+			default: {},
+			description: `Start another workflow on this ${NOUN[job]}'s events: its Web Data Trigger (Source: Job Events) gets one execution per event (one per page). Activate that workflow first.`,
+			options: [
+				{
+					displayName: 'Web Data Trigger',
+					name: 'trigger',
+					values: [
+						{
+							displayName: TRIGGER_URL,
+							name: 'url',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. https://n8n.example.com/webhook/8c1d5e2f-…/webhook',
+							description:
+								'The Production URL shown at the top of the Web Data Trigger (Source: Job Events) in the receiving workflow. The service must be able to reach it.',
+						},
+						{
+							displayName: TRIGGER_TOKEN,
+							name: 'token',
+							type: 'string',
+							typeOptions: { password: true },
+							default: '',
+							description: `The Token set on that Web Data Trigger, sent with every event in the ${TRIGGER_TOKEN_HEADER} header. May stay empty only when this node's credential (and the trigger's) holds your team's Webhook Signing Secret: then the signature is checked.`,
+						},
+						// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default depends on the job (DEFAULT_EVENTS)
+						{
+							displayName: 'Events',
+							name: 'events',
+							type: 'multiOptions',
+							default: DEFAULT_EVENTS[job],
+							description: `Which events to send (they arrive as ${PREFIX[job]}.page, ${PREFIX[job]}.completed, …); choose the same ones under the trigger's Job Events. None chosen: all.`,
+							options: EVENTS[job],
+						},
+					],
+				},
+			],
+		},
+	];
+}
+
+/** Which field set a job's `webhook` object (for the errors that refuse it), by object identity. */
+const setBy = new WeakMap<object, string>();
+/** Trigger webhooks built without a token: verifiable only by the signature (see assertTriggerVerifiable). */
+const withoutToken = new WeakSet<object>();
+
+/** The display name of the field that set this webhook object, when it was built here. */
+export function webhookFieldOf(webhook: unknown): string | undefined {
+	return webhook !== null && typeof webhook === 'object' ? setBy.get(webhook) : undefined;
+}
+
+function isObject(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The Run Metadata as `{name: text}`, or undefined when none is set. */
+export function readRunMetadata(node: INode, options: IDataObject, i: number): IDataObject | undefined {
+	const raw = options.runMetadata;
+	if (raw === undefined || raw === null || raw === '') return undefined;
+	const list = isObject(raw) ? raw.values : undefined;
+	if (list === undefined) return undefined;
+	if (!Array.isArray(list)) throw invalid(node, RUN_METADATA, raw, 'a list of names and values', i);
+	const metadata: IDataObject = {};
+	for (const entry of list) {
+		const e = isObject(entry) ? entry : {};
+		const name = typeof e.name === 'string' ? e.name.trim() : String(e.name ?? '').trim();
+		if (name === '') throw invalid(node, `${RUN_METADATA} → Name`, e.name ?? '', 'every value needs a name', i);
+		if (Object.prototype.hasOwnProperty.call(metadata, name)) throw invalid(node, `${RUN_METADATA} → Name`, name, 'each name may appear once', i);
+		// services/webhook/schema.ts (createWebhookSchema): `metadata: z.record(z.string(), z.string())`,
+		// so numbers and booleans (an expression may give them) are sent as their text; others are refused.
+		const value = e.value ?? '';
+		if (typeof value === 'number' || typeof value === 'boolean') metadata[name] = String(value);
+		else if (typeof value === 'string') metadata[name] = value;
+		else throw invalid(node, `${RUN_METADATA} → ${name}`, value, 'the value must be text (the service accepts text values only)', i);
+	}
+	return Object.keys(metadata).length ? metadata : undefined;
+}
+
+/**
+ * The `webhook` object of "Send Events to Web Data Trigger", or undefined when the option is not set.
+ * Checks first: the URL is absolute http(s) and not the trigger's Test URL; a token is given (in the
+ * field, or already as ?token= in the pasted URL; both must then agree); events are known names.
+ */
+export function readTriggerTarget(node: INode, options: IDataObject, job: EventJob, i: number): IDataObject | undefined {
+	const raw = options.sendToTrigger;
+	if (raw === undefined || raw === null || raw === '') return undefined;
+	const t = isObject(raw) ? raw.trigger : undefined;
+	if (t === undefined) return undefined;
+	if (!isObject(t)) throw invalid(node, SEND_TO_TRIGGER, raw, `set ${TRIGGER_URL} and ${TRIGGER_TOKEN}`, i);
+
+	const rawUrl = typeof t.url === 'string' ? t.url.trim() : t.url;
+	if (rawUrl === undefined || rawUrl === '') {
+		throw invalid(node, TRIGGER_URL, '', "it is required: copy the Production URL shown at the top of the receiving workflow's Web Data Trigger", i);
+	}
+	const url = requireHttpUrl(node, TRIGGER_URL, rawUrl, i);
+	const parsed = new URL(url);
+	if (parsed.pathname.includes('/webhook-test/')) {
+		throw invalid(
+			node,
+			TRIGGER_URL,
+			url,
+			"it is the trigger's Test URL, which answers only while the editor listens for a test event: use its Production URL and activate the receiving workflow",
+			i,
+		);
+	}
+
+	const inUrl = parsed.searchParams.getAll(TOKEN_QUERY);
+	const field = typeof t.token === 'string' ? t.token.trim() : String(t.token ?? '').trim();
+	if (inUrl.length > 1) throw invalid(node, TRIGGER_URL, '[hidden]', `it has ?${TOKEN_QUERY}= twice; keep one (or remove it and use ${TRIGGER_TOKEN})`, i);
+	if (field !== '' && inUrl.length === 1 && inUrl[0] !== field) {
+		throw invalid(node, TRIGGER_TOKEN, '[hidden]', `it differs from the ?${TOKEN_QUERY}= in ${TRIGGER_URL}; remove ?${TOKEN_QUERY}= from the URL or make them equal`, i);
+	}
+	if (/\s/.test(field)) throw invalid(node, TRIGGER_TOKEN, '[hidden]', 'it must not contain spaces or line breaks', i);
+
+	const webhook: IDataObject = { url };
+	// A token typed in the field goes in the header the trigger reads; one pasted with the URL stays there.
+	if (field !== '' && inUrl.length === 0) {
+		// (services/webhook/headers.ts refuses X-Firecrawl-* names in `headers`; this one is ours.)
+		webhook.headers = { [TRIGGER_TOKEN_HEADER]: field };
+	}
+
+	const events = t.events;
+	const allowed = EVENTS[job].map((e) => e.value);
+	if (events !== undefined && !Array.isArray(events)) throw invalid(node, `${SEND_TO_TRIGGER} → Events`, events, `a list of ${allowed.join(', ')}`, i);
+	if (Array.isArray(events) && events.length > 0) {
+		for (const e of events) {
+			if (!allowed.includes(String(e))) throw invalid(node, `${SEND_TO_TRIGGER} → Events`, e, `choose from ${allowed.join(', ')}`, i);
+		}
+		webhook.events = [...events];
+	}
+	setBy.set(webhook, SEND_TO_TRIGGER);
+	// No token: allowed only when the credential holds the Webhook Signing Secret (checked by the
+	// sender, which can read the credential: assertTriggerVerifiable).
+	if (field === '' && inUrl.length === 0) withoutToken.add(webhook);
+	return webhook;
+}
+
+/**
+ * The job's `webhook` from "Send Events to Web Data Trigger", Run Metadata and (Crawl and Batch
+ * Scrape) the older Webhook options, built by `plain`. A job has one webhook: the trigger option
+ * and a Webhook URL together are refused.
+ */
+export function buildEventWebhook(
+	node: INode,
+	options: IDataObject,
+	job: EventJob,
+	i: number,
+	plain?: (options: IDataObject) => IDataObject | undefined,
+): IDataObject | undefined {
+	const target = readTriggerTarget(node, options, job, i);
+	const metadata = readRunMetadata(node, options, i);
+	if (target) {
+		const url = typeof options.webhookUrl === 'string' ? options.webhookUrl.trim() : '';
+		const events = Array.isArray(options.webhookEvents) ? options.webhookEvents : [];
+		const meta = options.webhookMetadata;
+		const hasMeta = meta !== undefined && meta !== '' && String(meta).replace(/\s/g, '') !== '{}';
+		if (url !== '' || events.length > 0 || hasMeta) {
+			const field = url !== '' ? 'Webhook URL' : events.length > 0 ? 'Webhook Events' : 'Webhook Metadata';
+			throw invalid(
+				node,
+				field,
+				url !== '' ? url : events.length > 0 ? events : meta,
+				`a job sends its events to one place: remove it, or remove ${SEND_TO_TRIGGER} (with the trigger, use its Events and ${RUN_METADATA})`,
+				i,
+			);
+		}
+		if (metadata) target.metadata = metadata;
+		return target;
+	}
+	const webhook = plain ? plain(options) : undefined;
+	if (!metadata) return webhook;
+	if (!webhook) {
+		throw invalid(node, RUN_METADATA, metadata, `it is sent with the job's events: set ${SEND_TO_TRIGGER}${plain ? ' (or a Webhook URL)' : ''}, or remove it`, i);
+	}
+	const merged: IDataObject = { ...(isObject(webhook.metadata) ? webhook.metadata : {}) };
+	for (const [key, value] of Object.entries(metadata)) {
+		if (Object.prototype.hasOwnProperty.call(merged, key)) {
+			throw invalid(node, `${RUN_METADATA} → ${key}`, value, 'the same name is in Webhook Metadata; keep it in one of them', i);
+		}
+		merged[key] = value;
+	}
+	webhook.metadata = merged;
+	return webhook;
+}
+
+/**
+ * Agent → Run and Wait, "Resume on Completion Webhook": the run's one webhook goes to the resume URL
+ * (helpers/resume.ts), so one set by the options (Send Events to Web Data Trigger, Run Metadata) is
+ * refused before anything is sent.
+ */
+export function refuseEventWebhookWithResume(node: INode, webhook: unknown, i: number): void {
+	if (webhook === undefined) return;
+	const field = webhookFieldOf(webhook) ?? RUN_METADATA;
+	throw invalid(
+		node,
+		field,
+		isObject(webhook) ? webhook.url : webhook,
+		'it cannot be used with Wait Method "Resume on Completion Webhook": the run has one webhook, and it goes to this execution\'s resume URL. Remove it, use Start (the trigger\'s workflow then gets the events), or set Wait Method to "Poll"',
+		i,
+	);
+}
+
+/** Whether this webhook goes to a trigger without a token (so only the signature can verify it). */
+export function sendsNoToken(webhook: unknown): boolean {
+	return webhook !== null && typeof webhook === 'object' && withoutToken.has(webhook);
+}
+
+/**
+ * Before a job is started: a webhook to a Web Data Trigger without a Trigger Token is verifiable only
+ * by the HMAC signature, which the service adds when the team has a signing secret (api-facts 3). The
+ * trigger refuses job events it cannot verify (nodes/WebDataTrigger/verify.ts authenticateJobDelivery),
+ * so without the token the credential must hold the Webhook Signing Secret; otherwise nothing is sent.
+ */
+export async function assertTriggerVerifiable(ctx: IExecuteFunctions, webhook: unknown, i: number): Promise<void> {
+	if (!sendsNoToken(webhook)) return;
+	let secret = '';
+	try {
+		const credentials = await ctx.getCredentials('webDataApi', i);
+		secret = typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret.trim() : '';
+	} catch {
+		// no credential: handled like no secret
+	}
+	if (secret !== '') return;
+	throw invalid(
+		ctx.getNode(),
+		TRIGGER_TOKEN,
+		'',
+		"it is required: enter the Token set on the receiving Web Data Trigger (or put your team's Webhook Signing Secret into this node's credential and the trigger's; the trigger refuses events it cannot verify)",
+		i,
+	);
+}
