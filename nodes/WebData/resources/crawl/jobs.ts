@@ -48,7 +48,6 @@ export function jobIdField(kind: JobKind): INodeProperties {
 				idLabel: 'Crawl ID',
 				description: 'The crawl to use. Its ID is in the output of Start (field "id"), or pick a running crawl.',
 				searchListMethod: 'searchActiveCrawls',
-				defaultMode: 'id',
 			})
 		: uuidLocator({
 				displayName: 'Batch Job ID',
