@@ -195,7 +195,7 @@ export const parseFileProperties: INodeProperties[] = [
 				name: 'blockAds',
 				type: 'boolean',
 				default: true,
-				description: 'Rarely needed (web content only): whether to block ads and cookie pop-ups when the file links to web content that must be fetched',
+				description: 'Whether to block ads and cookie pop-ups when web content the file links to is fetched (rarely needed: web content only)',
 			},
 			{
 				displayName: 'Check for Prompt Injection',
@@ -296,7 +296,7 @@ export const parseFileProperties: INodeProperties[] = [
 				name: 'skipTlsVerification',
 				type: 'boolean',
 				default: true,
-				description: 'Rarely needed (web content only): whether to skip TLS certificate checks when web content the file links to is fetched',
+				description: 'Whether to skip TLS certificate checks when web content the file links to is fetched (rarely needed: web content only)',
 			},
 			{
 				displayName: 'Timeout (Milliseconds)',
