@@ -58,9 +58,10 @@ const SHOTS = [
 		kind: 'creator',
 		workflow: 'agent-run-and-wait',
 		// the Web Data entry opened: its actions (from the action node) and its triggers
-		// the trigger's items come from its Events' `action` (issue 17: before, "On check completed
-		// monitor check completed")
-		labels: ['Web Data', 'Parse a file', 'Create a monitor', 'Run an agent and wait for the result', 'On monitor check completed', 'On monitor page checked'],
+		labels: ['Web Data', 'Parse a file', 'Create a monitor', 'Run an agent and wait for the result'],
+		// when adding a first step, the entry lists the trigger's items, made from its Events'
+		// `action` (issue 17: before, "On check completed monitor check completed")
+		triggerLabels: ['On monitor check completed', 'On monitor page checked'],
 		// What a user searching for scraping or PDF parsing reads under the one "Web Data" entry (n8n
 		// shows the trigger's description there), when adding an action and when adding a first step.
 		searches: ['pdf', 'scrape', 'web data'],
@@ -589,6 +590,12 @@ class Editor {
 				await creator.waitFor();
 				await creator.locator('[data-test-id="node-creator-search-bar"]').waitFor();
 				for (const query of shot.searches) await this.creatorEntry(creator, query, shot.describes, 'adding a first step');
+				if (shot.triggerLabels) {
+					await creator.locator('input[data-test-id="node-creator-search-bar"]').fill('Web Data');
+					await creator.locator('[data-test-id="node-creator-item-name"]', { hasText: /^\s*Web Data\s*$/ }).first().click();
+					const absent = await this.missingLabels(creator, shot.triggerLabels);
+					if (absent.length) throw new Error(`adding a first step, the "Web Data" entry does not list the trigger items ${absent.map((l) => `"${l}"`).join(', ')} (it shows: ${oneLine(await creator.innerText())})`);
+				}
 				await page.keyboard.press('Escape');
 				await creator.waitFor({ state: 'hidden' }).catch(() => {});
 			}
