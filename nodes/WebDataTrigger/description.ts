@@ -128,7 +128,8 @@ export const triggerProperties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. https://example.com/pricing, https://example.com/plans',
-		description: 'Pages to watch, separated by commas or new lines (each an absolute http or https URL)',
+		description:
+			'Pages to watch, separated by commas or new lines (each an absolute http or https URL): the "URLs" of one "Scrape Pages" target, as in Monitor → Create',
 		displayOptions: { show: { source: ['monitor'], connection: ['create'] } },
 	},
 	{
