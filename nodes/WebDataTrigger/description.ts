@@ -53,8 +53,9 @@ export const triggerProperties: INodeProperties[] = [
 		],
 	},
 	{
+		// Notices stay short (one or two lines in the panel); the details are in the descriptions.
 		displayName:
-			'On activation this node creates a monitor that sends its events to this workflow, with a secret token only this activation knows, and deletes the monitor on deactivation. The service must be able to reach this n8n at its webhook URL (a public address, not localhost). A new monitor checks on its schedule, so the first event may take a while.',
+			'Activating the workflow creates a monitor that reports here; deactivating deletes it. The service must reach this n8n (a public address, not localhost).',
 		name: 'createNotice',
 		type: 'notice',
 		default: '',
@@ -62,14 +63,15 @@ export const triggerProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			"On activation this node points the monitor's webhook at this workflow, with a secret token only this activation knows, and puts back the previous webhook on deactivation. While active, the monitor's events come here instead of going to the previous address. The service must be able to reach this n8n at its webhook URL (a public address, not localhost).",
+			"While the workflow is active, the monitor reports here instead of to its own webhook, which comes back on deactivation. The service must reach this n8n.",
 		name: 'attachNotice',
 		type: 'notice',
 		default: '',
 		displayOptions: { show: { source: ['monitor'], connection: ['attach'] } },
 	},
 	{
-		displayName: `Paste the webhook URL above into the "url" of a monitor's webhook (the Production URL for an active workflow, the Test URL while listening). Nothing is registered for you. To verify deliveries, set a Secret Token below and add it to that webhook's headers as ${TOKEN_HEADER}, and/or put your team's webhook signing secret into the credential (then ${SIGNATURE_HEADER} is checked).`,
+		displayName:
+			"Nothing is registered: paste the webhook URL above into a monitor's webhook. To check deliveries, use a Secret Token below and/or the credential's Webhook Signing Secret.",
 		name: 'manualNotice',
 		type: 'notice',
 		default: '',
@@ -77,7 +79,7 @@ export const triggerProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Deliveries are unverified unless the credential holds a Webhook Signing Secret: without a Secret Token or a signing secret, anyone who knows this URL can start the workflow.',
+			'Deliveries are unverified: anyone who knows this URL can start the workflow. Set a Secret Token, or a Webhook Signing Secret in the credential.',
 		name: 'unverifiedNotice',
 		type: 'notice',
 		default: '',
@@ -92,15 +94,19 @@ export const triggerProperties: INodeProperties[] = [
 		description: 'Which monitor events start the workflow',
 		displayOptions: { show: { source: ['monitor'] } },
 		options: [
+			// `action` is the node creator's item for the event (n8n 2.41 editor: useActionsGeneration
+			// reads the "Events" parameter; without it the item reads "On " + the lower-cased name).
 			{
-				name: 'Check Completed (monitor.check.completed)',
+				name: 'Check Completed',
 				value: 'monitor.check.completed',
-				description: 'Once per check, with its summary (pages same, changed, new, removed, error)',
+				action: 'On monitor check completed',
+				description: 'Once per check, with its summary: pages the same, changed, new, removed, failed (event "monitor.check.completed")',
 			},
 			{
-				name: 'Page Checked (monitor.page)',
+				name: 'Page Checked',
 				value: 'monitor.page',
-				description: 'Once per checked page, with its status, diff and judgment',
+				action: 'On monitor page checked',
+				description: 'Once per checked page, with its status, diff and judgment (event "monitor.page")',
 			},
 		],
 	},
@@ -122,7 +128,8 @@ export const triggerProperties: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. https://example.com/pricing, https://example.com/plans',
-		description: 'Pages to watch, separated by commas or new lines (each an absolute http or https URL)',
+		description:
+			'Pages to watch, separated by commas or new lines (each an absolute http or https URL): the "URLs" of one "Scrape Pages" target, as in Monitor → Create',
 		displayOptions: { show: { source: ['monitor'], connection: ['create'] } },
 	},
 	{
@@ -131,8 +138,8 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'options',
 		default: 'text',
 		options: [
-			{ name: 'Cron Expression', value: 'cron' },
-			{ name: 'In Words', value: 'text' },
+			{ name: 'Cron Expression', value: 'cron', description: 'A five-field cron expression such as "0 9 * * 1-5"' },
+			{ name: 'In Words', value: 'text', description: 'Words such as "every 30 minutes" or "daily at 9am"' },
 		],
 		displayOptions: { show: { source: ['monitor'], connection: ['create'] } },
 	},
@@ -155,7 +162,7 @@ export const triggerProperties: INodeProperties[] = [
 		displayOptions: { show: { source: ['monitor'], connection: ['create'], scheduleType: ['cron'] } },
 	},
 	{
-		displayName: 'Timezone',
+		displayName: 'Time Zone',
 		name: 'timezone',
 		type: 'string',
 		default: 'UTC',
@@ -189,13 +196,16 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'runCheckWhenListening',
 		type: 'boolean',
 		default: true,
+		// The default stays on: n8n does not save a value equal to the default, so turning it off
+		// here would silently change every saved trigger. The name and hint say what it costs.
+		hint: 'Costs credits: one check of every page the monitor watches',
 		description:
-			'Whether "Listen for test event" should also ask the service to check the monitor right away (this uses credits), instead of waiting for its schedule',
+			'Whether "Listen for test event" also asks the service to check the monitor at once (a check costs credits, one per page), instead of waiting for its schedule',
 		displayOptions: { show: { source: ['monitor'], connection: ['create', 'attach'] } },
 	},
 	{
 		displayName:
-			'"Listen for test event" registers the Test URL the same way (a temporary monitor, or the monitor\'s webhook pointed at the Test URL), and removes it again after the first event. The service must be able to reach this n8n, and a check can take a minute or more.',
+			'"Listen for test event" registers the Test URL the same way and undoes it after the first event. A check can take a minute or more.',
 		name: 'testNotice',
 		type: 'notice',
 		default: '',
@@ -203,7 +213,7 @@ export const triggerProperties: INodeProperties[] = [
 	},
 	// ---- Job Events ----
 	{
-		displayName: `Nothing is registered: in the workflow that starts the job (Crawl, Batch Scrape or Agent → Start), add the option "Send Events to Web Data Trigger" and paste this workflow's Production URL and the Token below (or put the URL with ?${TOKEN_QUERY}= and the Token appended into a Crawl or Batch Scrape Webhook URL). Each delivery starts one execution: a page event gives one item per page, the other events one summary item. Deliveries must carry the Token and/or the ${SIGNATURE_HEADER} signature of the credential's Webhook Signing Secret; others are refused with HTTP 401.`,
+		displayName: `Nothing is registered: in the workflow that starts the job (Crawl, Batch Scrape or Agent → Start), add the option "Send Events to Web Data Trigger" with this Production URL and the Token below.`,
 		name: 'jobsNotice',
 		type: 'notice',
 		default: '',
@@ -215,24 +225,25 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'multiOptions',
 		required: true,
 		default: ['crawl.page', 'crawl.completed', 'crawl.failed', 'batch_scrape.page', 'batch_scrape.completed', 'batch_scrape.failed'],
-		description: 'Which crawl, batch scrape and agent events start the workflow (the job itself chooses which events it sends)',
+		description:
+			'Which crawl, batch scrape and agent events start the workflow (the job itself chooses which events it sends). Each delivery starts one execution: a page event gives one item per page, the others one summary item.',
 		displayOptions: { show: { source: ['jobs'] } },
 		options: [
-			{ name: 'Agent Action (agent.action)', value: 'agent.action', description: 'The agent did a step (search, scrape, …)' },
-			{ name: 'Agent Cancelled (agent.cancelled)', value: 'agent.cancelled' },
-			{ name: 'Agent Completed (agent.completed)', value: 'agent.completed', description: 'With the result in "data"' },
-			{ name: 'Agent Failed (agent.failed)', value: 'agent.failed' },
-			{ name: 'Agent Started (agent.started)', value: 'agent.started' },
-			{ name: 'Batch Scrape Cancelled (batch_scrape.cancelled)', value: 'batch_scrape.cancelled' },
-			{ name: 'Batch Scrape Completed (batch_scrape.completed)', value: 'batch_scrape.completed' },
-			{ name: 'Batch Scrape Failed (batch_scrape.failed)', value: 'batch_scrape.failed' },
-			{ name: 'Batch Scrape Page (batch_scrape.page)', value: 'batch_scrape.page', description: 'One item per scraped page' },
-			{ name: 'Batch Scrape Started (batch_scrape.started)', value: 'batch_scrape.started' },
-			{ name: 'Crawl Cancelled (crawl.cancelled)', value: 'crawl.cancelled' },
-			{ name: 'Crawl Completed (crawl.completed)', value: 'crawl.completed' },
-			{ name: 'Crawl Failed (crawl.failed)', value: 'crawl.failed' },
-			{ name: 'Crawl Page (crawl.page)', value: 'crawl.page', description: 'One item per crawled page, as it is crawled' },
-			{ name: 'Crawl Started (crawl.started)', value: 'crawl.started' },
+			{ name: 'Agent Action', value: 'agent.action', description: 'The agent did a step (search, scrape, …) (event "agent.action")' },
+			{ name: 'Agent Cancelled', value: 'agent.cancelled', description: 'Event "agent.cancelled"' },
+			{ name: 'Agent Completed', value: 'agent.completed', description: 'With the result in "data" (event "agent.completed")' },
+			{ name: 'Agent Failed', value: 'agent.failed', description: 'Event "agent.failed"' },
+			{ name: 'Agent Started', value: 'agent.started', description: 'Event "agent.started"' },
+			{ name: 'Batch Scrape Cancelled', value: 'batch_scrape.cancelled', description: 'Event "batch_scrape.cancelled"' },
+			{ name: 'Batch Scrape Completed', value: 'batch_scrape.completed', description: 'Event "batch_scrape.completed"' },
+			{ name: 'Batch Scrape Failed', value: 'batch_scrape.failed', description: 'Event "batch_scrape.failed"' },
+			{ name: 'Batch Scrape Page', value: 'batch_scrape.page', description: 'One item per scraped page (event "batch_scrape.page")' },
+			{ name: 'Batch Scrape Started', value: 'batch_scrape.started', description: 'Event "batch_scrape.started"' },
+			{ name: 'Crawl Cancelled', value: 'crawl.cancelled', description: 'Event "crawl.cancelled"' },
+			{ name: 'Crawl Completed', value: 'crawl.completed', description: 'Event "crawl.completed"' },
+			{ name: 'Crawl Failed', value: 'crawl.failed', description: 'Event "crawl.failed"' },
+			{ name: 'Crawl Page', value: 'crawl.page', description: 'One item per crawled page, as it is crawled (event "crawl.page")' },
+			{ name: 'Crawl Started', value: 'crawl.started', description: 'Event "crawl.started"' },
 		],
 	},
 	{
@@ -259,7 +270,7 @@ export const triggerProperties: INodeProperties[] = [
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
-		placeholder: 'Add option',
+		placeholder: 'Add Option',
 		default: {},
 		options: [
 			{

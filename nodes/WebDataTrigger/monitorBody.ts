@@ -21,7 +21,7 @@ export interface MonitorFields {
 }
 
 /** The trigger's own field names, for messages. */
-const LABELS = { cron: 'Cron Expression', text: 'Schedule', timezone: 'Timezone' };
+const LABELS = { cron: 'Cron Expression', text: 'Schedule', timezone: 'Time Zone' };
 
 /** URLs from a comma/new-line separated text, or from a list an expression gave. */
 export function splitUrls(value: unknown): string[] {

@@ -138,8 +138,8 @@ describe('Run and Wait', () => {
 		[{ options: { webhookUrl: 'hooks' } }, /Webhook URL/],
 		[{ scrapeOptions: { waitFor: -5 } }, /Wait For/],
 		// issue 14 (helpers/serverRules.ts)
-		[{ scrapeOptions: { waitFor: 60001 } }, /Wait For \(Ms\) 60001 is not valid: at most 60000 ms/],
-		[{ scrapeOptions: { timeout: 20000, waitFor: 15000 } }, /Wait For \(Ms\) 15000 is not valid: at most half of the timeout/],
+		[{ scrapeOptions: { waitFor: 60001 } }, /Wait For \(Milliseconds\) 60001 is not valid: at most 60000 ms/],
+		[{ scrapeOptions: { timeout: 20000, waitFor: 15000 } }, /Wait For \(Milliseconds\) 15000 is not valid: at most half of the timeout/],
 		[{ options: { webhookUrl: 'https://h.example.com/hook', webhookMetadata: '{"run": 42}' } }, /Webhook Metadata → run 42 is not valid: every value must be text/],
 		[{ formats: ['json'], jsonSchema: '{"type":"object","additionalProperties":true}' }, /JSON Schema .* is not valid: the schema itself is an object/],
 		[{ maxWait: 100000 }, /Max Wait/],

@@ -234,7 +234,7 @@ describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 		['several input items', {}, { items: [{ a: 1 }, { a: 2 }] }, /^"Resume on Completion Webhook" waits for one crawl per execution, but 2 items came in$/],
 		['On Timeout "Cancel the Crawl and Fail"', { onTimeout: 'cancelAndFail' }, {}, /^On Timeout "Cancel the Crawl and Fail" is not valid: it cannot be used with Wait Method "Resume on Completion Webhook"/],
 		['an own Webhook URL', { options: { webhookUrl: 'https://hooks.example.com/mine' } }, {}, /^Webhook URL "https:\/\/hooks.example.com\/mine" is not valid: it cannot be used with Wait Method "Resume on Completion Webhook"/],
-		['a bad crawl field (Limit)', { limit: 0 }, {}, /^Limit 0 is not valid/],
+		['a bad crawl field (Page Limit)', { limit: 0 }, {}, /^Page Limit 0 is not valid/],
 		// issue 18.2: the trigger choice sets the job's one webhook too.
 		[
 			'Send Events to Web Data Trigger',

@@ -164,6 +164,17 @@ describe('Create', () => {
 		});
 	});
 
+	test('an empty Time Zone means the workflow\'s time zone (its setting, else the instance\'s); the default stays UTC', async () => {
+		// Issue 17: "UTC" stays the default (n8n does not save a value equal to the default, so a new
+		// default would move the schedule of saved monitors); clearing the field takes n8n's zone.
+		const wf = webDataWorkflow({ resource: 'monitor', operation: 'create', name: 'Local', scheduleText: 'daily at 9am', timezone: ' ', targets: { scrape: [{ urls: 'https://example.com' }] } });
+		wf.settings = { timezone: 'Asia/Tokyo' };
+		const result = await runWorkflow(wf, { credentials: { webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url } } });
+		record(result.error);
+		expect(result.status).toBe('success');
+		expect(api.log[0].body.schedule).toEqual({ text: 'daily at 9am', timezone: 'Asia/Tokyo' });
+	});
+
 	test('any 2xx is success (the spec leaves the status open; here 201)', async () => {
 		api.fault({ method: 'POST', path: '/v2/monitor', status: 201, body: { success: true, data: { id: UNKNOWN, name: 'Made', status: 'active' } } });
 		const result = await run({ operation: 'create', name: 'Made', scheduleText: 'hourly', targets: { scrape: [{ urls: 'https://example.com' }] } });

@@ -163,7 +163,7 @@ describe('validation before upload: nothing is sent', () => {
 		['an unsupported kind of file', parse(), [file('unsupported.zip')], /Input Binary Field "data" "unsupported.zip" is not valid: the file must be one of .html/],
 		['a missing binary field', parse({ binaryPropertyName: 'attachment' }), [file('report.pdf')], /attachment/],
 		['max pages out of range', parse({ pdfOptions: { maxPages: 20000 } }), [file('report.pdf')], /Max Pages 20000/],
-		['a timeout over 300000', parse({ options: { timeout: 400000 } }), [file('report.pdf')], /Timeout \(Ms\) 400000/],
+		['a timeout over 300000', parse({ options: { timeout: 400000 } }), [file('report.pdf')], /Timeout \(Milliseconds\) 400000/],
 		['a schema that is not an object', parse({ formats: ['json'], jsonSchema: '[]' }), [file('report.pdf')], /JSON Schema/],
 		// integration: a known value or one starting with "_" (server utils/integration.ts 10ac4b1d).
 		['a free-text integration', parse({ options: { integration: 'my-int' } }), [file('report.pdf')], /^Options → Integration "my-int" is not valid: the service accepts only .*n8n.*starting with "_"/],

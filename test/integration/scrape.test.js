@@ -266,20 +266,20 @@ describe('checked before sending: an error naming the field, and zero requests',
 		['a JSON Schema that is a list', scrape({ formats: ['json'], jsonSchema: '[1]' }), /JSON Schema "\[1\]" is not valid/],
 		['a JSON Schema that is not JSON', scrape({ formats: ['json'], jsonSchema: '{type:' }), /JSON Schema "\{type:" is not valid: it is not valid JSON/],
 		['change tracking without markdown', scrape({ formats: ['changeTracking'] }), /Formats .* Change Tracking compares Markdown/],
-		['a timeout over 300000', scrape({ scrapeOptions: { timeout: 400000 } }), /Scrape Options → Timeout \(Ms\) 400000 is not valid/],
-		['a timeout under 1000', scrape({ scrapeOptions: { timeout: 10 } }), /Scrape Options → Timeout \(Ms\) 10 is not valid/],
+		['a timeout over 300000', scrape({ scrapeOptions: { timeout: 400000 } }), /Scrape Options → Timeout \(Milliseconds\) 400000 is not valid/],
+		['a timeout under 1000', scrape({ scrapeOptions: { timeout: 10 } }), /Scrape Options → Timeout \(Milliseconds\) 10 is not valid/],
 		// issue 14: rules of the server's request schemas (helpers/serverRules.ts)
-		['wait longer than half the timeout', scrape({ scrapeOptions: { timeout: 5000, waitFor: 2501 } }), /Wait For \(Ms\) 2501 is not valid: at most half of the timeout \(5000 ms → 2500 ms\)/],
-		['wait over 60000 ms', scrape({ scrapeOptions: { timeout: 300000, waitFor: 60001 } }), /Wait For \(Ms\) 60001 is not valid: at most 60000 ms/],
-		['wait actions over 60 s together', scrape({ scrapeOptions: { actions: '[{"type":"wait","milliseconds":40000},{"type":"wait","milliseconds":20001}]' } }), /Actions \(JSON\) "2 actions" is not valid: the wait actions add up to 60001 ms/],
-		['51 actions', scrape({ scrapeOptions: { actions: '[' + Array.from({ length: 51 }, () => '{"type":"scroll"}').join(',') + ']' } }), /Actions \(JSON\) "51 actions" is not valid: at most 50 actions/],
+		['wait longer than half the timeout', scrape({ scrapeOptions: { timeout: 5000, waitFor: 2501 } }), /Wait For \(Milliseconds\) 2501 is not valid: at most half of the timeout \(5000 ms → 2500 ms\)/],
+		['wait over 60000 ms', scrape({ scrapeOptions: { timeout: 300000, waitFor: 60001 } }), /Wait For \(Milliseconds\) 60001 is not valid: at most 60000 ms/],
+		['wait actions over 60 s together', scrape({ scrapeOptions: { actions: '[{"type":"wait","milliseconds":40000},{"type":"wait","milliseconds":20001}]' } }), /Browser Actions "2 actions" is not valid: the wait actions add up to 60001 ms/],
+		['51 actions', scrape({ scrapeOptions: { actions: '[' + Array.from({ length: 51 }, () => '{"type":"scroll"}').join(',') + ']' } }), /Browser Actions "51 actions" is not valid: at most 50 actions/],
 		['a free-form object schema', scrape({ formats: ['json'], jsonSchema: '{"type":"object","additionalProperties":true}' }), /JSON Schema .* is not valid: the schema itself is an object with "additionalProperties": true and no "properties"/],
 		['a free-form object inside the schema', scrape({ formats: ['json'], jsonSchema: '{"type":"object","properties":{"tags":{"type":"object","additionalProperties":true}}}' }), /JSON Schema .* is not valid: properties → tags is an object/],
 		['a free-form change tracking schema', scrape({ formats: ['markdown', 'changeTracking'], changeTrackingModes: ['json'], changeTrackingSchema: '{"type":"object","additionalProperties":true}' }), /Change Tracking Schema .* is not valid: the schema itself/],
 		['a three-letter country', scrape({ scrapeOptions: { locationCountry: 'USA' } }), /Location Country "USA" is not valid: a two-letter ISO/],
 		['a country code that does not exist', scrape({ scrapeOptions: { locationCountry: 'XX' } }), /Location Country "XX" is not valid: a two-letter ISO 3166-1 country code/],
 		['PDF max pages over 10000', scrape({ scrapeOptions: { pdfMaxPages: 20000 } }), /PDF Max Pages 20000 is not valid/],
-		['actions that are not a list', scrape({ scrapeOptions: { actions: '{"type":"click"}' } }), /Actions \(JSON\) .* is not valid: it must be a JSON list/],
+		['actions that are not a list', scrape({ scrapeOptions: { actions: '{"type":"click"}' } }), /Browser Actions .* is not valid: it must be a JSON list/],
 		['an unknown action', scrape({ scrapeOptions: { actions: '[{"type":"hover"}]' } }), /action 1 "hover" is not valid: "type" must be one of/],
 		['a click without selector', scrape({ scrapeOptions: { actions: '[{"type":"click"}]' } }), /action 1 .* a "click" action needs "selector"/],
 		['a header without a name', scrape({ scrapeOptions: { headers: { header: [{ name: '', value: 'x' }] } } }), /Headers → Name "" is not valid/],
@@ -323,7 +323,7 @@ describe('errors of spec 7.1', () => {
 		});
 		const result = await run(scrape());
 		expect(result.status).toBe('error');
-		expect(result.error.description).toMatch(/remove Actions, the Screenshot format, Zero Data Retention/);
+		expect(result.error.description).toMatch(/remove Browser Actions, the Screenshot format, Zero Data Retention/);
 		expect(scrapeRequests()).toHaveLength(1);
 	});
 

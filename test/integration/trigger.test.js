@@ -87,7 +87,7 @@ function nodeType() {
  *   parameters   the node's parameters
  *   credential   {webhookSecret?, baseUrl?} merged over {apiKey: CANARY_KEY, baseUrl: fake}; null = none
  */
-async function trigger(parameters, { credential = {}, webhookId = crypto.randomUUID(), workflowId = `wf-${crypto.randomUUID().slice(0, 8)}` } = {}) {
+async function trigger(parameters, { credential = {}, webhookId = crypto.randomUUID(), workflowId = `wf-${crypto.randomUUID().slice(0, 8)}`, settings = {} } = {}) {
 	const node = {
 		id: 'trigger-node-1',
 		name: 'Web Data Trigger',
@@ -135,7 +135,7 @@ async function trigger(parameters, { credential = {}, webhookId = crypto.randomU
 			connections: {},
 			nodeTypes,
 			staticData: JSON.parse(store[which]),
-			settings: { executionOrder: 'v1' },
+			settings: { executionOrder: 'v1', ...settings },
 			active: which === 'production',
 		});
 	}
@@ -339,6 +339,14 @@ async function createMonitorDirectly(body) {
 
 // ---------------------------------------------------------------------------------------------
 describe('Create a Monitor for This Workflow', () => {
+	test('an empty Time Zone creates the monitor in the workflow\'s time zone, not UTC (the default "UTC" is unchanged)', async () => {
+		const t = await trigger(createParams({ timezone: '' }), { settings: { timezone: 'America/Sao_Paulo' } });
+		await t.activate();
+		const [post] = api.requests({ method: 'POST', path: '/v2/monitor' });
+		expect(post.body.schedule).toEqual({ text: 'every 30 minutes', timezone: 'America/Sao_Paulo' });
+		await t.deactivate();
+	});
+
 	test('activation creates the monitor with the production URL, a secret token header and the events; checkExists then finds it', async () => {
 		const t = await trigger(createParams({ events: ['monitor.page'] }));
 		expect(await t.activate()).toEqual({ existed: false });
@@ -661,7 +669,7 @@ describe('Create a Monitor for This Workflow', () => {
 		['cron with weekday names', { scheduleType: 'cron', cron: '0 9 * * MON-FRI' }, /^Cron Expression "0 9 \* \* MON-FRI" is not valid: .*numbers only.*write "1-5"/],
 		['"every 45 minutes"', { scheduleText: 'every 45 minutes' }, /^Schedule "every 45 minutes" is not valid: the minute interval must divide 60 evenly/],
 		['"every weekday at 9am"', { scheduleText: 'every weekday at 9am' }, /^Schedule "every weekday at 9am" is not valid: the service understands only: .*"every N minutes"/],
-		['a UTC offset as time zone', { timezone: '+01:00' }, /^Timezone "\+01:00" is not valid: a UTC offset is not a time zone name/],
+		['a UTC offset as time zone', { timezone: '+01:00' }, /^Time Zone "\+01:00" is not valid: a UTC offset is not a time zone name/],
 	])('a schedule the service refuses (%s) fails the activation before anything is sent', async (_label, params, message) => {
 		const t = await trigger(createParams(params));
 		await expect(t.activate()).rejects.toThrow(message);

@@ -80,7 +80,7 @@ describe('rules (each error names the field)', () => {
 		['an example that is not an object', { prompt: 'x', outputShape: 'example', jsonExample: '"Acme"' }, /^JSON Example .* must be a JSON object/],
 		['an unknown output shape', { prompt: 'x', outputShape: 'table' }, /^Output Shape "table"/],
 		['a non-boolean option', { prompt: 'x', options: { showSources: 'yes' } }, /^Show Sources "yes" is not valid: true or false/],
-		['a scrape option out of range', { prompt: 'x', scrapeOptions: { timeout: 10 } }, /^Scrape Options → Timeout \(Ms\) 10/],
+		['a scrape option out of range', { prompt: 'x', scrapeOptions: { timeout: 10 } }, /^Scrape Options → Timeout \(Milliseconds\) 10/],
 	])('%s', (_name, p, pattern) => {
 		const e = error(p);
 		expect(e.message).toMatch(pattern);

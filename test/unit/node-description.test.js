@@ -52,3 +52,200 @@ test('the node creator\'s one "Web Data" entry says what the node does: it shows
 	}
 	expect(shown.length).toBeLessThanOrEqual(160);
 });
+
+// ---- Issue 17 (points 4-6): one vocabulary, the n8n panel order, words for people ----------------
+const { WebDataTrigger } = require('../../dist/nodes/WebDataTrigger/WebDataTrigger.node');
+
+const triggerProperties = new WebDataTrigger().description.properties;
+
+/**
+ * Every parameter at any depth: {node, path, property, top}; path like "options.scrapeOptions.maxAge",
+ * top the top-level parameter it is in (for its resource).
+ */
+function walk(props, nodeName, prefix = '', top = undefined) {
+	const out = [];
+	for (const property of props) {
+		const path = prefix ? `${prefix}.${property.name}` : property.name;
+		const owner = top ?? property;
+		out.push({ node: nodeName, path, property, top: owner });
+		if (property.type === 'collection') out.push(...walk(property.options ?? [], nodeName, path, owner));
+		if (property.type === 'fixedCollection') {
+			for (const group of property.options ?? []) out.push(...walk(group.values ?? [], nodeName, `${path}.${group.name}`, owner));
+		}
+	}
+	return out;
+}
+const everything = [...walk(properties, 'webData'), ...walk(triggerProperties, 'webDataTrigger')];
+
+/** The operations of the action node, as [resource, operation]. */
+function operations() {
+	const resources = properties.find((p) => p.name === 'resource').options.map((o) => o.value);
+	return resources.flatMap((resource) =>
+		properties
+			.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource))
+			.options.map((o) => [resource, o.value]),
+	);
+}
+
+/** Top-level fields of one operation in panel order (the regular node; the tool-only fields excluded). */
+function panel(resource, operation) {
+	return properties.filter((p) => {
+		const show = p.displayOptions?.show ?? {};
+		if (show['@tool'] && !show['@tool'].includes(false)) return false;
+		if (p.name === 'resource' || p.name === 'operation') return false;
+		return (!show.resource || show.resource.includes(resource)) && (!show.operation || show.operation.includes(operation)) && !!show.resource;
+	});
+}
+
+test('every "Add Option" button reads the same: each collection\'s placeholder is "Add Option" ("Add Field" / "Add Filter" for those)', () => {
+	const collections = everything.filter((e) => e.property.type === 'collection');
+	expect(collections.length).toBeGreaterThan(20);
+	for (const { node, path, property } of collections) {
+		const want = property.name === 'updateFields' ? 'Add Field' : property.name === 'filters' ? 'Add Filter' : 'Add Option';
+		expect({ node, path, placeholder: property.placeholder }).toEqual({ node, path, placeholder: want });
+	}
+});
+
+test('in every operation the option collections come after the plain fields (the n8n panel order)', () => {
+	let checked = 0;
+	for (const [resource, operation] of operations()) {
+		const fields = panel(resource, operation);
+		const firstGroup = fields.findIndex((p) => p.type === 'collection');
+		if (firstGroup < 0) continue;
+		checked++;
+		const after = fields.slice(firstGroup).filter((p) => p.type !== 'collection').map((p) => p.name);
+		expect({ resource, operation, plainAfterACollection: after }).toEqual({ resource, operation, plainAfterACollection: [] });
+	}
+	expect(checked).toBeGreaterThan(15);
+	// What the issue saw: Crawl put Crawl Options and Scrape Options between Limit, Formats and Max Wait.
+	const crawl = panel('crawl', 'runAndWait').map((p) => p.displayName);
+	expect(crawl.indexOf('Max Wait (Seconds)')).toBeLessThan(crawl.indexOf('Crawl Options'));
+	expect(crawl.indexOf('Formats')).toBeLessThan(crawl.indexOf('Crawl Options'));
+	expect(crawl.slice(-2)).toEqual(['Crawl Options', 'Scrape Options']);
+	const trigger = triggerProperties.map((p) => p.type);
+	expect(trigger.indexOf('collection')).toBe(trigger.length - 1);
+});
+
+test('no two option collections of one operation share a display name, and Scrape URL\'s two groups say what sets them apart', () => {
+	for (const [resource, operation] of operations()) {
+		const names = panel(resource, operation).filter((p) => p.type === 'collection').map((p) => p.displayName);
+		expect({ resource, operation, names }).toEqual({ resource, operation, names: [...new Set(names)] });
+	}
+	const scrape = panel('scrape', 'scrapeUrl').filter((p) => p.type === 'collection');
+	expect(scrape.map((p) => p.displayName)).toEqual(['Scrape Options', 'Run Options']);
+	expect(scrape[1].description).toMatch(/Scrape Options/);
+});
+
+test('display names carry no abbreviations or bare "(JSON)": no "(Ms)", "(Tbs)"; "(JSON)" only on a field that shows an example', () => {
+	for (const { node, path, property } of everything) {
+		const name = property.displayName ?? '';
+		expect({ node, path, name, abbreviated: /\((Ms|Tbs|Sec|Secs)\)/i.test(name) }).toEqual({ node, path, name, abbreviated: false });
+		if (/\(JSON\)/.test(name)) {
+			const example = [property.default, property.placeholder, property.hint].some((t) => typeof t === 'string' && /[[{]\s*"/.test(t));
+			expect({ node, path, name, example }).toEqual({ node, path, name, example: true });
+		}
+	}
+	// the browser actions show an example under the field
+	const actions = everything.filter((e) => e.path.endsWith('scrapeOptions.actions'));
+	expect(actions.length).toBeGreaterThan(0);
+	for (const { property } of actions) expect(property.hint).toMatch(/\[\{"type": "click"/);
+	// millisecond fields say it in words, with a reading aid where the number is large
+	const maxAge = everything.filter((e) => e.property.name === 'maxAge');
+	expect(maxAge.length).toBeGreaterThan(0);
+	for (const { property } of maxAge) {
+		expect(property.displayName).toBe('Max Age (Milliseconds)');
+		expect(property.hint).toMatch(/= 1 hour/);
+	}
+});
+
+test('every resource locator with a "From List" mode opens on it (the same for every ID)', () => {
+	const locators = everything.filter((e) => e.property.type === 'resourceLocator');
+	expect(locators.length).toBeGreaterThan(10);
+	for (const { node, path, property } of locators) {
+		const hasList = property.modes.some((m) => m.type === 'list');
+		expect({ node, path, mode: property.default.mode }).toEqual({ node, path, mode: hasList ? 'list' : 'id' });
+	}
+	expect(everything.find((e) => e.path === 'jobId').property.default.mode).toBe('list'); // Agent Get
+});
+
+test('the trigger\'s events read as plain words, and the node creator gets "On …" items from them', () => {
+	const events = triggerProperties.find((p) => p.name === 'events');
+	const jobEvents = triggerProperties.find((p) => p.name === 'jobEvents');
+	for (const option of [...events.options, ...jobEvents.options]) {
+		expect({ name: option.name, technical: /[._()]/.test(option.name) }).toEqual({ name: option.name, technical: false });
+		expect(option.description).toContain(`"${option.value}"`); // the API's name is still findable
+	}
+	// n8n 2.41 editor (useActionsGeneration): the creator's trigger items come from the parameter
+	// shown as "Events" — its option's `action`, else "On " + the lower-cased name.
+	const creator = triggerProperties.find((p) => ['event', 'events', 'trigger on'].includes(p.displayName.toLowerCase()));
+	expect(creator).toBe(events);
+	expect(events.options.map((o) => o.action).sort()).toEqual(['On monitor check completed', 'On monitor page checked']);
+	// Monitor → Create's webhook offers the same two events under the same names
+	const webhookEvents = everything.find((e) => e.path === 'options.webhook.settings.events').property;
+	expect(webhookEvents.options.map((o) => [o.value, o.name]).sort()).toEqual(events.options.map((o) => [o.value, o.name]).sort());
+});
+
+test('the trigger\'s notices are short (one or two lines), and the costly default says that it costs credits', () => {
+	const notices = triggerProperties.filter((p) => p.type === 'notice');
+	expect(notices.length).toBeGreaterThan(4);
+	for (const n of notices) expect({ name: n.name, length: n.displayName.length <= 180 }).toEqual({ name: n.name, length: true });
+	const run = triggerProperties.find((p) => p.name === 'runCheckWhenListening');
+	expect(run.default).toBe(true); // unchanged: n8n does not save defaults, so saved triggers keep it
+	expect(run.hint).toMatch(/Costs credits/);
+});
+
+test('plain words where numbers or codes were shown: Screenshot Quality says what 0 means; Max Wait\'s hint is a sentence; no "(Tbs)"', () => {
+	for (const { property } of everything.filter((e) => e.property.name === 'screenshotQuality')) {
+		expect(property.default).toBe(0); // unchanged, see the comment at the field
+		expect(property.hint).toMatch(/^0 = the service chooses/);
+	}
+	for (const { property } of everything.filter((e) => e.property.name === 'maxWait')) {
+		expect(property.hint ?? '').not.toMatch(/below that there/);
+	}
+	const tbs = everything.find((e) => e.path === 'options.tbs').property;
+	expect(tbs.displayName).toBe('Custom Time Filter');
+	expect(tbs.hint).toMatch(/cdr:1,cd_min:/);
+});
+
+/**
+ * One name per concept across resources and the trigger: each row is a concept, its expected
+ * display name, and where it appears (node + parameter path; a path ending in "*" matches any).
+ */
+const CONCEPTS = [
+	['time zone', 'Time Zone', [['webData', 'timezone'], ['webData', 'updateFields.timezone'], ['webDataTrigger', 'timezone']]],
+	['schedule in words', 'Schedule', [['webData', 'scheduleText'], ['webData', 'updateFields.scheduleText'], ['webDataTrigger', 'scheduleText']]],
+	['cron schedule', 'Cron Expression', [['webData', 'cron'], ['webData', 'updateFields.cron'], ['webDataTrigger', 'cron']]],
+	['how the schedule is given', 'Schedule Type', [['webData', 'scheduleMode'], ['webDataTrigger', 'scheduleType']]],
+	['pages a crawl reads', 'Page Limit', [['webData', 'limit', 'crawl'], ['webData', 'targets.crawl.pageLimit'], ['webData', 'updateFields.targets.crawl.pageLimit']]],
+	['pages to watch', 'URLs', [['webData', 'targets.scrape.urls'], ['webDataTrigger', 'urls']]],
+	['monitor events', 'Events', [['webData', 'options.webhook.settings.events'], ['webDataTrigger', 'events']]],
+	['search settings', 'Search Options', [['webData', 'options', 'search'], ['webData', 'targets.search.searchOptions']]],
+	['result time range', 'Time Range', [['webData', 'options.timeRange'], ['webData', 'targets.search.searchOptions.searchWindow']]],
+	['domains to keep', 'Include Domains', [['webData', 'options.includeDomains', 'search'], ['webData', 'targets.search.searchOptions.includeDomains']]],
+	['domains to drop', 'Exclude Domains', [['webData', 'options.excludeDomains', 'search'], ['webData', 'targets.search.searchOptions.excludeDomains']]],
+	['country pages are read from', 'Location Country', [['webData', 'scrapeOptions.locationCountry'], ['webData', 'targets.scrape.scrapeOptions.country']]],
+	['languages pages are read in', 'Location Languages', [['webData', 'scrapeOptions.locationLanguages'], ['webData', 'targets.scrape.scrapeOptions.languages']]],
+	['cached copy age', 'Max Age (Milliseconds)', [['webData', 'scrapeOptions.maxAge'], ['webData', 'targets.scrape.scrapeOptions.maxAge']]],
+	['page timeout', 'Timeout (Milliseconds)', [['webData', 'scrapeOptions.timeout'], ['webData', 'targets.crawl.scrapeOptions.timeout']]],
+	['how long to wait for a job', 'Max Wait (Seconds)', [['webData', 'maxWait']]],
+	['the goal of a monitor', 'Goal', [['webData', 'goal', 'monitor'], ['webDataTrigger', 'goal']]],
+];
+
+test.each(CONCEPTS)('one name per concept: %s is "%s" everywhere', (_concept, displayName, places) => {
+	for (const [node, path, resource] of places) {
+		// the path itself, or the same path inside a group (Monitor → Update's Update Fields, …)
+		const found = everything.filter(
+			(e) =>
+				e.node === node &&
+				(e.path === path || e.path.endsWith(`.${path}`)) &&
+				(!resource || e.top.displayOptions?.show?.resource?.includes(resource)),
+		);
+		expect({ node, path, found: found.length > 0 }).toEqual({ node, path, found: true });
+		for (const e of found) expect({ node, path: e.path, displayName: e.property.displayName }).toEqual({ node, path: e.path, displayName });
+	}
+	// Schedule Type offers the same choices under the same names in Monitor → Create and the trigger
+	if (displayName === 'Schedule Type') {
+		const names = places.map(([node, path]) => everything.find((e) => e.node === node && e.path === path).property.options.map((o) => `${o.value}=${o.name}`).sort());
+		expect(names[1]).toEqual(names[0]);
+	}
+});

@@ -58,7 +58,7 @@ describe('what the node builds', () => {
 	// issue 14: types.ts @81015eb — waitFor ≤ 60000; ≤ timeout / 2 only when a timeout is sent.
 	test('waitFor: at most 60000, and at most half of a timeout that is set', () => {
 		expect(build({ scrapeOptions: { waitFor: 60000 } }).waitFor).toBe(60000);
-		expect(errorOf(() => build({ scrapeOptions: { waitFor: 60001 } })).message).toMatch(/Wait For \(Ms\) 60001 is not valid: at most 60000 ms/);
+		expect(errorOf(() => build({ scrapeOptions: { waitFor: 60001 } })).message).toMatch(/Wait For \(Milliseconds\) 60001 is not valid: at most 60000 ms/);
 		expect(build({ scrapeOptions: { timeout: 10000, waitFor: 5000 } }).waitFor).toBe(5000);
 		expect(errorOf(() => build({ scrapeOptions: { timeout: 10000, waitFor: 5001 } })).message).toMatch(/at most half of the timeout \(10000 ms → 5000 ms\)/);
 	});

@@ -327,11 +327,11 @@ describe('monitorCreateBody (Create a Monitor for This Workflow)', () => {
 		['a cron more often than every 5 minutes', { scheduleType: 'cron', cron: '*/2 * * * *' }, /Cron Expression "\*\/2 \* \* \* \*"/],
 		['a schedule under 5 minutes', { scheduleText: 'every 2 minutes' }, /Schedule "every 2 minutes".*5 minutes/],
 		['a goal over 2000 characters', { goal: 'g'.repeat(2001) }, /Goal.*2000/],
-		['an unknown time zone', { timezone: 'Mars/Olympus' }, /Timezone "Mars\/Olympus".*IANA/],
+		['an unknown time zone', { timezone: 'Mars/Olympus' }, /Time Zone "Mars\/Olympus".*IANA/],
 		['cron with weekday names', { scheduleType: 'cron', cron: '0 9 * * MON-FRI' }, /^Cron Expression "0 9 \* \* MON-FRI" is not valid: .*numbers only.*write "1-5"/],
 		['"every 45 minutes"', { scheduleText: 'every 45 minutes' }, /^Schedule "every 45 minutes" is not valid: the minute interval must divide 60 evenly/],
 		['"every weekday at 9am"', { scheduleText: 'every weekday at 9am' }, /^Schedule "every weekday at 9am" is not valid: the service understands only: .*"daily at 9am"/],
-		['a UTC offset as time zone', { timezone: '+01:00' }, /^Timezone "\+01:00" is not valid: a UTC offset is not a time zone name/],
+		['a UTC offset as time zone', { timezone: '+01:00' }, /^Time Zone "\+01:00" is not valid: a UTC offset is not a time zone name/],
 	])('refuses %s, naming the field', (_name, patch, message) => {
 		expect(() => monitorCreateBody(node, { ...base, ...patch })).toThrow(message);
 	});

@@ -3,13 +3,23 @@ import type { INodeProperties } from 'n8n-workflow';
 import { fromAiDefault } from './tool';
 import type { Resource } from './types';
 
+/**
+ * The n8n panel order: the operation's own fields first, its option collections ("Add Option"
+ * groups) last, each side in the order the operation lists them. Only the order changes, never a
+ * parameter's name or path, so saved workflows keep their values.
+ */
+export function panelOrder(properties: INodeProperties[]): INodeProperties[] {
+	const isGroup = (property: INodeProperties) => property.type === 'collection';
+	return [...properties.filter((p) => !isGroup(p)), ...properties.filter(isGroup)];
+}
+
 /** Adds `show: {resource, operation}` to each property of an operation (keeping its own rules). */
 export function forOperation(
 	resource: string,
 	operation: string,
 	properties: INodeProperties[],
 ): INodeProperties[] {
-	return properties.flatMap((property) => {
+	return panelOrder(properties).flatMap((property) => {
 		const shown: INodeProperties = {
 			...property,
 			displayOptions: {

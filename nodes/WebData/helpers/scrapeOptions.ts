@@ -153,7 +153,10 @@ export function scrapeOptionProperties(show?: Show, formats: readonly string[] =
 			name: 'screenshotQuality',
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 100, numberPrecision: 0 },
+			// The default stays 0: n8n does not save a value equal to the default, so another default
+			// would change what saved workflows send. The hint says what the 0 means.
 			default: 0,
+			hint: '0 = the service chooses the quality. 1 (smallest file) to 100 (best picture).',
 			description: 'JPEG quality from 1 to 100; 0 leaves it to the service',
 			displayOptions: { show: { formats: ['screenshot'] } },
 		},
@@ -198,23 +201,24 @@ export function scrapeOptionProperties(show?: Show, formats: readonly string[] =
 			displayName: 'Scrape Options',
 			name: 'scrapeOptions',
 			type: 'collection',
-			placeholder: 'Add Scrape Option',
+			placeholder: 'Add Option',
 			default: {},
 			options: [
-				{
-					displayName: 'Actions (JSON)',
-					name: 'actions',
-					type: 'json',
-					default: '[]',
-					description:
-						'Browser actions run before the content is read, as a JSON list, e.g. [{"type": "click", "selector": "#more"}, {"type": "wait", "milliseconds": 1000}]. Types: wait, click, write, press, scroll, screenshot, scrape, executeJavascript, pdf.',
-				},
 				{
 					displayName: 'Block Ads',
 					name: 'blockAds',
 					type: 'boolean',
 					default: true,
 					description: 'Whether to block ads and cookie pop-ups',
+				},
+				{
+					displayName: 'Browser Actions',
+					name: 'actions',
+					type: 'json',
+					default: '[]',
+					hint: 'A JSON list, e.g. [{"type": "click", "selector": "#more"}, {"type": "wait", "milliseconds": 1000}]',
+					description:
+						'Browser actions run before the content is read, as a JSON list, e.g. [{"type": "click", "selector": "#more"}, {"type": "wait", "milliseconds": 1000}]. Types: wait, click, write, press, scroll, screenshot, scrape, executeJavascript, pdf.',
 				},
 				{
 					displayName: 'Exclude Tags',
@@ -250,11 +254,12 @@ export function scrapeOptionProperties(show?: Show, formats: readonly string[] =
 					description: 'Preferred languages in order, separated by commas',
 				},
 				{
-					displayName: 'Max Age (Ms)',
+					displayName: 'Max Age (Milliseconds)',
 					name: 'maxAge',
 					type: 'number',
 					typeOptions: { minValue: 0, numberPrecision: 0 },
 					default: 172800000,
+					hint: '172800000 = 2 days, 3600000 = 1 hour, 0 = always fetch fresh',
 					description: 'Use a cached copy younger than this many milliseconds (0 = always fetch fresh). The service default is 2 days.',
 				},
 				{
@@ -325,7 +330,7 @@ export function scrapeOptionProperties(show?: Show, formats: readonly string[] =
 					description: 'Whether the service may keep this page in its cache',
 				},
 				{
-					displayName: 'Timeout (Ms)',
+					displayName: 'Timeout (Milliseconds)',
 					name: 'timeout',
 					type: 'number',
 					typeOptions: { minValue: 1000, maxValue: 300000, numberPrecision: 0 },
@@ -333,7 +338,7 @@ export function scrapeOptionProperties(show?: Show, formats: readonly string[] =
 					description: 'How long the service may work on one page, in milliseconds (1000 to 300000)',
 				},
 				{
-					displayName: 'Wait For (Ms)',
+					displayName: 'Wait For (Milliseconds)',
 					name: 'waitFor',
 					type: 'number',
 					default: 0,
@@ -522,22 +527,22 @@ export function buildScrapeOptions(node: INode, p: ScrapeOptionInput, i: number,
 
 	if (o.timeout !== undefined) {
 		if (!isWholeNumber(o.timeout) || o.timeout < MIN_TIMEOUT_MS || o.timeout > MAX_TIMEOUT_MS) {
-			throw invalid(node, label('Timeout (Ms)'), o.timeout, `a whole number of milliseconds from ${MIN_TIMEOUT_MS} to ${MAX_TIMEOUT_MS} (5 minutes)`, i);
+			throw invalid(node, label('Timeout (Milliseconds)'), o.timeout, `a whole number of milliseconds from ${MIN_TIMEOUT_MS} to ${MAX_TIMEOUT_MS} (5 minutes)`, i);
 		}
 		out.timeout = o.timeout;
 	}
 	if (o.waitFor !== undefined) {
 		if (!isWholeNumber(o.waitFor) || o.waitFor < 0) {
-			throw invalid(node, label('Wait For (Ms)'), o.waitFor, 'a whole number of milliseconds, 0 or more', i);
+			throw invalid(node, label('Wait For (Milliseconds)'), o.waitFor, 'a whole number of milliseconds, 0 or more', i);
 		}
 		// types.ts @81015eb: waitFor ≤ 60000, and ≤ timeout / 2 when a timeout is sent (waitForRefine).
 		const problem = waitForProblem(o.waitFor, typeof out.timeout === 'number' ? out.timeout : undefined);
-		if (problem) throw invalid(node, label('Wait For (Ms)'), o.waitFor, problem, i);
+		if (problem) throw invalid(node, label('Wait For (Milliseconds)'), o.waitFor, problem, i);
 		if (o.waitFor > 0) out.waitFor = o.waitFor;
 	}
 	if (o.maxAge !== undefined) {
 		if (!isWholeNumber(o.maxAge) || o.maxAge < 0) {
-			throw invalid(node, label('Max Age (Ms)'), o.maxAge, 'a whole number of milliseconds, 0 or more', i);
+			throw invalid(node, label('Max Age (Milliseconds)'), o.maxAge, 'a whole number of milliseconds, 0 or more', i);
 		}
 		out.maxAge = o.maxAge;
 	}
@@ -579,7 +584,7 @@ export function buildScrapeOptions(node: INode, p: ScrapeOptionInput, i: number,
 		out.parsers = [parser];
 	}
 
-	const actions = checkActions(node, label('Actions (JSON)'), o.actions, i);
+	const actions = checkActions(node, label('Browser Actions'), o.actions, i);
 	if (actions && actions.length) out.actions = actions;
 
 	const headerRows = ((o.headers as IDataObject | undefined)?.header ?? []) as IDataObject[];

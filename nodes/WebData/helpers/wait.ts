@@ -14,7 +14,7 @@ export function maxWaitField(noun: string, extra: Partial<INodeProperties> = {})
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: MAX_WAIT_LIMIT_S, numberPrecision: 0 },
 		default: 240, // DEFAULT_MAX_WAIT_MS in seconds (a literal: the n8n lint rules read defaults as data)
-		hint: 'n8n Cloud stops an execution after 300 s, so keep it below that there',
+		hint: 'On n8n Cloud keep it under 300: an execution there stops after 300 seconds',
 		description: `How long to wait for the ${noun} to finish, in seconds. The status is read 1 s and 4.75 s after the start, then at a growing interval (19.5 % of the time the ${noun} has taken, at most 90 s).`,
 		...extra,
 	};

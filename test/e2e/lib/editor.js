@@ -59,6 +59,9 @@ const SHOTS = [
 		workflow: 'agent-run-and-wait',
 		// the Web Data entry opened: its actions (from the action node) and its triggers
 		labels: ['Web Data', 'Parse a file', 'Create a monitor', 'Run an agent and wait for the result'],
+		// when adding a first step, the entry lists the trigger's items, made from its Events'
+		// `action` (issue 17: before, "On check completed monitor check completed")
+		triggerLabels: ['On monitor check completed', 'On monitor page checked'],
 		// What a user searching for scraping or PDF parsing reads under the one "Web Data" entry (n8n
 		// shows the trigger's description there), when adding an action and when adding a first step.
 		searches: ['pdf', 'scrape', 'web data'],
@@ -79,6 +82,16 @@ const SHOTS = [
 		workflow: 'agent-run-and-wait',
 		node: 'Run agent',
 		labels: ['Credential', 'Resource', 'Operation', 'Prompt', 'URLs', 'Output Shape', 'Max Wait (Seconds)', 'On Timeout'],
+	},
+	{
+		name: 'crawl-panel',
+		title: 'Crawl → Run and Wait panel (examples/crawl-site-and-wait.json)',
+		kind: 'panel',
+		workflow: 'crawl-site-and-wait',
+		node: 'Crawl site',
+		// issue 17: the n8n order, main fields first and the option groups last, top to bottom
+		labels: ['URL', 'Page Limit', 'Formats', 'Max Wait (Seconds)', 'On Timeout', 'Output', 'Crawl Options', 'Scrape Options'],
+		inOrder: true,
 	},
 	{
 		name: 'monitor-create-panel',
@@ -420,6 +433,17 @@ class Editor {
 		return missing;
 	}
 
+	/** `labels` sorted by where the panel shows them, top to bottom (the first match of each). */
+	async labelOrder(scope, labels) {
+		const placed = [];
+		for (const label of labels) {
+			const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+			const box = await scope.getByText(new RegExp(`^\\s*${escaped}\\s*\\*?\\s*$`)).first().boundingBox();
+			placed.push({ label, y: box ? box.y : Number.POSITIVE_INFINITY });
+		}
+		return placed.sort((a, b) => a.y - b.y).map((p) => p.label);
+	}
+
 	async settle() {
 		const page = this.page;
 		await page.mouse.move(VIEWPORT.width - 2, 2); // no hover effects in the picture
@@ -566,6 +590,12 @@ class Editor {
 				await creator.waitFor();
 				await creator.locator('[data-test-id="node-creator-search-bar"]').waitFor();
 				for (const query of shot.searches) await this.creatorEntry(creator, query, shot.describes, 'adding a first step');
+				if (shot.triggerLabels) {
+					await creator.locator('input[data-test-id="node-creator-search-bar"]').fill('Web Data');
+					await creator.locator('[data-test-id="node-creator-item-name"]', { hasText: /^\s*Web Data\s*$/ }).first().click();
+					const absent = await this.missingLabels(creator, shot.triggerLabels);
+					if (absent.length) throw new Error(`adding a first step, the "Web Data" entry does not list the trigger items ${absent.map((l) => `"${l}"`).join(', ')} (it shows: ${oneLine(await creator.innerText())})`);
+				}
 				await page.keyboard.press('Escape');
 				await creator.waitFor({ state: 'hidden' }).catch(() => {});
 			}
@@ -607,6 +637,10 @@ class Editor {
 			}
 			missing = await this.missingLabels(scope, shot.labels);
 			if (missing.length) throw new Error(`the ${shot.kind === 'panel' ? `panel of "${shot.node}"` : 'credential dialog'} does not show ${missing.map((l) => `"${l}"`).join(', ')}`);
+			if (shot.inOrder) {
+				const order = await this.labelOrder(scope, shot.labels);
+				if (order.join('|') !== shot.labels.join('|')) throw new Error(`the panel of "${shot.node}" shows its fields in the order ${order.join(', ')}, not ${shot.labels.join(', ')}`);
+			}
 			if (shot.kind === 'panel') {
 				// n8n shows "Parameter … is required" / issue markers when it cannot use a value
 				const issues = await ndv.locator('[data-test-id="parameter-issues"]').count();
@@ -706,7 +740,7 @@ async function runScreenshots(env) {
 			`the API key is in the answer to ${leaks.slice(0, 5).join(', ')}`,
 		);
 		if (editor.external.size) log(`# screenshots: requests to other hosts blocked (offline): ${[...editor.external].slice(0, 5).join(', ')}`);
-		env.timings?.push(['screenshots (n8n start, Chromium, 7 pictures)', Date.now() - t0]);
+		env.timings?.push([`screenshots (n8n start, Chromium, ${SHOTS.length} pictures)`, Date.now() - t0]);
 	} finally {
 		if (context) await context.close().catch(() => {});
 		await host.stop();

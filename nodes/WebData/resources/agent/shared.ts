@@ -9,7 +9,6 @@ export const jobIdField: INodeProperties = uuidLocator({
 	idLabel: 'Job ID',
 	description: 'The agent run to use. Its ID is in the output of the Start operation.',
 	searchListMethod: 'searchAgentRuns',
-	defaultMode: 'id',
 });
 
 /** Hints for agent calls (spec 7.2), keyed by status or by a part of the service's error text. */

@@ -35,7 +35,7 @@ export function jobHints(kind: JobKind): Record<string, string> {
 	return {
 		'404': `No ${NOUN[kind]} has this ID for your team. Results are kept for 24 hours after the job ends; check the ${idName}.`,
 		'text:Invalid job ID format': `The ${idName} must be a UUID. Copy it from the output of the Start operation.`,
-		'402': `Your team has not enough credits for this ${NOUN[kind]}. Each page costs credits: add credits, or lower the number of pages${kind === 'crawl' ? ' (Limit)' : ''}.`,
+		'402': `Your team has not enough credits for this ${NOUN[kind]}. Each page costs credits: add credits, or lower the number of pages${kind === 'crawl' ? ' (Page Limit)' : ''}.`,
 		'429': `Too many requests, or too many ${NOUN[kind]} jobs at once for your plan. Wait a little and run again, or lower Max Concurrency.`,
 	};
 }
@@ -49,7 +49,6 @@ export function jobIdField(kind: JobKind): INodeProperties {
 				idLabel: 'Crawl ID',
 				description: 'The crawl to use. Its ID is in the output of Start (field "id"), or pick a running crawl.',
 				searchListMethod: 'searchActiveCrawls',
-				defaultMode: 'id',
 			})
 		: uuidLocator({
 				displayName: 'Batch Job ID',

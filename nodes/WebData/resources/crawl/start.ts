@@ -23,7 +23,8 @@ export const crawlFields: INodeProperties[] = [
 		description: 'The page to start crawling from (an absolute http or https URL). Links found on it are followed.',
 	},
 	{
-		displayName: 'Limit',
+		// One name per concept: a monitor's crawl target calls the same number "Page Limit".
+		displayName: 'Page Limit',
 		name: 'limit',
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: MAX_LIMIT, numberPrecision: 0 },
@@ -174,7 +175,7 @@ const BOOLEAN_NAMES: Record<string, string> = {
 export function buildCrawlBody(ctx: IExecuteFunctions, i: number): IDataObject {
 	const node = ctx.getNode();
 	const body: IDataObject = { url: requireHttpUrl(node, 'URL', ctx.getNodeParameter('url', i, ''), i) };
-	body.limit = checkInt(node, 'Limit', ctx.getNodeParameter('limit', i, 10), 1, MAX_LIMIT, i);
+	body.limit = checkInt(node, 'Page Limit', ctx.getNodeParameter('limit', i, 10), 1, MAX_LIMIT, i);
 	const o = readOptions(ctx, i);
 	if (typeof o.prompt === 'string' && o.prompt.trim() !== '') {
 		if (o.prompt.length > 10_000) throw invalid(node, 'Prompt', o.prompt, 'at most 10,000 characters', i);

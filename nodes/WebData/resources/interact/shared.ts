@@ -35,7 +35,6 @@ export const sessionIdField: INodeProperties = {
 		description: 'The session to use: pick an active one, or the "id" in the output of Start Session',
 		searchListMethod: 'searchInteractSessions',
 		searchable: true,
-		defaultMode: 'id',
 	}),
 	displayOptions: { show: { target: ['session'] } },
 };

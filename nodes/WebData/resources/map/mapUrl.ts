@@ -95,7 +95,7 @@ const properties: INodeProperties[] = [
 				],
 			},
 			{
-				displayName: 'Timeout (Ms)',
+				displayName: 'Timeout (Milliseconds)',
 				name: 'timeout',
 				type: 'number',
 				typeOptions: { minValue: 1000, maxValue: 300000, numberPrecision: 0 },
@@ -129,7 +129,7 @@ export function buildMapBody(ctx: IExecuteFunctions, i: number): IDataObject {
 	if (o.timeout !== undefined) {
 		const t = o.timeout;
 		if (typeof t !== 'number' || !Number.isInteger(t) || t < 1000 || t > 300000) {
-			throw invalid(node, 'Options → Timeout (Ms)', t, 'a whole number of milliseconds from 1000 to 300000', i);
+			throw invalid(node, 'Options → Timeout (Milliseconds)', t, 'a whole number of milliseconds from 1000 to 300000', i);
 		}
 		body.timeout = t;
 	}

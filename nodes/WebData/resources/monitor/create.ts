@@ -29,8 +29,8 @@ const properties: INodeProperties[] = [
 		default: 'text',
 		description: 'How to say when checks run',
 		options: [
-			{ name: 'Text', value: 'text', description: 'Words such as "every 30 minutes" or "daily at 9am"' },
 			{ name: 'Cron Expression', value: 'cron', description: 'A five-field cron expression such as "0 9 * * 1-5"' },
+			{ name: 'In Words', value: 'text', description: 'Words such as "every 30 minutes" or "daily at 9am"' },
 		],
 	},
 	{ ...scheduleTextField, required: true, displayOptions: { show: { scheduleMode: ['text'] } } },

@@ -145,7 +145,7 @@ const scrapeOptionsField: INodeProperties = {
 	displayName: 'Scrape Options',
 	name: 'scrapeOptions',
 	type: 'collection',
-	placeholder: 'Add Scrape Option',
+	placeholder: 'Add Option',
 	default: {},
 	description: 'How each page is read. Markdown is always taken (changes are found in it).',
 	options: [
@@ -155,14 +155,6 @@ const scrapeOptionsField: INodeProperties = {
 			type: 'boolean',
 			default: true,
 			description: 'Whether to block ads and cookie pop-ups',
-		},
-		{
-			displayName: 'Country',
-			name: 'country',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. DE',
-			description: 'ISO 3166-1 country code to read the pages from (a fitting proxy and language are used)',
 		},
 		{
 			displayName: 'Exclude Tags',
@@ -182,7 +174,15 @@ const scrapeOptionsField: INodeProperties = {
 			description: 'HTML tags or selectors to keep, separated by commas',
 		},
 		{
-			displayName: 'Languages',
+			displayName: 'Location Country',
+			name: 'country',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. DE',
+			description: 'ISO 3166-1 country code to read the pages from (a fitting proxy and language are used)',
+		},
+		{
+			displayName: 'Location Languages',
 			name: 'languages',
 			type: 'string',
 			default: '',
@@ -190,11 +190,12 @@ const scrapeOptionsField: INodeProperties = {
 			description: 'Preferred languages, separated by commas',
 		},
 		{
-			displayName: 'Max Age (Ms)',
+			displayName: 'Max Age (Milliseconds)',
 			name: 'maxAge',
 			type: 'number',
 			typeOptions: { minValue: 0, numberPrecision: 0 },
 			default: 0,
+			hint: '3600000 = 1 hour, 86400000 = 1 day, 0 = always fresh',
 			description: 'Accept a cached copy of the page up to this old, in milliseconds (0 = always fresh)',
 		},
 		{
@@ -223,7 +224,7 @@ const scrapeOptionsField: INodeProperties = {
 			],
 		},
 		{
-			displayName: 'Timeout (Ms)',
+			displayName: 'Timeout (Milliseconds)',
 			name: 'timeout',
 			type: 'number',
 			typeOptions: { minValue: 1000, maxValue: 300000, numberPrecision: 0 },
@@ -231,7 +232,7 @@ const scrapeOptionsField: INodeProperties = {
 			description: 'How long one page may take, in milliseconds (1000 to 300000)',
 		},
 		{
-			displayName: 'Wait For (Ms)',
+			displayName: 'Wait For (Milliseconds)',
 			name: 'waitFor',
 			type: 'number',
 			typeOptions: { minValue: 0, numberPrecision: 0 },
@@ -274,7 +275,7 @@ export const targetsField: INodeProperties = {
 					displayName: 'Crawl Options',
 					name: 'crawlOptions',
 					type: 'collection',
-					placeholder: 'Add Crawl Option',
+					placeholder: 'Add Option',
 					default: {},
 					options: [
 						{
@@ -339,9 +340,25 @@ export const targetsField: INodeProperties = {
 					displayName: 'Search Options',
 					name: 'searchOptions',
 					type: 'collection',
-					placeholder: 'Add Search Option',
+					placeholder: 'Add Option',
 					default: {},
 					options: [
+						{
+							displayName: 'Exclude Domains',
+							name: 'excludeDomains',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. pinterest.com',
+							description: 'Drop results from these host names, separated by commas (at most 50)',
+						},
+						{
+							displayName: 'Include Domains',
+							name: 'includeDomains',
+							type: 'string',
+							default: '',
+							placeholder: 'e.g. techcrunch.com, reuters.com',
+							description: 'Keep only results from these host names, separated by commas (at most 50). Not together with Exclude Domains.',
+						},
 						{
 							displayName: 'Max Results',
 							name: 'maxResults',
@@ -351,15 +368,8 @@ export const targetsField: INodeProperties = {
 							description: 'How many results to evaluate per check, across all queries (1 to 50; the service default is 10)',
 						},
 						{
-							displayName: 'Only These Domains',
-							name: 'includeDomains',
-							type: 'string',
-							default: '',
-							placeholder: 'e.g. techcrunch.com, reuters.com',
-							description: 'Keep only results from these host names, separated by commas (at most 50). Not together with Skip These Domains.',
-						},
-						{
-							displayName: 'Search Window',
+							// The same concept as Search → Options → Time Range (only the choices differ).
+							displayName: 'Time Range',
 							name: 'searchWindow',
 							type: 'options',
 							default: '24h',
@@ -372,14 +382,6 @@ export const targetsField: INodeProperties = {
 								{ name: 'Last 7 Days', value: '7d' },
 								{ name: 'Last Hour', value: '1h' },
 							],
-						},
-						{
-							displayName: 'Skip These Domains',
-							name: 'excludeDomains',
-							type: 'string',
-							default: '',
-							placeholder: 'e.g. pinterest.com',
-							description: 'Drop results from these host names, separated by commas (at most 50)',
 						},
 					],
 				},
@@ -430,7 +432,7 @@ export const webhookField: INodeProperties = {
 							description: 'Once per check, with the summary',
 						},
 						{
-							name: 'Page',
+							name: 'Page Checked',
 							value: 'monitor.page',
 							description: 'Once per page of each check, with its status, diff and judgment',
 						},

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { invalid } from '../../helpers/validation';
 import type { EmailInput, MonitorInput, WebhookInput } from './body';
 import { formLabeler, jsonLabeler, parseTargetsJson, targetsFromForm } from './targets';
+import { timezoneOrWorkflowZone } from './schedule';
 
 /** Turns what the node's form holds into a MonitorInput for buildMonitorBody. */
 
@@ -44,7 +45,7 @@ export function readCreateInput(ctx: IExecuteFunctions, i: number): MonitorInput
 	const goal = ctx.getNodeParameter('goal', i, '');
 	const judge = ctx.getNodeParameter('judgeEnabled', i, true);
 	const mode = ctx.getNodeParameter('scheduleMode', i, 'text');
-	if (mode !== 'text' && mode !== 'cron') throw invalid(node, 'Schedule Type', mode, 'choose Text or Cron Expression', i);
+	if (mode !== 'text' && mode !== 'cron') throw invalid(node, 'Schedule Type', mode, 'choose In Words or Cron Expression', i);
 	const source = ctx.getNodeParameter('targetsSource', i, 'fields');
 	if (source !== 'fields' && source !== 'json') throw invalid(node, 'Define Targets', source, 'choose Using the Form or Using JSON', i);
 	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
@@ -55,7 +56,7 @@ export function readCreateInput(ctx: IExecuteFunctions, i: number): MonitorInput
 		schedule: {
 			text: mode === 'text' ? ctx.getNodeParameter('scheduleText', i, '') : undefined,
 			cron: mode === 'cron' ? ctx.getNodeParameter('cron', i, '') : undefined,
-			timezone: ctx.getNodeParameter('timezone', i, 'UTC'),
+			timezone: timezoneOrWorkflowZone(ctx.getNodeParameter('timezone', i, 'UTC'), () => ctx.getTimezone()),
 		},
 		targets: targetsFromParameters(
 			node,

@@ -185,7 +185,16 @@ export const CRON_HELP =
 	'Five fields with numbers only: minute, hour, day of month, month (1-12), day of week (0-7, 0 and 7 = Sunday): "0 9 * * 1-5", not MON-FRI. A step needs * or a range ("5-59/15"). When both day fields are set, a day must match both. Checks must be at least 5 minutes apart.';
 export const TIMEZONE_HELP = 'A name such as "Europe/Berlin" or "America/New_York", not an offset such as +02:00.';
 export const SCHEDULE_TEXT_DESCRIPTION = `When to check, in words. ${SCHEDULE_TEXT_HELP}`;
-export const TIMEZONE_DESCRIPTION = `The IANA time zone the schedule is read in. ${TIMEZONE_HELP}`;
+export const TIMEZONE_DESCRIPTION = `The IANA time zone the schedule is read in; leave it empty for this workflow's time zone (its settings, else the n8n instance's). ${TIMEZONE_HELP}`;
+
+/**
+ * An empty Time Zone means the workflow's time zone (n8n's getTimezone(): the workflow setting,
+ * else the instance's). The field's default stays "UTC": n8n does not save a value equal to the
+ * default, so a new default would move the schedule of every saved monitor form and trigger.
+ */
+export function timezoneOrWorkflowZone(value: unknown, workflowZone: () => string): unknown {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '') ? workflowZone() : value;
+}
 
 const TEXT_HELP = `the service understands only: ${SCHEDULE_TEXT_PHRASES}. For anything else (e.g. weekdays only) use a cron expression such as "0 9 * * 1-5".`;
 

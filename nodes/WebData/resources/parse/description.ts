@@ -79,7 +79,7 @@ export const parseFileProperties: INodeProperties[] = [
 		displayName: 'PDF Options',
 		name: 'pdfOptions',
 		type: 'collection',
-		placeholder: 'Add PDF Option',
+		placeholder: 'Add Option',
 		default: {},
 		options: [
 			{
@@ -188,14 +188,14 @@ export const parseFileProperties: INodeProperties[] = [
 				name: 'auditUsername',
 				type: 'string',
 				default: '',
-				description: 'A user name (at most 1024 characters) recorded with this parse in your SIEM log events',
+				description: 'Rarely needed (service logs): a user name, at most 1024 characters, recorded with this parse in your SIEM log events',
 			},
 			{
 				displayName: 'Block Ads',
 				name: 'blockAds',
 				type: 'boolean',
 				default: true,
-				description: 'Whether to block ads and cookie pop-ups when extra network requests are needed',
+				description: 'Whether to block ads and cookie pop-ups when web content the file links to is fetched (rarely needed: web content only)',
 			},
 			{
 				displayName: 'Check for Prompt Injection',
@@ -264,14 +264,14 @@ export const parseFileProperties: INodeProperties[] = [
 				name: 'origin',
 				type: 'string',
 				default: 'api',
-				description: 'Origin label for the service\'s analytics and logs',
+				description: 'Rarely needed (service logs): the origin label for the service\'s analytics and logs',
 			},
 			{
 				displayName: 'Proxy',
 				name: 'proxy',
 				type: 'options',
 				default: 'basic',
-				description: 'Proxy for extra network requests. Parsing supports only these two.',
+				description: 'Rarely needed (web content only): the proxy for web content the file links to. Parsing supports only these two.',
 				options: [
 					{ name: 'Auto', value: 'auto' },
 					{ name: 'Basic', value: 'basic' },
@@ -296,10 +296,10 @@ export const parseFileProperties: INodeProperties[] = [
 				name: 'skipTlsVerification',
 				type: 'boolean',
 				default: true,
-				description: 'Whether to skip TLS certificate checks on extra network requests',
+				description: 'Whether to skip TLS certificate checks when web content the file links to is fetched (rarely needed: web content only)',
 			},
 			{
-				displayName: 'Timeout (Ms)',
+				displayName: 'Timeout (Milliseconds)',
 				name: 'timeout',
 				type: 'number',
 				typeOptions: { minValue: 1000, maxValue: 300000, numberPrecision: 0 },

@@ -62,7 +62,7 @@ export const INTEGRATIONS = [
 	'prometheus',
 ];
 
-export const INTEGRATION_DESCRIPTION = `Which integration sends this parse, for the service's statistics. The service accepts only ${INTEGRATIONS.join(', ')}, or your own value starting with "_". Leave empty when in doubt.`;
+export const INTEGRATION_DESCRIPTION = `Rarely needed (service logs): which integration sends this parse, for the service's statistics. The service accepts only ${INTEGRATIONS.join(', ')}, or your own value starting with "_". Leave empty when in doubt.`;
 
 /** Whether the service accepts this `integration` value (see INTEGRATIONS). */
 export function isIntegration(value: string): boolean {
@@ -146,7 +146,7 @@ export function buildParseOptions(node: INode, p: ParseParameters, itemIndex?: n
 	if (o.timeout !== undefined) {
 		const t = o.timeout;
 		if (!isInteger(t) || t < MIN_TIMEOUT_MS || t > MAX_TIMEOUT_MS) {
-			throw invalid(node, 'Options → Timeout (Ms)', t, `a whole number of milliseconds from ${MIN_TIMEOUT_MS} to ${MAX_TIMEOUT_MS} (5 minutes)`, itemIndex);
+			throw invalid(node, 'Options → Timeout (Milliseconds)', t, `a whole number of milliseconds from ${MIN_TIMEOUT_MS} to ${MAX_TIMEOUT_MS} (5 minutes)`, itemIndex);
 		}
 		out.timeout = t;
 	}

@@ -25,11 +25,14 @@ const properties: INodeProperties[] = [
 	...scrapeOptionProperties(),
 	outputModeField('the URL, the title and the Markdown (or the summary), plus JSON and the change status when asked for'),
 	{
-		displayName: 'Options',
+		// Not "Options": next to Scrape Options (what the service does on the page) this group is
+		// about how this node runs (items in parallel, the screenshot file, data retention).
+		displayName: 'Run Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
+		description: 'How this node runs the scrapes: how many items at once, the screenshot file, zero data retention. How each page is read is under Scrape Options.',
 		options: [
 			{
 				displayName: 'Concurrency',
@@ -95,7 +98,7 @@ export const SCRAPE_HINTS: Record<string, string> = {
 	'text:do not support this site':
 		'The service does not support this site, and no data provider serves it. Nothing can be scraped from this address.',
 	THIRD_PARTY_DATA_UNSUPPORTED_OPTION:
-		'Only a data provider can serve this URL, and it cannot honour an option that is set (named in the message): remove Actions, the Screenshot format, Zero Data Retention or that option, then run again.',
+		'Only a data provider can serve this URL, and it cannot honour an option that is set (named in the message): remove Browser Actions, the Screenshot format, Zero Data Retention or that option, then run again.',
 	THIRD_PARTY_DATA_UNSUPPORTED_URL:
 		"The data provider for this site serves only the record's own page, not its sub-pages. Use the record's main URL.",
 	'text:Invalid URL': 'The service did not accept the URL. Give an absolute http or https address such as https://example.com/page.',
@@ -110,7 +113,7 @@ export const scrapeUrl: Operation = {
 		const raw = options.concurrency ?? DEFAULT_CONCURRENCY;
 		const value = Number(raw);
 		if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENCY) {
-			throw invalid(this.getNode(), 'Options → Concurrency', raw, `a whole number from 1 to ${MAX_CONCURRENCY}`, 0);
+			throw invalid(this.getNode(), 'Run Options → Concurrency', raw, `a whole number from 1 to ${MAX_CONCURRENCY}`, 0);
 		}
 		return value;
 	},
@@ -126,16 +129,16 @@ export const scrapeUrl: Operation = {
 		);
 		const download = options.downloadScreenshot === true;
 		if (download && !wantsScreenshot) {
-			throw invalid(node, 'Options → Download Screenshot', true, 'choose the Screenshot format as well, or turn this option off', i);
+			throw invalid(node, 'Run Options → Download Screenshot', true, 'choose the Screenshot format as well, or turn this option off', i);
 		}
 		const binaryField = String(options.screenshotBinaryProperty ?? 'screenshot').trim();
 		if (download && !binaryField) {
-			throw invalid(node, 'Options → Screenshot Binary Field', options.screenshotBinaryProperty, 'give the binary field a name', i);
+			throw invalid(node, 'Run Options → Screenshot Binary Field', options.screenshotBinaryProperty, 'give the binary field a name', i);
 		}
 
 		const onShotFailure = options.onScreenshotFailure ?? 'keepPage';
 		if (onShotFailure !== 'keepPage' && onShotFailure !== 'fail') {
-			throw invalid(node, 'Options → On Screenshot Download Failure', onShotFailure, 'choose one of keepPage, fail', i);
+			throw invalid(node, 'Run Options → On Screenshot Download Failure', onShotFailure, 'choose one of keepPage, fail', i);
 		}
 
 		const body: IDataObject = { url, ...scrapeOptions };
@@ -186,7 +189,7 @@ function screenshotFailed(
 	}
 	const failed = new NodeOperationError(ctx.getNode(), `The screenshot download from ${String(failure.host)} failed: ${String(failure.message)}`, {
 		itemIndex: i,
-		description: `The page was scraped (and charged); only its screenshot file could not be downloaded. ${String(failure.hint)} Set Options → On Screenshot Download Failure to "Keep Page, Note the Error" to get the page without the file.`,
+		description: `The page was scraped (and charged); only its screenshot file could not be downloaded. ${String(failure.hint)} Set Run Options → On Screenshot Download Failure to "Keep Page, Note the Error" to get the page without the file.`,
 	});
 	if (!ctx.continueOnFail()) throw failed;
 	return [{ json: { ...item.json, ...errorItem(failed, i).json, screenshotError: failure }, pairedItem: { item: i } }];

@@ -70,7 +70,8 @@ const properties: INodeProperties[] = [
 	...scrapeOptionProperties({ scrapeResults: [true] }, SEARCH_FORMATS),
 	outputModeField('the source, title, URL and description (plus the Markdown when results are scraped)'),
 	{
-		displayName: 'Options',
+		// One name per concept: a monitor's search target calls the same settings "Search Options".
+		displayName: 'Search Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',
@@ -85,12 +86,14 @@ const properties: INodeProperties[] = [
 				description: 'Two-letter ISO country code for geo-targeted results. Best set together with Location.',
 			},
 			{
-				displayName: 'Custom Time Filter (Tbs)',
+				displayName: 'Custom Time Filter',
 				name: 'tbs',
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. cdr:1,cd_min:1/1/2026,cd_max:3/31/2026',
-				description: 'A custom time filter: qdr:h|d|w|m|y, sbd:1 (sort by date), or cdr:1,cd_min:M/D/YYYY,cd_max:M/D/YYYY. Replaces Time Range.',
+				hint: 'A date range: cdr:1,cd_min:1/1/2026,cd_max:3/31/2026 (month/day/year). Newest first: sbd:1.',
+				description:
+					'Only results from a date range, written as cdr:1,cd_min:M/D/YYYY,cd_max:M/D/YYYY; or qdr:h, qdr:d, qdr:w, qdr:m, qdr:y for the last hour, day, week, month or year; sbd:1 sorts by date. Replaces Time Range.',
 			},
 			{
 				displayName: 'Exclude Domains',
@@ -145,7 +148,7 @@ const properties: INodeProperties[] = [
 				description: 'Only results published in this period',
 			},
 			{
-				displayName: 'Timeout (Ms)',
+				displayName: 'Timeout (Milliseconds)',
 				name: 'timeout',
 				type: 'number',
 				typeOptions: { minValue: 1000, maxValue: 300000, numberPrecision: 0 },
@@ -201,11 +204,11 @@ export function buildSearchBody(ctx: IExecuteFunctions, i: number): IDataObject 
 	if (o.tbs !== undefined && String(o.tbs).trim() !== '') {
 		const tbs = String(o.tbs).replace(/\s+/g, '');
 		if (!TBS.test(tbs)) {
-			throw invalid(node, 'Options → Custom Time Filter (Tbs)', o.tbs, 'qdr:h, qdr:d, qdr:w, qdr:m, qdr:y, sbd:1, or cdr:1,cd_min:M/D/YYYY,cd_max:M/D/YYYY', i);
+			throw invalid(node, 'Search Options → Custom Time Filter', o.tbs, 'qdr:h, qdr:d, qdr:w, qdr:m, qdr:y, sbd:1, or cdr:1,cd_min:M/D/YYYY,cd_max:M/D/YYYY', i);
 		}
 		body.tbs = tbs;
 	} else if (o.timeRange !== undefined) {
-		if (!TIME_RANGES.includes(String(o.timeRange))) throw invalid(node, 'Options → Time Range', o.timeRange, `one of ${TIME_RANGES.join(', ')}`, i);
+		if (!TIME_RANGES.includes(String(o.timeRange))) throw invalid(node, 'Search Options → Time Range', o.timeRange, `one of ${TIME_RANGES.join(', ')}`, i);
 		body.tbs = o.timeRange;
 	}
 	if (o.location !== undefined && String(o.location).trim() !== '') body.location = String(o.location).trim();
@@ -213,20 +216,20 @@ export function buildSearchBody(ctx: IExecuteFunctions, i: number): IDataObject 
 		const country = String(o.country).trim().toUpperCase();
 		// The server takes any text here (types.ts @81015eb searchRequestSchema.country); the package
 		// holds it to the same country table as Location Country, since another code finds nothing.
-		if (!isCountryCode(country)) throw invalid(node, 'Options → Country', o.country, COUNTRY_RULE, i);
+		if (!isCountryCode(country)) throw invalid(node, 'Search Options → Country', o.country, COUNTRY_RULE, i);
 		body.country = country;
 	}
 	if (o.timeout !== undefined) {
 		const t = o.timeout;
 		if (typeof t !== 'number' || !Number.isInteger(t) || t < 1000 || t > 300000) {
-			throw invalid(node, 'Options → Timeout (Ms)', t, 'a whole number of milliseconds from 1000 to 300000', i);
+			throw invalid(node, 'Search Options → Timeout (Milliseconds)', t, 'a whole number of milliseconds from 1000 to 300000', i);
 		}
 		body.timeout = t;
 	}
-	const include = o.includeDomains !== undefined ? domainList(node, 'Options → Include Domains', o.includeDomains, i) : [];
-	const exclude = o.excludeDomains !== undefined ? domainList(node, 'Options → Exclude Domains', o.excludeDomains, i) : [];
+	const include = o.includeDomains !== undefined ? domainList(node, 'Search Options → Include Domains', o.includeDomains, i) : [];
+	const exclude = o.excludeDomains !== undefined ? domainList(node, 'Search Options → Exclude Domains', o.excludeDomains, i) : [];
 	if (include.length && exclude.length) {
-		throw invalid(node, 'Options → Exclude Domains', o.excludeDomains, 'use either Include Domains or Exclude Domains, not both', i);
+		throw invalid(node, 'Search Options → Exclude Domains', o.excludeDomains, 'use either Include Domains or Exclude Domains, not both', i);
 	}
 	if (include.length) body.includeDomains = include;
 	if (exclude.length) body.excludeDomains = exclude;
