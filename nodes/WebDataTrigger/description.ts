@@ -213,7 +213,7 @@ export const triggerProperties: INodeProperties[] = [
 	},
 	// ---- Job Events ----
 	{
-		displayName: `Nothing is registered: in the workflow that starts the job (Crawl, Batch Scrape or Agent → Start), add the option "Send Events to Web Data Trigger" with this Production URL and the Token below.`,
+		displayName: `Nothing is registered: in the job's Start (Crawl, Batch Scrape, Agent), add the option "Send Events to Web Data Trigger" with this Production URL and the Token below.`,
 		name: 'jobsNotice',
 		type: 'notice',
 		default: '',
