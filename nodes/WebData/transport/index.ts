@@ -10,7 +10,7 @@ import type {
 import { sleep } from 'n8n-workflow';
 
 import { type ApiFailure, toNodeApiError } from './errors';
-import type { Pace } from './pace';
+import type { Pace, PaceTicket } from './pace';
 import { MAX_ATTEMPTS, nextRetryDelay, parseRetryAfter } from './retry';
 
 export const CREDENTIAL_TYPE = 'webDataApi';
@@ -120,9 +120,10 @@ export async function apiRequest<T = IDataObject>(
 		// The upload is opened before the turn, so the request goes out the moment its turn comes
 		// (opening reads the file's metadata or buffer; a 429 arriving meanwhile still holds it).
 		const upload = request.openUpload ? await request.openUpload() : undefined;
+		let ticket: PaceTicket | undefined;
 		if (deps.pace) {
 			try {
-				await deps.pace.turn(signal);
+				ticket = await deps.pace.turn(signal);
 			} catch {
 				discardUpload(upload);
 				throw cancelledError();
@@ -174,7 +175,7 @@ export async function apiRequest<T = IDataObject>(
 		if (answer) {
 			const parsed = parseBody(answer.body);
 			if (answer.status >= 200 && answer.status < 300) {
-				deps.pace?.succeeded();
+				deps.pace?.succeeded(ticket);
 				if (!parsed.ok) {
 					failure = {
 						method: request.method,
@@ -203,7 +204,7 @@ export async function apiRequest<T = IDataObject>(
 		const current = failure as ApiFailure;
 		const delay = retryDelayFor(request.method, current, attempt, deps);
 		// Every 429 holds the whole run, also when this request gives up (the others must still wait).
-		if (current.status === 429) deps.pace?.rateLimited(delay ?? current.retryAfterMs ?? 0);
+		if (current.status === 429) deps.pace?.rateLimited(delay ?? current.retryAfterMs ?? 0, ticket);
 		if (delay === undefined) throw toNodeApiError(ctx.getNode(), current, secret, request.itemIndex);
 		deps.onRetry?.({ attempt, status: current.status, delayMs: delay });
 		try {
