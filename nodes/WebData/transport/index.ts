@@ -175,7 +175,7 @@ export async function apiRequest<T = IDataObject>(
 		if (answer) {
 			const parsed = parseBody(answer.body);
 			if (answer.status >= 200 && answer.status < 300) {
-				deps.pace?.succeeded(ticket);
+				deps.pace?.succeeded();
 				if (!parsed.ok) {
 					failure = {
 						method: request.method,

@@ -28,7 +28,7 @@ import { sleep } from 'n8n-workflow';
  *   key); a 429 after such a probe takes it back and ends probing for the run.
  *
  * The interface is three calls: `turn()` before each attempt (returns a ticket), then
- * `succeeded(ticket)` or `rateLimited(waitMs, ticket)` with its answer. Time and sleep are injected
+ * `succeeded()` or `rateLimited(waitMs, ticket)` with its answer. Time and sleep are injected
  * for tests; `turn()` stops at once when the execution is cancelled.
  */
 
@@ -152,7 +152,7 @@ export class Pace {
 	}
 
 	/** A request got a 2xx answer. */
-	succeeded(_ticket?: PaceTicket): void {
+	succeeded(): void {
 		if (this.limit === 0) return;
 		const now = this.clock.now();
 		const quiet = now - this.lastLimitedAt;
