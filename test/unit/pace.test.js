@@ -216,7 +216,7 @@ describe('Pace', () => {
 		expect(pace.state.limit).toBe(5);
 	});
 
-	test('after a long quiet spell the limit grows by one; a 429 after that probe takes it back for good', async () => {
+	test('after a long quiet spell the limit grows by one per window; the 429 that answers a probe takes a step back for good', async () => {
 		const clock = fakeClock();
 		const pace = new Pace(clock);
 		await burst(clock, pace, 6, 3);
@@ -225,14 +225,21 @@ describe('Pace', () => {
 		clock.advance(PROBE_AFTER_MS);
 		pace.succeeded();
 		expect(pace.state.limit).toBe(4);
-		pace.succeeded(); // one probe per quiet spell
+		pace.succeeded(); // one step per window
 		expect(pace.state.limit).toBe(4);
+		clock.advance(RATE_WINDOW_MS);
+		pace.succeeded();
+		expect(pace.state.limit).toBe(5);
+		clock.advance(RATE_WINDOW_MS);
+		pace.succeeded();
+		expect(pace.state.limit).toBe(6);
+		clock.advance(10);
 		const probe = await clock.drive(pace.turn());
 		pace.rateLimited(1000, probe);
-		expect(pace.state).toMatchObject({ limit: 3, windowMs: WINDOW });
+		expect(pace.state).toMatchObject({ limit: 5, windowMs: WINDOW });
 		clock.advance(10 * PROBE_AFTER_MS);
 		pace.succeeded();
-		expect(pace.state.limit).toBe(3);
+		expect(pace.state.limit).toBe(5);
 	});
 
 	test('a cancelled execution stops waiting', async () => {

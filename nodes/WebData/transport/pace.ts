@@ -24,8 +24,9 @@ import { sleep } from 'n8n-workflow';
  *   requests reach the service with more jitter, the learned window alone lets a request arrive early.
  * - **Recovery.** After `RELAX_AFTER_MS` without a 429 each success narrows a widened window by
  *   `RELAX_STEP`, down to the learned one plus slack. After `PROBE_AFTER_MS` without a 429 at that
- *   window, the limit grows by one (the first 429 may have come while another workflow shared the
- *   key); a 429 after such a probe takes it back and ends probing for the run.
+ *   window, the limit grows by one per window (the first 429 may have come while another workflow
+ *   shared the key, or been about something else); the 429 that answers a probe takes the last
+ *   step back and ends probing for the run. A run at the right limit pays one hold for that.
  *
  * The interface is three calls: `turn()` before each attempt (returns a ticket), then
  * `succeeded()` or `rateLimited(waitMs, ticket)` with its answer. Time and sleep are injected
@@ -46,7 +47,7 @@ export const PACED_SLOWDOWN = 1.1;
 export const RELAX_AFTER_MS = 3_000;
 /** How much each success narrows a widened window once relaxing (1 %). */
 export const RELAX_STEP = 0.01;
-/** Quiet time at the learned window before the limit is raised by one. */
+/** Quiet time at the learned window before the limit is raised, by one per `RATE_WINDOW_MS`. */
 export const PROBE_AFTER_MS = 30_000;
 /** The window never grows past this. */
 export const MAX_WINDOW_MS = 60_000;
@@ -138,8 +139,8 @@ export class Pace {
 			// Learned when the hold ends: by then the other requests of the burst have their answers,
 			// and those limited too are known (a burst sent at one instant gets some 200s, some 429s).
 			if (!this.learning) this.learning = { sentAt, ticket };
-		} else if (now - this.probedAt < PROBE_AFTER_MS && this.probedAt > this.lastLimitedAt) {
-			// The probe was one too many: back to the learned limit, and no more probing.
+		} else if (this.probedAt > this.lastLimitedAt) {
+			// The last probe was one too many: one back, and no more probing.
 			this.limit = Math.max(1, this.limit - 1);
 			this.probing = false;
 			this.lastLimitedAt = now;
@@ -159,7 +160,7 @@ export class Pace {
 		if (quiet < RELAX_AFTER_MS) return;
 		if (this.windowMs > this.floorMs) {
 			this.windowMs = Math.max(this.floorMs, this.windowMs * (1 - RELAX_STEP));
-		} else if (this.probing && quiet >= PROBE_AFTER_MS && now - this.probedAt >= PROBE_AFTER_MS) {
+		} else if (this.probing && quiet >= PROBE_AFTER_MS && now - this.probedAt >= RATE_WINDOW_MS) {
 			this.limit++;
 			this.probedAt = now;
 		}
