@@ -38,8 +38,8 @@ export const RATE_WINDOW_MS = 1_000;
 /** The run's own window is this much longer than `RATE_WINDOW_MS` (start-to-arrival jitter). */
 export const WINDOW_SLACK = 0.03;
 /** Each 429 of a paced run adds this much slack for the rest of the run (a machine that jitters more)… */
-export const SLACK_STEP = 0.01;
-/** …up to this much. */
+export const SLACK_STEP = 0.02;
+/** …up to this much (it stays: a busy machine stays busy for the run). */
 export const MAX_SLACK = 0.1;
 /** How much a 429 on an already paced run widens the window. */
 export const PACED_SLOWDOWN = 1.1;
