@@ -125,6 +125,14 @@ describe('Pace', () => {
 		expect(pace.state.limit).toBe(2);
 	});
 
+	test('a long Retry-After (a minute) does not make the run forget the burst it learns from', async () => {
+		const clock = fakeClock();
+		const pace = new Pace(clock);
+		await burst(clock, pace, 8, 6, 60_000);
+		await clock.drive(pace.turn());
+		expect(pace.state.limit).toBe(6);
+	});
+
 	test('once paced, a full window goes at once and the next request waits until the oldest start leaves it', async () => {
 		const clock = fakeClock();
 		const pace = new Pace(clock);

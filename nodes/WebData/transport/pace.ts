@@ -107,8 +107,9 @@ export class Pace {
 	async turn(signal?: AbortSignal): Promise<PaceTicket> {
 		for (;;) {
 			const now = this.clock.now();
-			this.prune(now);
+			// The sends of the burst are kept until the limit is learned from them, however long the hold.
 			if (this.learning && now >= this.resumeAt) this.learn();
+			if (!this.learning) this.prune(now);
 			let at = this.resumeAt;
 			if (this.limit > 0 && this.sends.length - this.head >= this.limit) {
 				const oldest = this.sends[this.sends.length - this.limit].at;
