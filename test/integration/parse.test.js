@@ -244,7 +244,8 @@ describe('many files', () => {
 		const items = Array.from({ length: 20 }, (_, i) => file('report.pdf', { fileName: `file-${String(i).padStart(2, '0')}.pdf` }));
 		const started = Date.now();
 		const result = await run(parse({ options: { concurrency: 5 } }), items);
-		expect(result.status).toBe('success');
+		// Failed once in 5 full-suite runs under stress-ng (issue 15.4 proof) with status 'error'; show why.
+		expect({ status: result.status, error: result.error?.message }).toEqual({ status: 'success', error: undefined });
 		const out = result.items(WEB_DATA);
 		expect(out.map((i) => i.json.fileName)).toEqual(items.map((i) => i.binary.data.fileName));
 		expect(out.map((i) => i.pairedItem.item)).toEqual([...Array(20).keys()]);

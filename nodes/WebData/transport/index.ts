@@ -12,7 +12,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { baseUrlMessage, checkBaseUrl } from './baseUrl';
 
 import { type ApiFailure, toNodeApiError } from './errors';
-import type { Pace } from './pace';
+import type { Pace, PaceTicket } from './pace';
 import { MAX_ATTEMPTS, nextRetryDelay, parseRetryAfter } from './retry';
 
 export const CREDENTIAL_TYPE = 'webDataApi';
@@ -168,9 +168,10 @@ export async function apiRequest<T = IDataObject>(
 		// The upload is opened before the turn, so the request goes out the moment its turn comes
 		// (opening reads the file's metadata or buffer; a 429 arriving meanwhile still holds it).
 		const upload = request.openUpload ? await request.openUpload() : undefined;
+		let ticket: PaceTicket | undefined;
 		if (deps.pace) {
 			try {
-				await deps.pace.turn(signal);
+				ticket = await deps.pace.turn(signal);
 			} catch {
 				discardUpload(upload);
 				throw cancelledError();
@@ -262,7 +263,7 @@ export async function apiRequest<T = IDataObject>(
 		}
 		const delay = retryDelayFor(request.method, current, attempt, deps);
 		// Every 429 holds the whole run, also when this request gives up (the others must still wait).
-		if (current.status === 429) deps.pace?.rateLimited(delay ?? current.retryAfterMs ?? 0);
+		if (current.status === 429) deps.pace?.rateLimited(delay ?? current.retryAfterMs ?? 0, ticket);
 		current.elapsedMs = elapsed();
 		if (deps.budgetMs !== undefined) current.budgetMs = deps.budgetMs;
 		if (delay === undefined) throw toNodeApiError(ctx.getNode(), current, secret, request.itemIndex);

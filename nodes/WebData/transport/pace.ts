@@ -6,33 +6,59 @@ import { sleep } from 'n8n-workflow';
  *
  * - **Hold.** After any 429 no request of the run starts before the time the service asked for
  *   (`Retry-After`, else the transport's backoff). Requests already waiting to retry wait for it too.
- * - **Learned rate.** A 429 also tells how fast the service lets requests through: the run spaces its
- *   request starts so that per second at most `SAFETY` × (the number of requests that succeeded in
- *   the second before the first 429) start. A 429 on a run that is already paced widens the spacing
- *   by `PACED_SLOWDOWN` (a bounded step: the 429 may not be about the rate at all). Without that, a run that resumes at full speed gets one 429 and
- *   one full `Retry-After` pause per rate window, which halves throughput. The spacing only grows
- *   from the successes the service really allowed, so repeated 429s of one burst do not compound.
- * - **Recovery.** After `RELAX_AFTER_MS` without a 429 each success shortens the spacing by
- *   `RELAX_STEP`, so a run that was slowed by a passing limit (another workflow sharing the key)
- *   speeds up again; below `MIN_INTERVAL_MS` the spacing is dropped.
+ * - **Learned limit.** The service counts requests in a rolling window (spec 7.1: "requests per
+ *   minute exceed the plan"; it sends no rate headers, only `Retry-After`). The first 429 tells how
+ *   many it let through: the requests this run *sent* in the `RATE_WINDOW_MS` up to the limited
+ *   one, minus those that were limited too. Sends, not answers: requests still in flight when the
+ *   429 arrives were accepted as well, and counting only the answers received undercounts the limit
+ *   as soon as requests overlap. The count is taken when the hold ends, so that the 429s of the rest
+ *   of the burst are known by then. From then on the run starts at most that many requests in any
+ *   `RATE_WINDOW_MS × (1 + WINDOW_SLACK)` — in bursts, as the service allows, not spread out: a
+ *   rolling window lets a full window's worth go at once, and spreading them costs one spacing per
+ *   window. The slack covers the jitter between a request's start here and its arrival there.
+ * - **One signal per burst.** 429s of requests that were sent before the run knew of the first one
+ *   are the same signal and change nothing. A 429 of a request sent after that, while paced, widens
+ *   the window by `PACED_SLOWDOWN` (a bounded step: the 429 may be about another workflow on the same
+ *   key, or about something else than the rate, and a measured estimate would then spiral down), and
+ *   adds `SLACK_STEP` to the slack for the rest of the run (up to `MAX_SLACK`): on a machine whose
+ *   requests reach the service with more jitter, the learned window alone lets a request arrive early.
+ * - **Recovery.** After `RELAX_AFTER_MS` without a 429 each success narrows a widened window by
+ *   `RELAX_STEP`, down to the learned one plus slack. After `PROBE_AFTER_MS` without a 429 at that
+ *   window, the limit grows by one per window (the first 429 may have come while another workflow
+ *   shared the key, or been about something else); the 429 that answers a probe takes the last
+ *   step back and ends probing for the run. A run at the right limit pays one hold for that.
  *
- * Time and sleep are injected for tests; `turn()` stops at once when the execution is cancelled.
+ * The interface is three calls: `turn()` before each attempt (returns a ticket), then
+ * `succeeded()` or `rateLimited(waitMs, ticket)` with its answer. Time and sleep are injected
+ * for tests; `turn()` stops at once when the execution is cancelled.
  */
 
-/** Share of the observed allowed rate the run aims for. */
-export const SAFETY = 0.95;
-/** How far back successes count when a 429 arrives, in ms (the rate window of the estimate). */
+/** The window the service is assumed to count in, in ms (the learned limit is per this window). */
 export const RATE_WINDOW_MS = 1_000;
-/** How much a 429 on an already paced run widens the spacing. */
+/** The run's own window is this much longer than `RATE_WINDOW_MS` (start-to-arrival jitter). */
+export const WINDOW_SLACK = 0.03;
+/** Each 429 of a paced run adds this much slack for the rest of the run (a machine that jitters more)… */
+export const SLACK_STEP = 0.02;
+/** …up to this much (it stays: a busy machine stays busy for the run). */
+export const MAX_SLACK = 0.1;
+/** How much a 429 on an already paced run widens the window. */
 export const PACED_SLOWDOWN = 1.1;
-/** Quiet time after the last 429 before the spacing starts to shrink again. */
-export const RELAX_AFTER_MS = 10_000;
-/** How much each success shortens the spacing once relaxing (1 %). */
+/** Quiet time after the last 429 before a widened window narrows again. */
+export const RELAX_AFTER_MS = 3_000;
+/** How much each success narrows a widened window once relaxing (1 %). */
 export const RELAX_STEP = 0.01;
-/** Spacing below this is dropped (no pacing). */
-export const MIN_INTERVAL_MS = 5;
-/** Spacing never grows past this. */
-export const MAX_INTERVAL_MS = 60_000;
+/** Quiet time at the learned window before the limit is raised, by one per `RATE_WINDOW_MS`. */
+export const PROBE_AFTER_MS = 30_000;
+/** The window never grows past this. */
+export const MAX_WINDOW_MS = 60_000;
+/** Sends are remembered this long (the estimate looks back from a request's start, which may be old). */
+const KEEP_MS = 15_000;
+
+/** One request's start, handed back with its answer. */
+export interface PaceTicket {
+	readonly at: number;
+	limited: boolean;
+}
 
 export interface PaceClock {
 	now(): number;
@@ -44,83 +70,132 @@ const realClock: PaceClock = {
 	sleep: async (ms, signal) => await sleep(ms, signal),
 };
 
+const BASE_WINDOW_MS = RATE_WINDOW_MS * (1 + WINDOW_SLACK);
+
 export class Pace {
 	/** No request starts before this time (epoch ms). */
 	private resumeAt = 0;
 
-	/** Minimum time between two request starts, in ms (0 = not paced). */
-	private intervalMs = 0;
+	/** At most this many starts in any `windowMs` (0 = not paced). */
+	private limit = 0;
 
-	/** The earliest start time of the next request under the spacing. */
-	private nextSlot = 0;
+	private windowMs = BASE_WINDOW_MS;
 
-	/** Times of recent successful answers (kept for the rate window). */
-	private successes: number[] = [];
+	/** The narrowest the window gets again after a 429 widened it (the learned window plus slack). */
+	private floorMs = BASE_WINDOW_MS;
 
+	/** Starts of recent requests, oldest first; `head` is the first one still kept. */
+	private sends: PaceTicket[] = [];
+	private head = 0;
+
+	/** When the run learned of the latest 429 that changed the pace or hold. */
 	private lastLimitedAt = -Infinity;
+
+	/** When the limit was last raised by a probe; probing ends after a probe is answered with 429. */
+	private probedAt = -Infinity;
+	private probing = true;
+
+	/** The first 429 of an unpaced run, to learn the limit from once its hold has passed. */
+	private learning?: { sentAt: number; ticket?: PaceTicket };
 
 	constructor(private readonly clock: PaceClock = realClock) {}
 
 	/**
-	 * Waits until this request may start: after every hold, and after the previous request's slot.
-	 * Reserves the slot it takes. Rejects when `signal` aborts.
+	 * Waits until this request may start: after every hold, and while the window is full, until its
+	 * oldest start leaves it. Records the start; rejects when `signal` aborts.
 	 */
-	async turn(signal?: AbortSignal): Promise<void> {
+	async turn(signal?: AbortSignal): Promise<PaceTicket> {
 		for (;;) {
 			const now = this.clock.now();
-			const at = Math.max(this.resumeAt, this.intervalMs > 0 ? this.nextSlot : 0);
+			// The sends of the burst are kept until the limit is learned from them, however long the hold.
+			if (this.learning && now >= this.resumeAt) this.learn();
+			if (!this.learning) this.prune(now);
+			let at = this.resumeAt;
+			if (this.limit > 0 && this.sends.length - this.head >= this.limit) {
+				const oldest = this.sends[this.sends.length - this.limit].at;
+				at = Math.max(at, oldest + this.windowMs);
+			}
 			if (at <= now) {
-				if (this.intervalMs > 0) this.nextSlot = Math.max(now, this.nextSlot) + this.intervalMs;
-				return;
+				const ticket: PaceTicket = { at: now, limited: false };
+				this.sends.push(ticket);
+				return ticket;
 			}
 			// A hold may be extended while we sleep (another 429): look again after waking.
 			await this.clock.sleep(at - now, signal);
 		}
 	}
 
-	/** A request got 429; `waitMs` is the wait the transport will honour (Retry-After or backoff). */
-	rateLimited(waitMs: number): void {
+	/**
+	 * A request got 429; `waitMs` is the wait the transport will honour (Retry-After or backoff),
+	 * `ticket` the request's own turn (without it the request counts as started now).
+	 */
+	rateLimited(waitMs: number, ticket?: PaceTicket): void {
 		const now = this.clock.now();
 		this.resumeAt = Math.max(this.resumeAt, now + Math.max(0, waitMs));
-		let interval = this.intervalMs;
-		if (now - this.lastLimitedAt < RATE_WINDOW_MS) {
-			// Several 429s of one burst arrive together: they are one signal, not several.
-		} else if (this.intervalMs === 0) {
-			// Unpaced: the successes of the second before the 429 are the rate the service allows.
-			// None tells nothing about the rate: the hold applies, no spacing yet.
-			this.prune(now);
-			if (this.successes.length > 0) interval = RATE_WINDOW_MS / (this.successes.length * SAFETY);
+		const sentAt = ticket?.at ?? now;
+		if (ticket) ticket.limited = true;
+		// Sent before the run knew of an earlier 429: the same burst, the same signal.
+		if (sentAt < this.lastLimitedAt) return;
+		if (this.limit === 0) {
+			// Learned when the hold ends: by then the other requests of the burst have their answers,
+			// and those limited too are known (a burst sent at one instant gets some 200s, some 429s).
+			if (!this.learning) this.learning = { sentAt, ticket };
+		} else if (this.probedAt > this.lastLimitedAt) {
+			// The last probe was one too many: one back, and no more probing.
+			this.limit = Math.max(1, this.limit - 1);
+			this.probing = false;
+			this.lastLimitedAt = now;
+			return;
 		} else {
-			// Paced and still limited: slow down by a bounded step. A measured estimate would now
-			// measure the run's own spacing and spiral down when the 429s are not about the rate.
-			interval = this.intervalMs * PACED_SLOWDOWN;
+			this.floorMs = Math.min(this.floorMs + RATE_WINDOW_MS * SLACK_STEP, RATE_WINDOW_MS * (1 + MAX_SLACK));
+			this.windowMs = Math.min(Math.max(this.windowMs * PACED_SLOWDOWN, this.floorMs), MAX_WINDOW_MS);
 		}
-		this.intervalMs = Math.min(interval, MAX_INTERVAL_MS);
 		this.lastLimitedAt = now;
-		// The first request after the hold goes at the resume time; the others follow the spacing.
-		this.nextSlot = Math.max(this.nextSlot, this.resumeAt);
 	}
 
 	/** A request got a 2xx answer. */
 	succeeded(): void {
+		if (this.limit === 0) return;
 		const now = this.clock.now();
-		this.successes.push(now);
-		this.prune(now);
-		if (this.intervalMs > 0 && now - this.lastLimitedAt >= RELAX_AFTER_MS) {
-			this.intervalMs *= 1 - RELAX_STEP;
-			if (this.intervalMs < MIN_INTERVAL_MS) this.intervalMs = 0;
+		const quiet = now - this.lastLimitedAt;
+		if (quiet < RELAX_AFTER_MS) return;
+		if (this.windowMs > this.floorMs) {
+			this.windowMs = Math.max(this.floorMs, this.windowMs * (1 - RELAX_STEP));
+		} else if (this.probing && quiet >= PROBE_AFTER_MS && now - this.probedAt >= RATE_WINDOW_MS) {
+			this.limit++;
+			this.probedAt = now;
 		}
 	}
 
-	/** For tests and benchmarks: the current spacing and hold. */
-	get state(): { intervalMs: number; resumeAt: number } {
-		return { intervalMs: this.intervalMs, resumeAt: this.resumeAt };
+	/** For tests and benchmarks: the learned limit per window, the window and the hold. */
+	get state(): { limit: number; windowMs: number; resumeAt: number } {
+		return { limit: this.limit, windowMs: this.windowMs, resumeAt: this.resumeAt };
+	}
+
+	/**
+	 * Sets the limit from the first 429: the requests started in the `RATE_WINDOW_MS` up to the
+	 * limited one (the same millisecond included) that were not limited themselves are what the
+	 * service let through. None tells nothing about the rate: the hold applies, no pacing.
+	 */
+	private learn(): void {
+		const { sentAt, ticket } = this.learning as { sentAt: number; ticket?: PaceTicket };
+		this.learning = undefined;
+		let allowed = 0;
+		for (let i = this.sends.length - 1; i >= this.head; i--) {
+			const send = this.sends[i];
+			if (send.at <= sentAt - RATE_WINDOW_MS) break;
+			if (send !== ticket && send.at <= sentAt && !send.limited) allowed++;
+		}
+		if (allowed > 0) this.limit = allowed;
 	}
 
 	private prune(now: number): void {
-		const from = now - RATE_WINDOW_MS;
-		let drop = 0;
-		while (drop < this.successes.length && this.successes[drop] < from) drop++;
-		if (drop > 0) this.successes.splice(0, drop);
+		const keep = Math.max(KEEP_MS, 2 * this.windowMs);
+		while (this.head < this.sends.length && this.sends[this.head].at <= now - keep) this.head++;
+		// Drop the forgotten part now and then, not on every turn.
+		if (this.head > 1024 && this.head * 2 > this.sends.length) {
+			this.sends = this.sends.slice(this.head);
+			this.head = 0;
+		}
 	}
 }
