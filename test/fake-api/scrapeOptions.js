@@ -113,6 +113,7 @@ function refineScrapeOptions(v, p, out) {
 	if (formats.includes('changeTracking') && !formats.includes('markdown'))
 		out.push(custom([...p, 'formats'], 'The changeTracking format requires the markdown format to be specified as well'));
 	rules.waitForHalfOfTimeout(v, p, out);
+	rules.totalWaitWithActions(v, p, out);
 }
 
 const scrapeOptionsSchema = obj(SCRAPE_OPTION_PROPS, { refine: refineScrapeOptions });

@@ -40,6 +40,8 @@ describe('refused with 400 and an issue at the field', () => {
 		['scrape: waitFor over 60000 (even with a long timeout)', scrape({ waitFor: 60001, timeout: 300000 }), ['waitFor']],
 		['scrape: waitFor over half the timeout', scrape({ timeout: 10000, waitFor: 5001 }), ['waitFor'], 'waitFor must not exceed half of timeout'],
 		['scrape: wait actions over 60 s', scrape({ actions: waits(30000, 30001) }), ['actions'], 'Total wait time (waitFor + wait actions) cannot exceed 60 seconds'],
+		// types.ts @ 61e38dc8 (2025-08): with actions, waitFor and the wait actions together ≤ 60 s.
+		['scrape: waitFor and wait actions together over 60 s', scrape({ waitFor: 30000, actions: waits(30001) }), [], 'Total wait time (waitFor + wait actions) cannot exceed 60 seconds'],
 		['scrape: selector waits count 1 s each', scrape({ actions: [...waits(59500), { type: 'wait', selector: '#x' }] }), ['actions']],
 		['scrape: 51 actions', scrape({ actions: Array.from({ length: 51 }, () => ({ type: 'scroll' })) }), ['actions']],
 		['scrape: a free-form JSON schema', scrape({ formats: [{ type: 'json', schema: FREE_FORM }] }), ['formats', 0, 'schema'], 'Schema contains invalid structure for OpenAI'],
@@ -83,7 +85,8 @@ describe('their neighbours pass', () => {
 	test.each([
 		['scrape: waitFor 60000 without a timeout', scrape({ waitFor: 60000 })],
 		['scrape: waitFor exactly half the timeout', scrape({ timeout: 10000, waitFor: 5000 })],
-		['scrape: wait actions of exactly 60 s, and waitFor beside them', scrape({ waitFor: 30000, actions: waits(30000, 30000) })],
+		['scrape: wait actions of exactly 60 s', scrape({ actions: waits(30000, 30000) })],
+		['scrape: waitFor and wait actions of exactly 60 s together', scrape({ waitFor: 20000, actions: waits(20000, 20000) })],
 		['scrape: 50 actions', scrape({ actions: Array.from({ length: 50 }, () => ({ type: 'scroll' })) })],
 		['scrape: a dictionary with patternProperties, and a $ref', scrape({ formats: [{ type: 'json', schema: { type: 'object', properties: { a: { type: 'object', additionalProperties: true, patternProperties: { '.*': { type: 'string' } } }, b: { $ref: '#/$defs/x' } }, $defs: { x: { type: 'string' } } } }] })],
 		['scrape: lower-case country, proxy stealth', scrape({ location: { country: 'de' }, proxy: 'stealth' })],

@@ -41,6 +41,18 @@ function actionsTotal(v, p, out) {
 	if (ms > ACTIONS_MAX_WAIT_MS) out.push(custom(p, 'Total wait time (waitFor + wait actions) cannot exceed 60 seconds'));
 }
 
+// types.ts @ 61e38dc8 (2025-08, self-hosted servers of that time): with actions, waitFor + the wait
+// actions together at most 60 s (scrapeOptions refine over calculateTotalWaitTime(actions, waitFor)).
+function totalWaitWithActions(v, p, out) {
+	if (!Array.isArray(v.actions) || v.actions.length === 0) return;
+	let ms = Number(v.waitFor) || 0;
+	for (const a of v.actions) {
+		if (!a || a.type !== 'wait') continue;
+		ms += a.milliseconds ? Number(a.milliseconds) || 0 : a.selector ? 1000 : 0;
+	}
+	if (ms > ACTIONS_MAX_WAIT_MS) out.push(custom(p, 'Total wait time (waitFor + wait actions) cannot exceed 60 seconds'));
+}
+
 // types.ts waitForRefine: with both set, waitFor may be at most half of timeout.
 function waitForHalfOfTimeout(v, p, out) {
 	if (v.waitFor && v.timeout && v.waitFor > v.timeout / 2) out.push(custom([...p, 'waitFor'], 'waitFor must not exceed half of timeout'));
@@ -148,6 +160,7 @@ module.exports = {
 	country,
 	actionsTotal,
 	waitForHalfOfTimeout,
+	totalWaitWithActions,
 	structuredSchema,
 	pathPatterns,
 	pathRegExp,

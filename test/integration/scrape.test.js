@@ -272,6 +272,8 @@ describe('checked before sending: an error naming the field, and zero requests',
 		['wait longer than half the timeout', scrape({ scrapeOptions: { timeout: 5000, waitFor: 2501 } }), /Wait For \(Milliseconds\) 2501 is not valid: at most half of the timeout \(5000 ms → 2500 ms\)/],
 		['wait over 60000 ms', scrape({ scrapeOptions: { timeout: 300000, waitFor: 60001 } }), /Wait For \(Milliseconds\) 60001 is not valid: at most 60000 ms/],
 		['wait actions over 60 s together', scrape({ scrapeOptions: { actions: '[{"type":"wait","milliseconds":40000},{"type":"wait","milliseconds":20001}]' } }), /Browser Actions "2 actions" is not valid: the wait actions add up to 60001 ms/],
+		// types.ts @ 61e38dc8 (2025-08 self-hosted servers): with actions, waitFor + wait actions ≤ 60 s.
+		['Wait For and wait actions over 60 s together', scrape({ scrapeOptions: { timeout: 120000, waitFor: 30000, actions: '[{"type":"wait","milliseconds":30001}]' } }), /Wait For \(Milliseconds\) 30000 is not valid: Wait For and the wait actions add up to 60001 ms/],
 		['51 actions', scrape({ scrapeOptions: { actions: '[' + Array.from({ length: 51 }, () => '{"type":"scroll"}').join(',') + ']' } }), /Browser Actions "51 actions" is not valid: at most 50 actions/],
 		['a free-form object schema', scrape({ formats: ['json'], jsonSchema: '{"type":"object","additionalProperties":true}' }), /JSON Schema .* is not valid: the schema itself is an object with "additionalProperties": true and no "properties"/],
 		['a free-form object inside the schema', scrape({ formats: ['json'], jsonSchema: '{"type":"object","properties":{"tags":{"type":"object","additionalProperties":true}}}' }), /JSON Schema .* is not valid: properties → tags is an object/],

@@ -236,10 +236,21 @@ describe('rules of the server, in the package', () => {
 		expect(rules.crawlDelayProblem(60)).toBeUndefined();
 		for (const d of [0, -1, 60.5, '5', NaN]) expect(rules.crawlDelayProblem(d)).toMatch(/above 0 and at most 60/);
 	});
-	test('actions: a wait on a selector counts one second; waitFor is not added to the actions', () => {
+	test('actions: a wait on a selector counts one second; the wait actions alone at most 60 s', () => {
 		expect(rules.actionsWaitMs([{ type: 'wait', milliseconds: 2000 }, { type: 'wait', selector: '#a' }, { type: 'click', selector: '#b' }])).toBe(3000);
-		expect(build({ scrapeOptions: { waitFor: 30000, actions: '[{"type":"wait","milliseconds":60000}]' } })).toMatchObject({ waitFor: 30000 });
 		expect(errorOf(() => build({ scrapeOptions: { actions: '[{"type":"wait","milliseconds":60000},{"type":"wait","selector":"#a"}]' } })).message).toMatch(/add up to 61000 ms/);
+	});
+	// issue 14: types.ts @ 61e38dc8 (2025-08, self-hosted servers): with actions, waitFor + wait actions ≤ 60 s.
+	test('with actions, Wait For and the wait actions together at most 60 s (the 2025-08 server); nothing is sent past it', () => {
+		expect(build({ scrapeOptions: { waitFor: 30000, actions: '[{"type":"wait","milliseconds":29000},{"type":"wait","selector":"#a"}]' } })).toMatchObject({ waitFor: 30000 });
+		expect(build({ scrapeOptions: { waitFor: 60000 } })).toMatchObject({ waitFor: 60000 }); // no actions: only waitFor's own cap
+		const error = errorOf(() => build({ scrapeOptions: { waitFor: 30000, actions: '[{"type":"wait","milliseconds":30000},{"type":"wait","selector":"#a"}]' } }));
+		expect(error.message).toMatch(/^Scrape Options → Wait For \(Milliseconds\) 30000 is not valid: Wait For and the wait actions add up to 61000 ms; together they may wait at most 60000 ms/);
+		expect(rules.totalWaitProblem(0, [])).toBeUndefined();
+		expect(checkScrapeOptions({ waitFor: 30000, actions: [{ type: 'wait', milliseconds: 30001 }] })).toEqual([
+			expect.objectContaining({ message: 'Total wait time (waitFor + wait actions) cannot exceed 60 seconds' }),
+		]);
+		expect(checkScrapeOptions({ waitFor: 30000, actions: [{ type: 'wait', milliseconds: 30000 }] })).toEqual([]);
 	});
 	test('what passes here, the fake takes: waitFor 60000 alone, stealth, a lower-case country, a schema with patternProperties', () => {
 		const options = build({

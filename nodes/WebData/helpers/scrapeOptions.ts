@@ -8,6 +8,7 @@ import {
 	PROXIES,
 	SEARCH_FORMATS,
 	structuredSchemaProblem,
+	totalWaitProblem,
 	waitForProblem,
 } from './serverRules';
 import { invalid } from './validation';
@@ -585,7 +586,11 @@ export function buildScrapeOptions(node: INode, p: ScrapeOptionInput, i: number,
 	}
 
 	const actions = checkActions(node, label('Browser Actions'), o.actions, i);
-	if (actions && actions.length) out.actions = actions;
+	if (actions && actions.length) {
+		const total = totalWaitProblem(typeof out.waitFor === 'number' ? out.waitFor : 0, actions);
+		if (total) throw invalid(node, label('Wait For (Milliseconds)'), out.waitFor ?? 0, total, i);
+		out.actions = actions;
+	}
 
 	const headerRows = ((o.headers as IDataObject | undefined)?.header ?? []) as IDataObject[];
 	if (headerRows.length) {

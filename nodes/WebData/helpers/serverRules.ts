@@ -12,6 +12,8 @@ import type { IDataObject } from 'n8n-workflow';
  *   [regex]   apps/api/src/lib/crawl-regex.ts (newest stored version: per-field and request-wide caps,
  *             Rust `regex` engine; the older 2f6b46df version had no caps)
  *   [webhook] apps/api/src/services/webhook/schema.ts + headers.ts (createWebhookSchema)
+ *   [aug25]   apps/api/src/controllers/v2/types.ts @ 61e38dc893a50bcaaaaac89c1117a7b51e9824fb (2025-08-25,
+ *             what self-hosted servers of that time run): scrapeOptions' refine over waitFor + wait actions
  */
 
 // ---- wait times and actions ([types] baseScrapeOptions.waitFor, waitForRefine, actionsSchema) ----
@@ -59,6 +61,18 @@ export function actionsProblem(actions: IDataObject[]): string | undefined {
 		return `the wait actions add up to ${wait} ms; together they may wait at most ${MAX_ACTIONS_WAIT_MS} ms (60 seconds; a wait on a selector counts 1000 ms)`;
 	}
 	return undefined;
+}
+
+/**
+ * [aug25] scrapeOptions refine (calculateTotalWaitTime with waitFor, ACTIONS_MAX_WAIT_TIME): when the
+ * request has actions, `waitFor` and the wait actions together may wait at most 60 s ("Total wait time
+ * (waitFor + wait actions) cannot exceed 60 seconds"). Newer hosted schemas cap the two separately;
+ * a body within this combined cap passes both.
+ */
+export function totalWaitProblem(waitFor: number, actions: IDataObject[]): string | undefined {
+	const total = waitFor + actionsWaitMs(actions);
+	if (actions.length === 0 || total <= MAX_ACTIONS_WAIT_MS) return undefined;
+	return `Wait For and the wait actions add up to ${total} ms; together they may wait at most ${MAX_ACTIONS_WAIT_MS} ms (60 seconds; a wait on a selector counts 1000 ms)`;
 }
 
 // ---- JSON schemas for structured output ([types] validateSchemaForOpenAI on json / changeTracking formats) ----
