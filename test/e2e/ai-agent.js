@@ -314,13 +314,21 @@ class AiAgentSuite extends Phase {
 			const lines = got.map((c) => oneLine(c).slice(0, 400));
 			assert.match(errors[0], /^Scrape a URL failed: Bad Request \(HTTP 400, code BAD_REQUEST\)\. Fields: url: must be an absolute https URL\. Retryable: no .*Next step: /, lines[0]);
 			assert.match(errors[1], /^Scrape a URL failed: .*credits.*\(HTTP 402\)\. Retryable: no .*Next step: .*credits/i, lines[1]);
-			assert.match(errors[2], /^Scrape a URL failed: Internal Server Error \(HTTP 500\)\. Retryable: yes; tried 3 times over \d+ s; retry after \d+ s.*Next step: /, lines[2]);
+			assert.match(errors[2], /^Scrape a URL failed: Internal Server Error \(HTTP 500\)\. Retryable: yes; tried [34] times over \d+ s; retry after \d+ s.*Next step: /, lines[2]);
 			assert.match(got[3], /"url":"https:\/\/example\.com\/d"/, `after a 429 the page comes: ${lines[3]}`);
 			assert.match(errors[4], /^Scrape a URL failed: URL "example dot com" is not valid: .*Next step: Fix the "URL" field/, lines[4]);
 			const waitedMs = t.cEnd - t.c;
-			assert.ok(waitedMs < 16000, `the model heard back about the 500 after ${secs(waitedMs)} (budget 15 s)`);
-			const statuses = (await this.requests('POST', '/v2/scrape')).map((r) => r.status);
-			assert.deepEqual(statuses, [400, 402, 500, 500, 500, 429, 200], `the service answered ${statuses.join(', ')}`);
+			// Backoff 2, 4, 8 s plus a jitter under 1 s each: a fourth try fits the 15 s budget when the jitters
+			// were small, so 3 or 4 tries of the 500; the retries themselves stay inside 15 s (the margin
+			// is for n8n's own work on a busy machine).
+			assert.ok(waitedMs < 20000, `the model heard back about the 500 after ${secs(waitedMs)} (budget 15 s)`);
+			const requests = await this.requests('POST', '/v2/scrape');
+			const statuses = requests.map((r) => r.status);
+			const fives = statuses.filter((x) => x === 500).length;
+			assert.ok(fives === 3 || fives === 4, `the 500 was tried ${fives} times`);
+			assert.deepEqual(statuses, [400, 402, ...Array(fives).fill(500), 429, 200], `the service answered ${statuses.join(', ')}`);
+			const tries500 = requests.filter((r) => r.status === 500);
+			assert.ok(tries500.at(-1).at - tries500[0].at <= 15000, 'the last try of the 500 was sent within the 15 s budget');
 			return `500 answered after ${secs(waitedMs)}; ${['400', '402', '500 ×3', '429 then 200', 'field'].map((k, i) => `${k} → ${(errors[i] || lines[i]).slice(0, 300)}`).join(' | ')}`;
 		});
 

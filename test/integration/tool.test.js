@@ -216,10 +216,17 @@ describe('errors as a tool (issue 16.3): the message carries code, fields, retry
 		const t0 = Date.now();
 		const result = await asTool(SCRAPE, { url: 'https://example.com/a', offset: 0 });
 		const ms = Date.now() - t0;
-		// Waits of about 2.5 s and 4.5 s; the next (about 8.5 s) would pass 15 s.
-		expect(ms).toBeLessThan(15_000);
-		expect(api.requests({ method: 'POST', path: '/v2/scrape' })).toHaveLength(3);
-		expect(result.error.message).toMatch(/^Scrape a URL failed: Internal Server Error \(HTTP 500\)\. Retryable: yes; tried 3 times over \d+ s; retry after 9 s/);
+		// The backoff is 2, 4, 8 s plus a random jitter under 1 s each: after waits of about 2.5 and 4.5 s
+		// the next (8–9 s) fits the 15 s budget only when the jitters were small. So 3 or 4 tries; what the
+		// product controls: no wait ends past the budget (the last try is sent within 15 s of the first),
+		// and the message states the tries and the wait it did not make. The 5 s margin on the whole run
+		// is for a busy machine.
+		const tries = api.requests({ method: 'POST', path: '/v2/scrape' });
+		expect([3, 4]).toContain(tries.length);
+		expect(tries.at(-1).at - tries[0].at).toBeLessThanOrEqual(15_000);
+		expect(ms).toBeLessThan(20_000);
+		const next = tries.length === 3 ? '[89]' : '1[67]';
+		expect(result.error.message).toMatch(new RegExp(`^Scrape a URL failed: Internal Server Error \\(HTTP 500\\)\\. Retryable: yes; tried ${tries.length} times over \\d+ s; retry after ${next} s`));
 		expect(result.error.message).toContain('Next step: The service failed with an internal error.');
 	});
 
