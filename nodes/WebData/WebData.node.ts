@@ -31,8 +31,11 @@ import { monitor } from './resources/monitor';
 import { parse } from './resources/parse';
 import { scrape } from './resources/scrape';
 import { search } from './resources/search';
-import { defaultDeps } from './transport';
-import { Pace } from './transport/pace';
+import { CREDENTIAL_TYPE, defaultDeps } from './transport';
+import { PaceRegistry, paceFor } from './transport/paceRegistry';
+
+/** The paces of the executions this process runs, one per execution and credential (bounded, see PaceRegistry). */
+const paces = new PaceRegistry();
 
 /** The action name of an operation ("Scrape a URL"), for messages a model reads. */
 function toolAction(resource: string, operation: string): string {
@@ -183,8 +186,10 @@ export class WebData implements INodeType {
 		// As an AI Agent's tool, the result is shaped for the model (helpers/toolResult.ts); the
 		// budget, offset and page are checked before anything is sent.
 		const tool = isToolRun(this) ? readToolRequest(this, resourceName, operationName) : undefined;
-		// One pace for every request of this run: a 429 holds them all, and the rate follows the service.
-		const run: RunContext = { transportDeps: { ...defaultDeps, pace: new Pace() } };
+		// One pace for every request of this execution and credential (every node run, every tool call
+		// of an agent's turn): a 429 holds them all, and the rate follows the service.
+		const pace = paceFor(paces, this.getExecutionId(), this.getNode().credentials?.[CREDENTIAL_TYPE]?.id);
+		const run: RunContext = { transportDeps: { ...defaultDeps, pace } };
 		// As a tool: retries stay within a time budget, and errors carry what the model can act on.
 		if (tool) run.transportDeps.budgetMs = TOOL_RETRY_BUDGET_MS;
 		const failed = (error: unknown, i?: number) => {

@@ -22,7 +22,7 @@
  */
 const path = require('path');
 const { startFakeApi } = require('../fake-api/server');
-const { runWorkflow } = require('../helpers/workflow-runner');
+const { runWorkflow, startWorkflow } = require('../helpers/workflow-runner');
 const { webDataWorkflow, WEB_DATA } = require('../helpers/workflows');
 const { CANARY_KEY, record } = require('../helpers/canary');
 const { requestsInsideWindows, watchPace, arrivalsNotExplained } = require('../helpers/rate-windows');
@@ -92,5 +92,117 @@ describe('shared pace across concurrent items', () => {
 		expect(pace.turnsInsideHolds()).toEqual([]);
 		expect(arrivalsNotExplained(log, pace)).toEqual([]);
 		expect(log[2].at - log[0].answeredAt).toBeGreaterThanOrEqual(3000 - 5);
+	}, 30000);
+});
+
+/**
+ * Issue 16.4: one pace per execution. Two Web Data nodes of one workflow (as every tool call of an
+ * AI Agent's turn: each is a node run of its own) share the pace of their execution and credential;
+ * two executions never do.
+ */
+describe('one pace per execution', () => {
+	const CRED = { id: 'cred-1', name: 'Web Data account' };
+	const node = (id, name, parameters, extra = {}) => ({
+		id, name, type: 'n8n-nodes-webdata.webData', typeVersion: 1, position: [0, 0], parameters, credentials: { webDataApi: CRED }, ...extra,
+	});
+	/** Start → Test Items → First → Second (both scrape every item's URL). */
+	function twoNodes(items, first, second, firstExtra = {}) {
+		return {
+			nodes: [
+				{ id: 'n1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{ id: 'n2', name: 'Test Items', type: 'test.items', typeVersion: 1, position: [0, 0], parameters: { items: JSON.stringify(items) } },
+				node('n3', 'First', first, firstExtra),
+				node('n4', 'Second', second),
+			],
+			connections: {
+				Start: { main: [[{ node: 'Test Items', type: 'main', index: 0 }]] },
+				'Test Items': { main: [[{ node: 'First', type: 'main', index: 0 }]] },
+				First: { main: [[{ node: 'Second', type: 'main', index: 0 }]] },
+			},
+		};
+	}
+	const scrape = (extra = {}) => ({ resource: 'scrape', operation: 'scrapeUrl', url: "={{ $('Test Items').item.json.url }}", ...extra });
+	const urls = (n) => Array.from({ length: n }, (_, i) => ({ json: { url: `https://example.com/p${i}` } }));
+	const credentials = () => ({ webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url } });
+
+	/** Which Pace instance gave each turn (the built class, as the node runs it). */
+	function watchInstances() {
+		const proto = Pace.prototype;
+		const original = proto.turn;
+		const seen = [];
+		proto.turn = async function (signal) {
+			const ticket = await original.call(this, signal);
+			seen.push({ pace: this, at: ticket.at });
+			return ticket;
+		};
+		return { seen, restore: () => (proto.turn = original) };
+	}
+
+	test('a hold the first node heard holds the second node: no request of it inside the Retry-After window', async () => {
+		// First: one item, 429 with Retry-After 1 s on all 5 attempts → it gives up (Continue On
+		// Fail) while the last 429's window is still open. Second starts at once and must wait for it.
+		api.fault({ method: 'POST', path: '/v2/scrape', statuses: [429], retryAfter: '1', times: 5 });
+		const result = await runWorkflow(twoNodes(urls(1), scrape(), scrape(), { onError: 'continueRegularOutput' }), { credentials: credentials() });
+		record(result.error);
+		expect(result.status).toBe('success');
+		expect(result.json('First')[0]).toMatchObject({ httpStatus: 429 });
+		expect(result.json('Second')[0]).not.toHaveProperty('error');
+		const log = api.requests('/v2/scrape');
+		expect(log.map((r) => r.status)).toEqual([429, 429, 429, 429, 429, 200]);
+		expect(pace.turnsInsideHolds()).toEqual([]);
+		expect(requestsInsideWindows(log, { graceMs: 0 }).inside).toEqual([]);
+		// Second's request came after the last window closed (a pace per node run sends it at once).
+		expect(log[5].at).toBeGreaterThanOrEqual(log[4].answeredAt + 1000 - 5);
+	}, 30000);
+
+	test('the rate the first node learned paces the second: at most 2 turns in any second across both nodes, one pace', async () => {
+		api.rateLimit({ limit: 2, windowMs: 1000, retryAfter: 1, path: '/v2/scrape' });
+		const watch = watchInstances();
+		let result;
+		try {
+			result = await runWorkflow(twoNodes(urls(5), scrape({ options: { concurrency: 3 } }), scrape({ options: { concurrency: 3 } })), { credentials: credentials() });
+		} finally {
+			watch.restore();
+		}
+		record(result.error);
+		expect(result.status).toBe('success');
+		expect(result.json('Second')).toHaveLength(5);
+		expect(result.json('Second').filter((j) => j.error)).toEqual([]);
+		expect(new Set(watch.seen.map((s) => s.pace)).size).toBe(1); // both nodes, one pace
+		const log = api.requests('/v2/scrape');
+		expect(pace.holds.length).toBeGreaterThan(0); // the limit was reached, so the test means something
+		expect(pace.turnsInsideHolds()).toEqual([]);
+		expect(arrivalsNotExplained(log, pace)).toEqual([]);
+		// Once learned, never 3 turns within a second — also not when Second starts (a fresh pace
+		// would send its first 3 at once, concurrency 3).
+		const afterHold = pace.turns.filter((t) => t >= pace.holds[0].to).sort((a, b) => a - b);
+		expect(afterHold.length).toBeGreaterThan(5);
+		for (let i = 2; i < afterHold.length; i++) expect(afterHold[i] - afterHold[i - 2]).toBeGreaterThanOrEqual(RATE_WINDOW_MS);
+	}, 40000);
+
+	test('two executions running at once do not share: a hold in one does not hold the other', async () => {
+		// X hears 429 with Retry-After 3 s on its scrape; Y (map, started while X's hold is in force,
+		// same credential) goes out at once. A pace for the whole process would hold Y for 3 s.
+		api.fault({ method: 'POST', path: '/v2/scrape', statuses: [429], retryAfter: '3', times: 1 });
+		const watch = watchInstances();
+		try {
+			const x = startWorkflow(webDataWorkflow(scrape({ url: 'https://example.com/x' })), { credentials: credentials() });
+			const deadline = Date.now() + 10000;
+			while (!api.requests('/v2/scrape').some((r) => r.status === 429) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+			const limited = api.requests('/v2/scrape').find((r) => r.status === 429);
+			expect(limited).toBeDefined();
+			const y = await runWorkflow(webDataWorkflow({ resource: 'map', operation: 'mapUrl', url: 'https://example.com' }), { credentials: credentials() });
+			record(y.error);
+			expect(y.status).toBe('success');
+			const mapLog = api.requests('/v2/map');
+			expect(mapLog).toHaveLength(1);
+			expect(mapLog[0].at).toBeLessThan(limited.answeredAt + 3000 - 500); // inside X's window: Y was not held
+			const xr = await x.done;
+			record(xr.error);
+			expect(xr.status).toBe('success');
+			expect(new Set(watch.seen.map((s) => s.pace)).size).toBe(2);
+		} finally {
+			watch.restore();
+		}
 	}, 30000);
 });

@@ -145,3 +145,38 @@ describe('the message a model reads', () => {
 		expect(text).not.toContain(CANARY_KEY);
 	});
 });
+
+describe('a hold the execution learned from another call (issue 16.4: one pace per execution)', () => {
+	const { Pace } = require('../../dist/nodes/WebData/transport/pace');
+
+	test('past the budget: not waited for and nothing sent; the message says another call heard 429 and when to retry', async () => {
+		const { deps, waits } = clockDeps({ budgetMs: BUDGET });
+		const pace = new Pace({ now: deps.now, sleep: deps.sleep });
+		pace.rateLimited(40_000); // another tool call of this execution heard Retry-After: 40
+		const { error, calls } = await fail([{ status: 200, body: { success: true, data: {} } }], { ...deps, pace });
+		expect(calls).toHaveLength(0);
+		expect(waits).toEqual([]);
+		expect(error.context.httpStatus).toBe(429);
+		expect(error.context.attempts).toBe(0);
+		const text = forModel(error, 'Scrape a URL').message;
+		expect(text).toContain('Retryable: yes; not sent: another call of this execution was answered 429; retry after 40 s');
+		expect(text).toContain('15 s time budget');
+	});
+
+	test('within the budget: waited for, then sent', async () => {
+		const { deps } = clockDeps({ budgetMs: BUDGET });
+		const slept = [];
+		const pace = new Pace({
+			now: deps.now,
+			sleep: async (ms) => {
+				slept.push(ms);
+				await deps.sleep(ms);
+			},
+		});
+		pace.rateLimited(5_000);
+		const { ctx, calls } = fakeContext({ responses: [{ status: 200, body: { success: true, data: {} } }] });
+		await expect(apiRequest(ctx, { method: 'POST', path: '/scrape', body: {} }, { ...deps, pace })).resolves.toEqual({ success: true, data: {} });
+		expect(slept).toEqual([5000]);
+		expect(calls).toHaveLength(1);
+	});
+});

@@ -62,7 +62,13 @@ export function apiErrorForModel(error: NodeApiError, what: string): string {
 	if (!retryable && status !== undefined) {
 		parts.push('Retryable: no (the same call fails the same way).');
 	} else {
-		const tried = attempts > 1 ? `tried ${attempts} times over ${secondsOf(elapsedMs)} s` : 'tried once';
+		// 0 attempts: not sent, the execution's pace holds for a 429 another call of it heard.
+		const tried =
+			attempts > 1
+				? `tried ${attempts} times over ${secondsOf(elapsedMs)} s`
+				: attempts === 0
+					? 'not sent: another call of this execution was answered 429'
+					: 'tried once';
 		let when: string;
 		if (stopWaitMs !== undefined) {
 			const by = status === 429 && retryAfterMs !== undefined ? ' (the service\'s Retry-After)' : '';

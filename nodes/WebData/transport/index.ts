@@ -78,8 +78,9 @@ export interface TransportDeps {
 	/** Called before each wait, for observers such as a benchmark. */
 	onRetry?: (info: { attempt: number; status?: number; delayMs: number }) => void;
 	/**
-	 * The shared pace of one node run: every attempt waits for its turn, a 429 holds every request
-	 * of the run for Retry-After, and the run's request rate follows what the service allows.
+	 * The shared pace of one execution and credential (every node run of it): every attempt waits
+	 * for its turn, a 429 holds every request for Retry-After, and the request rate follows what
+	 * the service allows.
 	 */
 	pace?: Pace;
 	/**
@@ -169,6 +170,31 @@ export async function apiRequest<T = IDataObject>(
 		// (opening reads the file's metadata or buffer; a 429 arriving meanwhile still holds it).
 		const upload = request.openUpload ? await request.openUpload() : undefined;
 		let ticket: PaceTicket | undefined;
+		// Tool use: a hold the execution's pace learned from another call's 429 (its Retry-After,
+		// spec 7.1) that ends past this call's budget is not waited for, like the call's own 429.
+		const holdMs = deps.pace && deps.budgetMs !== undefined ? deps.pace.state.resumeAt - deps.now() : 0;
+		if (holdMs > 0 && deps.budgetMs !== undefined && elapsed() + holdMs > deps.budgetMs) {
+			discardUpload(upload);
+			throw toNodeApiError(
+				ctx.getNode(),
+				{
+					method: request.method,
+					path: request.path,
+					status: 429,
+					// Not an answer to this call: the 429 another call of the execution got.
+					body: { success: false, error: 'Rate limit: the service asked this execution to wait (Retry-After)' },
+					attempts: attempt - 1,
+					retryAfterMs: holdMs,
+					budgetStopWaitMs: holdMs,
+					budgetMs: deps.budgetMs,
+					elapsedMs: elapsed(),
+					hints: request.hints,
+					baseUrl,
+				},
+				secret,
+				request.itemIndex,
+			);
+		}
 		if (deps.pace) {
 			try {
 				ticket = await deps.pace.turn(signal);

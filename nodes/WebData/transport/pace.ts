@@ -1,8 +1,10 @@
 import { sleep } from 'n8n-workflow';
 
 /**
- * One shared pace for every request of one node run (first tries, retries, status polls, every
- * resource), so concurrent requests respect each other's rate limits.
+ * One shared pace for every request of one workflow execution and credential (first tries, retries,
+ * status polls, every resource, every node run and every AI Agent tool call of the execution: see
+ * paceRegistry.ts), so concurrent requests respect each other's rate limits. "The run" below is
+ * everything that shares the pace.
  *
  * - **Hold.** After any 429 no request of the run starts before the time the service asked for
  *   (`Retry-After`, else the transport's backoff). Requests already waiting to retry wait for it too.
