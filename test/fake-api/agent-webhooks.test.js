@@ -4,43 +4,15 @@
 // when the fake has a signing secret, the customer's headers, retries of unanswered deliveries, and
 // the control to end a run now.
 const crypto = require('crypto');
-const http = require('http');
-const { startFakeApi } = require('./server');
 const { CANARY_KEY } = require('../helpers/canary');
+const { useWebhookFake } = require('../helpers/webhook-fake');
 
 jest.setTimeout(20000);
 
 const SECRET = 'fake-agent-webhook-secret';
-let api;
-let receiver;
-let received;
-let answer;
+const { api, received, answer, receiverUrl } = useWebhookFake({ webhookSigningSecret: SECRET, timeScale: 100 });
 
-beforeAll(async () => {
-	api = await startFakeApi({ apiKey: CANARY_KEY, webhookSigningSecret: SECRET, timeScale: 100 });
-	receiver = http.createServer((req, res) => {
-		const chunks = [];
-		req.on('data', (c) => chunks.push(c));
-		req.on('end', () => {
-			const raw = Buffer.concat(chunks).toString('utf8');
-			received.push({ url: req.url, headers: req.headers, raw, body: JSON.parse(raw) });
-			res.writeHead(answer.shift() ?? 200, { 'content-type': 'application/json' });
-			res.end('{}');
-		});
-	});
-	await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
-});
-afterAll(async () => {
-	await api.close();
-	await new Promise((r) => receiver.close(r));
-});
-beforeEach(() => {
-	api.reset();
-	received = [];
-	answer = [];
-});
-
-const hookUrl = () => `http://127.0.0.1:${receiver.address().port}/resume/1?signature=abc`;
+const hookUrl = () => receiverUrl('/resume/1?signature=abc');
 const start = async (body) => {
 	const res = await fetch(`${api.url}/v2/agent`, { method: 'POST', headers: { authorization: `Bearer ${CANARY_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 	return { status: res.status, body: await res.json() };
@@ -111,7 +83,7 @@ test('finish a run now (control): its end webhook follows; FAKE_NO_WEBHOOK sends
 });
 
 test('a delivery not answered 2xx is retried with the same body and webhookId (1, 5, 15 minutes, scaled)', async () => {
-	answer = [500, 503];
+	answer.splice(0, answer.length, 500, 503);
 	const { body } = await start({ prompt: 'Research FAKE_DURATION_MS=100', webhook: { url: hookUrl(), events: ['completed'] } });
 	await until(() => received.length === 3 && api.deliveries[2]?.responseStatus != null, 10000);
 	expect(new Set(received.map((d) => d.raw)).size).toBe(1);

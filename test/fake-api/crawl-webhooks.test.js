@@ -5,43 +5,16 @@
 // the events filter (omitted = started|page|completed|failed; [] = all), the customer's headers, the
 // HMAC signature, and a retry when a delivery is not answered 2xx.
 const crypto = require('crypto');
-const http = require('http');
 const { startFakeApi } = require('./server');
 const { CANARY_KEY } = require('../helpers/canary');
+const { useWebhookFake } = require('../helpers/webhook-fake');
 
 jest.setTimeout(20000);
 
 const SECRET = 'fake-crawl-webhook-secret';
-let api;
-let receiver;
-let received;
-let answer;
+const { api, received, answer, receiverUrl } = useWebhookFake({ webhookSigningSecret: SECRET, timeScale: 10 });
 
-beforeAll(async () => {
-	api = await startFakeApi({ apiKey: CANARY_KEY, webhookSigningSecret: SECRET, timeScale: 10 });
-	receiver = http.createServer((req, res) => {
-		const chunks = [];
-		req.on('data', (c) => chunks.push(c));
-		req.on('end', () => {
-			const raw = Buffer.concat(chunks).toString('utf8');
-			received.push({ url: req.url, headers: req.headers, raw, body: JSON.parse(raw) });
-			res.writeHead(answer.shift() ?? 200, { 'content-type': 'application/json' });
-			res.end('{}');
-		});
-	});
-	await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
-});
-afterAll(async () => {
-	await api.close();
-	await new Promise((r) => receiver.close(r));
-});
-beforeEach(() => {
-	api.reset();
-	received = [];
-	answer = [];
-});
-
-const hookUrl = () => `http://127.0.0.1:${receiver.address().port}/hook?token=abc`;
+const hookUrl = () => receiverUrl('/hook?token=abc');
 const post = async (path, body) => {
 	const res = await fetch(`${api.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${CANARY_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 	return { status: res.status, body: await res.json() };
@@ -78,7 +51,7 @@ test('a failing crawl ends with crawl.failed (success false, error); a batch pag
 	await api.settled(10000);
 	expect(types()).toEqual(['crawl.started', 'crawl.page', 'crawl.page', 'crawl.failed']);
 	expect(received[3].body).toMatchObject({ success: false, error: expect.stringContaining('fail') });
-	received = [];
+	received.length = 0;
 	await post('/v2/batch/scrape', { urls: ['https://a.example.com/', 'https://b.example.com/fake-page-error'], webhook: { url: hookUrl(), events: ['page', 'completed'] } });
 	await api.settled(10000);
 	expect(types()).toEqual(['batch_scrape.page', 'batch_scrape.page', 'batch_scrape.completed']);
@@ -96,7 +69,7 @@ test('a cancelled job sends crawl.cancelled only when all events are wanted (eve
 test('a delivery answered 500 is retried with the same webhookId and bytes', async () => {
 	const fast = await startFakeApi({ apiKey: CANARY_KEY, webhookSigningSecret: SECRET, timeScale: 60000 });
 	try {
-		answer = [500];
+		answer.splice(0, answer.length, 500);
 		await fetch(`${fast.url}/v2/crawl`, { method: 'POST', headers: { authorization: `Bearer ${CANARY_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: 'https://docs.example.com/', limit: 1, webhook: { url: hookUrl(), events: ['started'] } }) });
 		const end = Date.now() + 5000;
 		while (received.length < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));

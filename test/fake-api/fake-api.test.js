@@ -141,6 +141,13 @@ describe('fake API', () => {
 			expect(codes).toEqual([200, 200, 502, 200, 200, 502]);
 			api.clearFaults();
 
+			// notTwiceInARow: the next request of the same kind after a faulted one passes and is not counted.
+			api.fault({ path: '/v2/team', every: 3, statuses: [502], notTwiceInARow: true });
+			const spared = [];
+			for (let i = 0; i < 7; i++) spared.push((await call('GET', '/v2/team/credit-usage')).status);
+			expect(spared).toEqual([200, 200, 502, 200, 200, 200, 502]);
+			api.clearFaults();
+
 			api.fault({ path: '/v2/team', delayMs: 300 });
 			const t0 = Date.now();
 			expect((await call('GET', '/v2/team/credit-usage')).status).toBe(200);

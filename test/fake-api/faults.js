@@ -39,7 +39,7 @@ class FaultSet {
 
 	/**
 	 * Adds a rule. Fields: method, path (prefix), re (regex source), statuses | status, retryAfter,
-	 * body, delayMs, drop, malformed, times, every. Returns the rule id.
+	 * body, delayMs, drop, malformed, times, every, notTwiceInARow. Returns the rule id.
 	 */
 	add(input) {
 		const rule = { ...input };
@@ -52,6 +52,7 @@ class FaultSet {
 		rule.seen = 0; // matching requests seen
 		rule.applied = 0; // requests the rule acted on
 		rule.regex = rule.re ? new RegExp(rule.re) : null;
+		rule.lastFaulted = new Set(); // request keys (see requestKey) whose latest request this rule acted on
 		this.rules.push(rule);
 		return rule.id;
 	}
@@ -61,18 +62,24 @@ class FaultSet {
 	}
 
 	list() {
-		return this.rules.map(({ regex, ...r }) => r);
+		return this.rules.map(({ regex, lastFaulted, ...r }) => r);
 	}
 
-	/** Returns the action for this request ({status?, body?, headers, delayMs, drop, malformed}) or null. */
-	match(method, path) {
+	/**
+	 * Returns the action for this request ({status?, body?, headers, delayMs, drop, malformed}) or null.
+	 * `body` is the request's logged body (it names the request for `notTwiceInARow`).
+	 */
+	match(method, path, body) {
+		const key = requestKey(method, path, body);
 		for (const rule of this.rules) {
 			if (rule.method && rule.method.toUpperCase() !== method) continue;
 			if (rule.path && !path.startsWith(rule.path)) continue;
 			if (rule.regex && !rule.regex.test(path)) continue;
 			if (rule.times !== undefined && rule.applied >= rule.times) continue;
+			if (rule.notTwiceInARow && rule.lastFaulted.delete(key)) continue; // the retry of a faulted request passes, uncounted
 			rule.seen++;
 			if (rule.every && rule.seen % rule.every !== 0) continue;
+			if (rule.notTwiceInARow) rule.lastFaulted.add(key);
 			const index = rule.applied++;
 			const status = rule.statuses?.length ? rule.statuses[index % rule.statuses.length] : undefined;
 			const headers = {};
@@ -89,6 +96,16 @@ class FaultSet {
 		}
 		return null;
 	}
+}
+
+/**
+ * What makes two requests "the same request" for `notTwiceInARow`: the uploaded file's name for a
+ * multipart upload (POST /v2/parse), else the method, path and body.
+ */
+function requestKey(method, path, body) {
+	const file = body && Array.isArray(body.parts) ? body.parts.find((p) => p.filename !== null && p.filename !== undefined) : undefined;
+	if (file) return `${method} ${path} file:${file.filename}`;
+	return `${method} ${path} ${JSON.stringify(body ?? null)}`;
 }
 
 module.exports = { FaultSet, errorBody };

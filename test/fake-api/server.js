@@ -165,7 +165,7 @@ async function startFakeApi(options = {}) {
 				result = limited;
 			}
 		}
-		const fault = result ? null : state.faults.match(req.method, ctx.path);
+		const fault = result ? null : state.faults.match(req.method, ctx.path, record.body);
 		if (fault) {
 			record.fault = fault.ruleId;
 			if (fault.delayMs) await sleep(fault.delayMs);

@@ -9,8 +9,8 @@
  *   const call = resumeCaller({ api, apiKey });
  *   const { returned, response, warnings } = await call({ node, entry, executionId, raw, headers, credentials });
  */
-const { CANARY_KEY, record } = require('./canary');
-const { startFakeApi } = require('../fake-api/server');
+const { record } = require('./canary');
+const { useFakeApi } = require('./resource-suite');
 
 function parsedBody(rawBody) {
 	try {
@@ -71,17 +71,7 @@ function resumeCaller({ api, apiKey }) {
  * file's tests, reset before each, closed after. Returns a stand-in that forwards to it once started.
  */
 function useSigningFakeApi(secret) {
-	let api;
-	beforeAll(async () => {
-		api = await startFakeApi({ apiKey: CANARY_KEY, webhookSigningSecret: secret });
-	});
-	afterAll(async () => {
-		await api.close();
-	});
-	beforeEach(() => {
-		api.reset();
-	});
-	return new Proxy({}, { get: (_target, key) => api[key] });
+	return useFakeApi({ webhookSigningSecret: secret });
 }
 
 module.exports = { resumeCaller, useSigningFakeApi };

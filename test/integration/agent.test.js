@@ -7,8 +7,8 @@
  * Build first: `npm run build`.
  */
 const { runWorkflow, startWorkflow } = require('../helpers/workflow-runner');
-const { startFakeApi } = require('../fake-api/server');
 const { CANARY_KEY, record } = require('../helpers/canary');
+const { useFakeApi } = require('../helpers/resource-suite');
 const { fakeContext, recordingDeps } = require('../helpers/fake-context');
 const { apiRequest } = require('../../dist/nodes/WebData/transport');
 const { AGENT_HINTS } = require('../../dist/nodes/WebData/resources/agent/shared');
@@ -16,16 +16,7 @@ const { schemaFromExample } = require('../../dist/nodes/WebData/resources/agent/
 
 jest.setTimeout(30000);
 
-let api;
-beforeAll(async () => {
-	api = await startFakeApi({ apiKey: CANARY_KEY });
-});
-afterAll(async () => {
-	await api.close();
-});
-beforeEach(() => {
-	api.reset();
-});
+const api = useFakeApi();
 
 const credentials = () => ({ webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url, webhookSecret: '' } });
 const NODE = 'Web Data';

@@ -4,55 +4,15 @@
  * every input item's URL in ONE job, ScrapeOptions at the TOP LEVEL of the body, pages paired back
  * to the item whose URL they came from. Build first.
  */
-const { runWorkflow } = require('../helpers/workflow-runner');
-const { startFakeApi } = require('../fake-api/server');
-const { CANARY_KEY, record } = require('../helpers/canary');
+const { CANARY_KEY } = require('../helpers/canary');
+const { NODE, useFakeApi, resourceRunner } = require('../helpers/resource-suite');
 
 jest.setTimeout(30000);
 
-let api;
-beforeAll(async () => {
-	api = await startFakeApi({ apiKey: CANARY_KEY, timeScale: 10 });
-});
-afterAll(async () => {
-	await api.close();
-});
-beforeEach(() => {
-	api.reset();
-});
-
-const credentials = () => ({ webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url, webhookSecret: '' } });
-const NODE = 'Web Data';
+const api = useFakeApi({ timeScale: 10 });
+const { run } = resourceRunner('batchScrape', api);
 const UNKNOWN = '0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a';
 const ref = (value) => ({ __rl: true, mode: 'id', value });
-
-function workflow(parameters, { items = [{}], node = {} } = {}) {
-	return {
-		nodes: [
-			{ id: 'n1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{ id: 'n2', name: 'Items', type: 'test.items', typeVersion: 1, position: [200, 0], parameters: { items: JSON.stringify(items.map((json) => ({ json }))) } },
-			{
-				id: 'n3',
-				name: NODE,
-				type: 'n8n-nodes-webdata.webData',
-				typeVersion: 1,
-				position: [400, 0],
-				parameters: { resource: 'batchScrape', ...parameters },
-				credentials: { webDataApi: { id: 'c1', name: 'Web Data account' } },
-				...node,
-			},
-		],
-		connections: { Start: { main: [[{ node: 'Items', type: 'main', index: 0 }]] }, Items: { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	};
-}
-
-async function run(parameters, options) {
-	const result = await runWorkflow(workflow(parameters, options), { credentials: credentials() });
-	record(result.error);
-	if (result.runData[NODE]) record(result.items(NODE));
-	return result;
-}
 
 const URLS = ['https://example.com/a', 'https://example.org/b', 'https://example.net/c', 'https://example.com/d', 'https://example.com/a'];
 

@@ -240,11 +240,16 @@ describe('errors of spec 4.1', () => {
 
 describe('many files', () => {
 	test('20 files at concurrency 5, every third request answered 429 with Retry-After: 1: all succeed, in order', async () => {
-		api.fault({ method: 'POST', path: '/v2/parse', every: 3, statuses: [429], retryAfter: '1', times: 1000 });
+		// notTwiceInARow: a file's retry after a 429 is never the one that gets the next 429. Without it the
+		// every-third count is global, so which file lands on a third slot depends on the interleaving, and
+		// one file got 429 on all 5 attempts (the transport's limit, spec 7.3) in about 1 run of 12, idle
+		// or loaded: measured, a retry after a 429 got 429 again at the fault's plain rate (33 of 106, 31 %;
+		// first tries 75 of 240, 31 %), so the pace does not steer retries onto third slots. Giving up after
+		// 5 attempts is the product's rule; this test proves retries, the hold and the order.
+		api.fault({ method: 'POST', path: '/v2/parse', every: 3, statuses: [429], retryAfter: '1', times: 1000, notTwiceInARow: true });
 		const items = Array.from({ length: 20 }, (_, i) => file('report.pdf', { fileName: `file-${String(i).padStart(2, '0')}.pdf` }));
 		const started = Date.now();
 		const result = await run(parse({ options: { concurrency: 5 } }), items);
-		// Failed once in 5 full-suite runs under stress-ng (issue 15.4 proof) with status 'error'; show why.
 		expect({ status: result.status, error: result.error?.message }).toEqual({ status: 'success', error: undefined });
 		const out = result.items(WEB_DATA);
 		expect(out.map((i) => i.json.fileName)).toEqual(items.map((i) => i.binary.data.fileName));

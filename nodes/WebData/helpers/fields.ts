@@ -1,6 +1,16 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { invalid } from './validation';
+
+/**
+ * The PDF parser's modes (spec 2.3, `parsers[].mode`), one list for Parse → Mode and the scrape
+ * options' PDF Mode.
+ */
+export const PDF_MODE_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Auto', value: 'auto', description: 'Text first, OCR when a page has no text' },
+	{ name: 'Fast', value: 'fast', description: 'Text only, no OCR' },
+	{ name: 'OCR', value: 'ocr', description: 'OCR on every page (scans, photos)' },
+];
 
 /** Field factories shared by several operations (and the trigger), as plain data. */
 

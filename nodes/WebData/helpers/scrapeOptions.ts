@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
-import { headersField } from './fields';
+import { headersField, PDF_MODE_OPTIONS } from './fields';
 import {
 	actionsProblem,
 	COUNTRY_RULE,
@@ -291,11 +291,7 @@ export function scrapeOptionProperties(show?: Show, formats: readonly string[] =
 					type: 'options',
 					default: 'auto',
 					description: 'For PDF URLs: how the text is read',
-					options: [
-						{ name: 'Auto', value: 'auto', description: 'Text first, OCR when a page has no text' },
-						{ name: 'Fast', value: 'fast', description: 'Text only, no OCR' },
-						{ name: 'OCR', value: 'ocr', description: 'OCR on every page (scans, photos)' },
-					],
+					options: PDF_MODE_OPTIONS,
 				},
 				{
 					displayName: 'Proxy',

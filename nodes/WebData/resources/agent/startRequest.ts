@@ -105,6 +105,49 @@ export function schemaFromExample(value: unknown): IDataObject {
 }
 
 /** URLs from a string (commas, new lines or spaces between them) or from a list given by an expression. */
+/** The field names and rules of one resource's Output Shape (Free Form / JSON Schema / From a JSON Example). */
+export interface OutputShapeLabels {
+	/** Display name of the JSON Schema field. */
+	schemaField: string;
+	/** Start of the rule shown when the schema has a problem ("<rule>: <problem>"). */
+	schemaRule: string;
+	/** The resource's schema check: the first problem with its path, or undefined. */
+	schemaProblem: (schema: unknown) => string | undefined;
+	/** Display name of the JSON Example field. */
+	exampleField: string;
+	/** An example object shown in the rule when the example is not an object. */
+	exampleSample: string;
+}
+
+/**
+ * The `schema` to send for an Output Shape: the given JSON Schema (checked), one generated from the
+ * JSON example, or undefined for Free Form. Shared by Agent and Extract, which take the same shapes.
+ */
+export function outputShapeSchema(
+	node: INode,
+	params: { outputShape: unknown; jsonSchema?: unknown; jsonExample?: unknown },
+	i: number,
+	labels: OutputShapeLabels,
+): IDataObject | undefined {
+	if (params.outputShape === 'schema') {
+		const schema = parseJsonField(node, labels.schemaField, params.jsonSchema, i);
+		const problem = labels.schemaProblem(schema);
+		if (problem) throw invalid(node, labels.schemaField, schema, `${labels.schemaRule}: ${problem}`, i);
+		return schema as IDataObject;
+	}
+	if (params.outputShape === 'example') {
+		const example = parseJsonField(node, labels.exampleField, params.jsonExample, i);
+		if (!isPlainObject(example)) {
+			throw invalid(node, labels.exampleField, example, `it must be a JSON object such as ${labels.exampleSample}`, i);
+		}
+		return schemaFromExample(example);
+	}
+	if (params.outputShape !== 'free' && params.outputShape !== undefined) {
+		throw invalid(node, 'Output Shape', params.outputShape, 'choose Free Form, JSON Schema or From a JSON Example', i);
+	}
+	return undefined;
+}
+
 export function urlList(value: unknown): string[] {
 	if (value === undefined || value === null) return [];
 	const parts = Array.isArray(value) ? value.map((v) => String(v ?? '')) : String(value).split(/[\s,]+/);
@@ -148,20 +191,14 @@ export function buildStartBody(node: INode, params: StartParameters, i: number):
 		body.strictConstrainToURLs = true;
 	}
 
-	if (params.outputShape === 'schema') {
-		const schema = parseJsonField(node, 'Output JSON Schema', params.jsonSchema, i);
-		const problem = jsonSchemaProblem(schema);
-		if (problem) throw invalid(node, 'Output JSON Schema', schema, `it is not a valid JSON Schema: ${problem}`, i);
-		body.schema = schema as IDataObject;
-	} else if (params.outputShape === 'example') {
-		const example = parseJsonField(node, 'Output JSON Example', params.jsonExample, i);
-		if (!isPlainObject(example)) {
-			throw invalid(node, 'Output JSON Example', example, 'it must be a JSON object such as {"name": "Acme", "price": 20}', i);
-		}
-		body.schema = schemaFromExample(example);
-	} else if (params.outputShape !== 'free' && params.outputShape !== undefined) {
-		throw invalid(node, 'Output Shape', params.outputShape, 'choose Free Form, JSON Schema or From a JSON Example', i);
-	}
+	const schema = outputShapeSchema(node, params, i, {
+		schemaField: 'Output JSON Schema',
+		schemaRule: 'it is not a valid JSON Schema',
+		schemaProblem: jsonSchemaProblem,
+		exampleField: 'Output JSON Example',
+		exampleSample: '{"name": "Acme", "price": 20}',
+	});
+	if (schema) body.schema = schema;
 
 	const o = params.options ?? {};
 	if (o.maxCredits !== undefined && o.maxCredits !== null && o.maxCredits !== '') {

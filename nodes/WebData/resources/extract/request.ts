@@ -5,7 +5,7 @@ import { buildScrapeOptions } from '../../helpers/scrapeOptions';
 import type { RunContext } from '../../helpers/types';
 import { invalid } from '../../helpers/validation';
 import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';
-import { jsonSchemaProblem, schemaFromExample, urlList } from '../agent/startRequest';
+import { jsonSchemaProblem, outputShapeSchema, urlList } from '../agent/startRequest';
 
 /*
  * Extract: POST /v2/extract (start) and GET /v2/extract/{id} (status), public OpenAPI `/extract`,
@@ -105,16 +105,6 @@ export function readExtractParameters(ctx: IExecuteFunctions, i: number): Extrac
 	};
 }
 
-function parseJson(node: INode, field: string, value: unknown, i: number): unknown {
-	if (typeof value !== 'string') return value;
-	if (value.trim() === '') throw invalid(node, field, value, 'it is empty; enter a JSON object', i);
-	try {
-		return JSON.parse(value);
-	} catch (error) {
-		throw invalid(node, field, value, `it is not valid JSON (${(error as Error).message})`, i);
-	}
-}
-
 /** A URL the service takes for Extract: absolute http(s), with a host; a trailing /* is allowed. */
 function isExtractUrl(text: string): boolean {
 	try {
@@ -167,20 +157,14 @@ export function buildExtractBody(node: INode, params: ExtractParameters, i: numb
 		throw invalid(node, 'URLs', '', 'give at least one URL, or a Prompt (the service then finds the pages)', i);
 	}
 
-	if (params.outputShape === 'schema') {
-		const schema = parseJson(node, 'Schema', params.jsonSchema, i);
-		const problem = extractSchemaProblem(schema);
-		if (problem) throw invalid(node, 'Schema', schema, `it is not a JSON Schema Extract accepts: ${problem}`, i);
-		body.schema = schema as IDataObject;
-	} else if (params.outputShape === 'example') {
-		const example = parseJson(node, 'JSON Example', params.jsonExample, i);
-		if (!isPlainObject(example)) {
-			throw invalid(node, 'JSON Example', example, 'it must be a JSON object such as {"company": "Acme", "supportsSso": true}', i);
-		}
-		body.schema = schemaFromExample(example);
-	} else if (params.outputShape !== 'free' && params.outputShape !== undefined) {
-		throw invalid(node, 'Output Shape', params.outputShape, 'choose Free Form, JSON Schema or From a JSON Example', i);
-	}
+	const schema = outputShapeSchema(node, params, i, {
+		schemaField: 'Schema',
+		schemaRule: 'it is not a JSON Schema Extract accepts',
+		schemaProblem: extractSchemaProblem,
+		exampleField: 'JSON Example',
+		exampleSample: '{"company": "Acme", "supportsSso": true}',
+	});
+	if (schema) body.schema = schema;
 
 	const o = params.options ?? {};
 	for (const [key, label] of Object.entries(BOOLEAN_OPTIONS)) {

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { headersField } from '../../helpers/fields';
+import { headersField, PDF_MODE_OPTIONS } from '../../helpers/fields';
 import { INTEGRATION_DESCRIPTION } from './options';
 
 /** Parameters of Parse → Parse File, grouped the way a person thinks about a document. */
@@ -102,11 +102,7 @@ export const parseFileProperties: INodeProperties[] = [
 				name: 'mode',
 				type: 'options',
 				default: 'auto',
-				options: [
-					{ name: 'Auto', value: 'auto', description: 'Text first, OCR when a page has no text' },
-					{ name: 'Fast', value: 'fast', description: 'Text only, no OCR' },
-					{ name: 'OCR', value: 'ocr', description: 'OCR on every page (scans, photos)' },
-				],
+				options: PDF_MODE_OPTIONS,
 			},
 			{
 				displayName: 'Page Markers',
