@@ -4,6 +4,7 @@
 const crypto = require('crypto');
 const { fail, passthrough, badRequest, isUuid, isPlainObject, uuidv7, uuidFrom, iso, baseUrlOf, later } = require('./util');
 const { researchResult } = require('./research');
+const { sendJobWebhook } = require('./webhooks');
 const { str, num, bool, arr, obj, rec, union, nullable, assertValid } = require('./validate');
 
 const DAY = 24 * 3600 * 1000;
@@ -84,8 +85,6 @@ function promptMarkers(prompt) {
 
 /** Agent webhook events (api-facts 3): the config takes short names; omitted or empty = all. */
 const WEBHOOK_EVENTS = ['started', 'action', 'completed', 'failed', 'cancelled'];
-/** The service retries a delivery that was not answered 2xx after 1, 5 and 15 minutes (api-facts 3). */
-const RETRY_DELAYS_MS = [60_000, 300_000, 900_000];
 
 /** The webhook config of a start request as the service keeps it: {url, headers, metadata, events}. */
 function webhookConfig(webhook) {
@@ -214,21 +213,7 @@ class Agents {
 
 	/** One delivery in the envelope {success, type, id, webhookId, data, error?, metadata}; retried when not answered 2xx. */
 	sendWebhook(job, type, success, data, error) {
-		const envelope = { success, type, id: job.id, webhookId: crypto.randomUUID(), data };
-		if (error !== undefined) envelope.error = error;
-		envelope.metadata = job.webhook.metadata;
-		const retry = (record, n) => {
-			const answered = record && record.responseStatus >= 200 && record.responseStatus < 300;
-			if (answered || n >= RETRY_DELAYS_MS.length || !this.jobs.has(job.id)) return;
-			this.later(this.state.scaled(RETRY_DELAYS_MS[n]), () => {
-				const again = this.state.webhooks.redeliver(envelope.webhookId);
-				if (again) again.then((r) => retry(r, n + 1));
-			});
-		};
-		return this.state.webhooks.send(job.webhook.url, envelope, job.webhook.headers, { jobId: job.id }).then((record) => {
-			retry(record, 0);
-			return record;
-		});
+		return sendJobWebhook(this.state, (ms, fn) => this.later(ms, fn), () => this.jobs.has(job.id), job, type, success, data, error);
 	}
 
 	/** Derived state at `now`: {status, kind, fraction, endAt}. kind ∈ processing|completed|cancelled|credit_limit|fail|refused. */

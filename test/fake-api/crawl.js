@@ -22,6 +22,7 @@
 // crawl is still running", "ends the cursor after the last page of a completed/cancelled crawl").
 const crypto = require('crypto');
 const { fail, badRequest, isUuid, isHttpUrl, uuidv7, iso, baseUrlOf } = require('./util');
+const { sendJobWebhook } = require('./webhooks');
 const { str, int, bool, arr, obj, rec, nullable, assertValid } = require('./validate');
 const { SCRAPE_OPTION_PROPS, refineScrapeOptions, checkScrapeOptions, fakeDocument } = require('./scrapeOptions');
 const rules = require('./serverRules');
@@ -31,8 +32,6 @@ const PAGE_SIZE = 3;
 const PAGE_BYTES = 10 * 1024 * 1024;
 /** Crawl/batch `webhook.events` short names and their default when omitted (controllers/v2/types.ts webhookSchema, 61e38dc8). */
 const WEBHOOK_EVENTS = ['completed', 'failed', 'page', 'started'];
-/** The service retries a delivery that was not answered 2xx after 1, 5 and 15 minutes (api-facts 3). */
-const RETRY_DELAYS_MS = [60_000, 300_000, 900_000];
 const DEFAULT_DURATION_MS = 2000;
 const SITE_PATHS = ['', 'about', 'pricing', 'blog', 'blog/first-post', 'blog/second-post', 'docs', 'docs/getting-started', 'docs/api', 'contact', 'careers', 'legal/privacy'];
 
@@ -196,21 +195,7 @@ class Jobs {
 
 	/** One signed delivery {success, type, id, webhookId, data, error?, metadata}; retried when not answered 2xx. */
 	sendWebhook(job, event, success, data, error) {
-		const envelope = { success, type: `${this.prefixOf(job)}.${event}`, id: job.id, webhookId: crypto.randomUUID(), data };
-		if (error !== undefined) envelope.error = error;
-		envelope.metadata = job.webhook.metadata;
-		const retry = (record, n) => {
-			const answered = record && record.responseStatus >= 200 && record.responseStatus < 300;
-			if (answered || n >= RETRY_DELAYS_MS.length || !this.jobs.has(job.id)) return;
-			this.later(this.state.scaled(RETRY_DELAYS_MS[n]), () => {
-				const again = this.state.webhooks.redeliver(envelope.webhookId);
-				if (again) again.then((r) => retry(r, n + 1));
-			});
-		};
-		return this.state.webhooks.send(job.webhook.url, envelope, job.webhook.headers, { jobId: job.id }).then((record) => {
-			retry(record, 0);
-			return record;
-		});
+		return sendJobWebhook(this.state, (ms, fn) => this.later(ms, fn), () => this.jobs.has(job.id), job, `${this.prefixOf(job)}.${event}`, success, data, error);
 	}
 
 	create(kind, request, urls, markerText, origin) {

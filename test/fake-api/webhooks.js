@@ -88,4 +88,30 @@ class Webhooks {
 	}
 }
 
-module.exports = { Webhooks };
+/** The service retries a delivery that was not answered 2xx after 1, 5 and 15 minutes (api-facts 3). */
+const RETRY_DELAYS_MS = [60_000, 300_000, 900_000];
+
+/**
+ * A job's webhook delivery in the envelope {success, type, id, webhookId, data, error?, metadata},
+ * retried with the same bytes after RETRY_DELAYS_MS (scaled by the fake's timeScale) while it is not
+ * answered 2xx and `stillWanted()` holds; `later(ms, fn)` is the job store's reset-aware timer.
+ */
+function sendJobWebhook(state, later, stillWanted, job, type, success, data, error) {
+	const envelope = { success, type, id: job.id, webhookId: crypto.randomUUID(), data };
+	if (error !== undefined) envelope.error = error;
+	envelope.metadata = job.webhook.metadata;
+	const retry = (record, n) => {
+		const answered = record && record.responseStatus >= 200 && record.responseStatus < 300;
+		if (answered || n >= RETRY_DELAYS_MS.length || !stillWanted()) return;
+		later(state.scaled(RETRY_DELAYS_MS[n]), () => {
+			const again = state.webhooks.redeliver(envelope.webhookId);
+			if (again) again.then((r) => retry(r, n + 1));
+		});
+	};
+	return state.webhooks.send(job.webhook.url, envelope, job.webhook.headers, { jobId: job.id }).then((record) => {
+		retry(record, 0);
+		return record;
+	});
+}
+
+module.exports = { Webhooks, sendJobWebhook };
