@@ -1,7 +1,6 @@
 'use strict';
 // Agent jobs (api-facts 4; spec 2.11, 3, 6.2, 7.2). Job state is derived lazily from the clock:
 // a job is "processing" for durationMs (scaled by timeScale), then reaches its configured outcome.
-const crypto = require('crypto');
 const { fail, passthrough, badRequest, isUuid, isPlainObject, uuidv7, uuidFrom, iso, baseUrlOf, later } = require('./util');
 const { researchResult } = require('./research');
 const { sendJobWebhook } = require('./webhooks');

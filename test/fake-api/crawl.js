@@ -20,7 +20,6 @@
 // read. As the service: apps/api/src/controllers/v2/crawl-status.ts (next while total > skip +
 // documents read; @ 014bc161) and __tests__/crawl-status-next.test.ts @ 11dbeb90 ("keeps the cursor while the
 // crawl is still running", "ends the cursor after the last page of a completed/cancelled crawl").
-const crypto = require('crypto');
 const { fail, badRequest, isUuid, isHttpUrl, uuidv7, iso, baseUrlOf } = require('./util');
 const { sendJobWebhook } = require('./webhooks');
 const { str, int, bool, arr, obj, rec, nullable, assertValid } = require('./validate');
