@@ -7,6 +7,7 @@ import { timezoneOrWorkflowZone } from '../WebData/resources/monitor/schedule';
 import { MONITOR_EVENTS } from './delivery';
 import { monitorCreateBody, type MonitorFields } from './monitorBody';
 import { headerValue, newSecretToken, safeEqual, SIGNATURE_HEADER, TOKEN_HEADER, type HeaderBag } from './verify';
+import { isPlainObject } from '../WebData/helpers/objects';
 
 /**
  * Registration of the trigger with the service (webhookMethods checkExists / create / delete).
@@ -68,10 +69,6 @@ async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
 function isNotFound(error: unknown): boolean {
 	const e = error as { httpCode?: unknown; context?: { httpStatus?: unknown } };
 	return e?.httpCode === '404' || e?.context?.httpStatus === 404;
-}
-
-function isPlainObject(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 export function selectedEvents(ctx: IHookFunctions): string[] {

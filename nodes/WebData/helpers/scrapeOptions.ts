@@ -12,6 +12,7 @@ import {
 	waitForProblem,
 } from './serverRules';
 import { invalid } from './validation';
+import { isPlainObject } from './objects';
 
 /**
  * The ONE Scrape option block, shared by Scrape, Search (scrape each result), Crawl and Batch Scrape.
@@ -349,10 +350,6 @@ export function scrapeOptionProperties(show?: Show, formats: readonly string[] =
 	formatField.options = (formatField.options as Array<{ value: string }>).filter((o) => formats.includes(o.value)) as typeof formatField.options;
 	if (!formats.includes('changeTracking')) properties.splice(properties.findIndex((p) => p.name === 'changeTrackingModes'), 4);
 	return properties.map((p) => withShow(p, show));
-}
-
-function isPlainObject(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function isWholeNumber(value: unknown): value is number {

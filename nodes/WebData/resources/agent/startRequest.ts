@@ -7,15 +7,12 @@ import type { RunContext } from '../../helpers/types';
 import { apiRequest, defaultDeps } from '../../transport';
 import { jobItem } from './get';
 import { AGENT_HINTS } from './shared';
+import { isPlainObject } from '../../helpers/objects';
 
 export const MAX_PROMPT_LENGTH = 10_000;
 export const MAX_AUDIT_USERNAME = 1024;
 export const MODELS = ['spark-1-pro', 'spark-1-mini', 'spark-2'];
 const JSON_SCHEMA_TYPES = ['object', 'array', 'string', 'number', 'integer', 'boolean', 'null'];
-
-function isPlainObject(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** The start parameters as the node holds them. */
 export interface StartParameters {

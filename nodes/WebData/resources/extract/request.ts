@@ -6,6 +6,7 @@ import type { RunContext } from '../../helpers/types';
 import { invalid } from '../../helpers/validation';
 import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';
 import { jsonSchemaProblem, outputShapeSchema, urlList } from '../agent/startRequest';
+import { isPlainObject } from '../../helpers/objects';
 
 /*
  * Extract: POST /v2/extract (start) and GET /v2/extract/{id} (status), public OpenAPI `/extract`,
@@ -33,10 +34,6 @@ export const EXTRACT_HINTS: Record<string, string> = {
 	'402': 'Your team has not enough credits to start an extract job. Add credits and run again.',
 	'403': 'The service will not fetch one of the URLs (an unsupported or blocked site). Remove it, or turn on Options → Ignore Invalid URLs to go on without it.',
 };
-
-function isPlainObject(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /**
  * Problems of a JSON Schema that POST /v2/extract refuses with 400, beyond those of jsonSchemaProblem

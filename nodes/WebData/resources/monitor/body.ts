@@ -4,6 +4,7 @@ import { isReservedWebhookHeader, RESERVED_WEBHOOK_HEADER_RULE } from '../../hel
 import { invalid } from '../../helpers/validation';
 import { buildSchedule, type ScheduleInput } from './schedule';
 import { checkTargets, hasSearchTarget, isHttpUrl, splitList, type TargetLabeler } from './targets';
+import { isPlainObject } from '../../helpers/objects';
 
 /**
  * The building blocks of a monitor request body (POST /v2/monitor, PATCH /v2/monitor/{id}): each
@@ -39,10 +40,6 @@ export const FIELD = {
 	emailIncludeDiffs: 'E-Mail Notification → Include Diffs',
 	status: 'Status',
 };
-
-function isPlainObject(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 function text(value: unknown): string {
 	if (value === undefined || value === null) return '';

@@ -4,12 +4,9 @@ import { invalid } from '../../helpers/validation';
 import type { EmailInput, MonitorInput, WebhookInput } from './body';
 import { formLabeler, jsonLabeler, parseTargetsJson, targetsFromForm } from './targets';
 import { timezoneOrWorkflowZone } from './schedule';
+import { isPlainObject } from '../../helpers/objects';
 
 /** Turns what the node's form holds into a MonitorInput for buildMonitorBody. */
-
-function isPlainObject(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** The Webhook fixed collection ({settings: {url, events, headers: {header: []}, metadata: {entry: []}}}). */
 export function webhookFromForm(value: unknown): WebhookInput | undefined {

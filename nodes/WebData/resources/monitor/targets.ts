@@ -2,6 +2,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { crawlDelayProblem, pathPatternsIssue } from '../../helpers/serverRules';
 import { invalid } from '../../helpers/validation';
+import { isPlainObject } from '../../helpers/objects';
 
 /** Limits of monitor targets (spec 2.9, 4.2, 8; api-facts 2 MonitorCreate.targets). */
 export const MIN_TARGETS = 1;
@@ -53,10 +54,6 @@ export function formLabeler(field = 'Targets', numberInGroup: number[] = []): Ta
 /** Labels for targets given as JSON: "Targets (JSON) [2].queries" (0-based, like the JSON). */
 export function jsonLabeler(field = 'Targets (JSON)'): TargetLabeler {
 	return (index, _type, path) => `${field} [${index}]${path ? `.${path}` : ''}`;
-}
-
-function isPlainObject(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** Whether a text is an absolute http(s) URL. */

@@ -1,0 +1,6 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/** Whether a value is a JSON object: not null, not an array. */
+export function isPlainObject(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
