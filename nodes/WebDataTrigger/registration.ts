@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
 import { requireUuid } from '../WebData/helpers/validation';
-import { apiRequest, normalizeBaseUrl } from '../WebData/transport';
+import { apiRequest, type ApiRequest, normalizeBaseUrl } from '../WebData/transport';
 import { timezoneOrWorkflowZone } from '../WebData/resources/monitor/schedule';
 import { MONITOR_EVENTS } from './delivery';
 import { monitorCreateBody, type MonitorFields } from './monitorBody';
@@ -66,9 +66,39 @@ async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
 	}
 }
 
+/**
+ * A route-level 404: the server has no such endpoint and answered with a page that is not the API's
+ * JSON (transport/errors.ts sets the flag; a self-hosted server of the open-source edition has no
+ * monitor endpoints and answers them with Express's HTML 404 page, apps/api/src/routes/v2.ts @61e38dc).
+ */
+function isMissingEndpoint(error: unknown): boolean {
+	return (error as { context?: { missingEndpoint?: unknown } })?.context?.missingEndpoint === true;
+}
+
+/** The API's own JSON 404 for the monitor: it is gone (deleted, or another team's). */
 function isNotFound(error: unknown): boolean {
 	const e = error as { httpCode?: unknown; context?: { httpStatus?: unknown } };
-	return e?.httpCode === '404' || e?.context?.httpStatus === 404;
+	return (e?.httpCode === '404' || e?.context?.httpStatus === 404) && !isMissingEndpoint(error);
+}
+
+const NO_MONITOR_ENDPOINTS_HINT =
+	'The Web Data Trigger registers its webhook through the monitor endpoints (/v2/monitor), and the server at the Base URL answers them with "no such endpoint": self-hosted servers of the open-source edition (as of 2025-08) have no monitor endpoints. ' +
+	'Use the hosted service (Base URL https://api.firecrawl.dev in the Web Data API credential) or a server that has monitor endpoints; ' +
+	'or, without monitors, set Source to "Job Events" for crawl, batch scrape and agent runs. ' +
+	'Nothing was dropped: the registration stays stored until the monitor endpoints answer again.';
+
+/** apiRequest for a monitor endpoint; a server without monitor endpoints fails with a message that says so. */
+async function monitorRequest<T = IDataObject>(ctx: IHookFunctions, request: ApiRequest): Promise<T> {
+	try {
+		return await apiRequest<T>(ctx, request);
+	} catch (error) {
+		if (!isMissingEndpoint(error)) throw error;
+		const failed = new NodeOperationError(ctx.getNode(), 'The server at the Base URL has no monitor endpoints, which this trigger needs', {
+			description: `${NO_MONITOR_ENDPOINTS_HINT} (${(error as Error).message})`,
+		});
+		failed.context.missingEndpoint = true;
+		throw failed;
+	}
 }
 
 export function selectedEvents(ctx: IHookFunctions): string[] {
@@ -137,7 +167,7 @@ function sameEvents(registered: unknown, wanted: string[]): boolean {
 }
 
 async function getMonitor(ctx: IHookFunctions, monitorId: string): Promise<IDataObject> {
-	const body = await apiRequest<IDataObject>(ctx, { method: 'GET', path: `/monitor/${monitorId}`, hints: MONITOR_HINTS });
+	const body = await monitorRequest<IDataObject>(ctx, { method: 'GET', path: `/monitor/${monitorId}`, hints: MONITOR_HINTS });
 	return isPlainObject(body.data) ? body.data : {};
 }
 
@@ -229,7 +259,7 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 			// Our monitor from an earlier registration (secret lost, webhook changed, or a delete that
 			// failed): bring it in line instead of leaving it behind and creating a second one.
 			const patched = await settle(
-				apiRequest(ctx, { method: 'PATCH', path: `/monitor/${reg.monitorId}`, body, hints: MONITOR_HINTS }),
+				monitorRequest(ctx, { method: 'PATCH', path: `/monitor/${reg.monitorId}`, body, hints: MONITOR_HINTS }),
 			);
 			if (patched.ok) reused = reg.monitorId;
 			else if (!isNotFound(patched.error)) throw patched.error;
@@ -237,7 +267,7 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 		if (reused) {
 			monitorId = reused;
 		} else {
-			const answer = await apiRequest<IDataObject>(ctx, { method: 'POST', path: '/monitor', body, hints: MONITOR_HINTS });
+			const answer = await monitorRequest<IDataObject>(ctx, { method: 'POST', path: '/monitor', body, hints: MONITOR_HINTS });
 			const data = isPlainObject(answer.data) ? answer.data : {};
 			if (typeof data.id !== 'string' || data.id === '') {
 				throw new NodeOperationError(ctx.getNode(), 'The service created the monitor but returned no monitor id', {
@@ -265,7 +295,7 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 		} else {
 			previous = current ? restorableWebhook(current) : null;
 		}
-		await apiRequest(ctx, {
+		await monitorRequest(ctx, {
 			method: 'PATCH',
 			path: `/monitor/${monitorId}`,
 			body: { webhook: ourWebhook(url, secretToken, events, current?.metadata) },
@@ -282,7 +312,7 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 
 	if (test && ctx.getNodeParameter('runCheckWhenListening', true)) {
 		try {
-			await apiRequest(ctx, { method: 'POST', path: `/monitor/${monitorId}/run`, body: {}, hints: MONITOR_HINTS });
+			await monitorRequest(ctx, { method: 'POST', path: `/monitor/${monitorId}/run`, body: {}, hints: MONITOR_HINTS });
 		} catch (error) {
 			// A check already running (409) delivers anyway; anything else only delays the test event.
 			ctx.logger.warn(
@@ -302,7 +332,7 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
 	}
 	const done =
 		reg.connection === 'create'
-			? await settle(apiRequest(ctx, { method: 'DELETE', path: `/monitor/${reg.monitorId}` }))
+			? await settle(monitorRequest(ctx, { method: 'DELETE', path: `/monitor/${reg.monitorId}` }))
 			: await settle(restoreWebhook(ctx, reg));
 	if (!done.ok && !isNotFound(done.error)) {
 		// Kept in static data: the next activation finds the monitor again and reuses or cleans it.
@@ -328,7 +358,7 @@ async function restoreWebhook(ctx: IHookFunctions, reg: Registration): Promise<v
 	if (current && reg.webhookUrl && current.url !== reg.webhookUrl) return; // someone else took it over since
 	const previous = reg.previousWebhook;
 	if (isPlainObject(previous) && typeof previous.url === 'string' && previous.url !== '') {
-		await apiRequest(ctx, {
+		await monitorRequest(ctx, {
 			method: 'PATCH',
 			path: `/monitor/${monitorId}`,
 			body: { webhook: restorableWebhook(previous) },
@@ -356,7 +386,7 @@ function isInert(webhook: IDataObject | null | undefined): boolean {
 
 async function disarmWebhook(ctx: IHookFunctions, monitorId: string, reg: Registration): Promise<void> {
 	const patch = (webhook: IDataObject) =>
-		settle(apiRequest(ctx, { method: 'PATCH', path: `/monitor/${monitorId}`, body: { webhook }, hints: MONITOR_HINTS }));
+		settle(monitorRequest(ctx, { method: 'PATCH', path: `/monitor/${monitorId}`, body: { webhook }, hints: MONITOR_HINTS }));
 	const refusedByService = (error: Error): boolean => {
 		const status = (error as { context?: { httpStatus?: unknown } }).context?.httpStatus;
 		return typeof status === 'number' && status >= 400 && status < 500 && status !== 404;

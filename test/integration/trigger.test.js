@@ -579,6 +579,33 @@ describe('Create a Monitor for This Workflow', () => {
 		expect(api.requests({ method: 'POST', path: '/v2/monitor' })).toHaveLength(0);
 	});
 
+	test('a server without monitor endpoints (an HTML 404, not the API\'s JSON "not found") is not "monitor gone": activation says so, nothing is dropped', async () => {
+		const t = await trigger(createParams());
+		await t.activate();
+		const reg = t.staticData();
+		// The Base URL now leads to a server without monitor endpoints (a self-hosted one): below this
+		// prefix the fake has no routes and answers Express's HTML 404 page, as that server does.
+		t.setCredential({ baseUrl: `${api.url}/self-hosted` });
+		const failure = await t.activate().then(() => undefined, (e) => e);
+		expect(failure?.message).toMatch(/has no monitor endpoints/);
+		expect(failure.description).toMatch(/https:\/\/api\.firecrawl\.dev.*"Job Events".*registration stays stored/);
+		expect(failure.description).toContain(`GET /v2/monitor/${reg.monitorId} (HTTP 404)`);
+		expect(failure.description).not.toMatch(/<pre>|DOCTYPE/);
+		expect(t.staticData()).toEqual(reg);
+		// Deactivation cannot delete the monitor there either: it reports failure and keeps the registration.
+		expect(await t.deactivate()).toBe(false);
+		expect(t.staticData()).toEqual(reg);
+		expect(api.monitor(reg.monitorId).webhook.url).toBe(t.productionUrl);
+		// Back at the service, the same registration is found; no second monitor was made.
+		t.setCredential({ baseUrl: api.url });
+		expect(await t.activate()).toEqual({ existed: true });
+		expect(api.requests({ method: 'POST', path: '/v2/monitor' })).toHaveLength(1);
+		// A new trigger aimed at such a server: the same message, nothing stored.
+		const fresh = await trigger(createParams(), { credential: { baseUrl: `${api.url}/self-hosted` } });
+		await expect(fresh.activate()).rejects.toThrow(/has no monitor endpoints/);
+		expect(fresh.staticData()).toEqual({});
+	});
+
 	test('re-registration when the secret is missing: the same monitor gets a new token', async () => {
 		const t = await trigger(createParams());
 		await t.activate();

@@ -252,6 +252,7 @@ export function toNodeApiError(
 	let message: string;
 	let hint: string;
 	let baseHint: string | undefined;
+	let missingEndpoint = false;
 	if (failure.status === undefined) {
 		const where = failure.baseUrl ? ` at ${failure.baseUrl}` : '';
 		message = failure.reason
@@ -265,6 +266,9 @@ export function toNodeApiError(
 		message = foreign.message;
 		hint = foreign.hint;
 		serverText = foreign.text;
+		// A 404 that is not the API's JSON: the server has no such route at all (see foreignAnswer),
+		// unlike the API's own 404 for an id it does not know. Callers tell the two apart by this flag.
+		missingEndpoint = failure.status === 404;
 	} else {
 		message = serverText || `The service answered HTTP ${failure.status}`;
 		hint = hintFor(failure, code, serverText);
@@ -312,6 +316,7 @@ export function toNodeApiError(
 	error.context.apiCode = code ?? null;
 	error.context.retryable = retryable;
 	error.context.attempts = failure.attempts;
+	if (missingEndpoint) error.context.missingEndpoint = true;
 	// What a model needs in tool use, where n8n hands it the message only (helpers/toolError.ts).
 	error.context.hint = redact(baseHint ?? hint, secret);
 	error.context.serverText = redact(serverText || message, secret);
