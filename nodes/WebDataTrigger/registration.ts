@@ -89,16 +89,14 @@ const NO_MONITOR_ENDPOINTS_HINT =
 
 /** apiRequest for a monitor endpoint; a server without monitor endpoints fails with a message that says so. */
 async function monitorRequest<T = IDataObject>(ctx: IHookFunctions, request: ApiRequest): Promise<T> {
-	try {
-		return await apiRequest<T>(ctx, request);
-	} catch (error) {
-		if (!isMissingEndpoint(error)) throw error;
-		const failed = new NodeOperationError(ctx.getNode(), 'The server at the Base URL has no monitor endpoints, which this trigger needs', {
-			description: `${NO_MONITOR_ENDPOINTS_HINT} (${(error as Error).message})`,
-		});
-		failed.context.missingEndpoint = true;
-		throw failed;
-	}
+	const answer = await settle(apiRequest<T>(ctx, request));
+	if (answer.ok) return answer.value;
+	if (!isMissingEndpoint(answer.error)) throw answer.error;
+	const failed = new NodeOperationError(ctx.getNode(), 'The server at the Base URL has no monitor endpoints, which this trigger needs', {
+		description: `${NO_MONITOR_ENDPOINTS_HINT} (${answer.error.message})`,
+	});
+	failed.context.missingEndpoint = true;
+	throw failed;
 }
 
 export function selectedEvents(ctx: IHookFunctions): string[] {
