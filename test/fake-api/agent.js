@@ -4,7 +4,7 @@
 const { fail, passthrough, badRequest, isUuid, isPlainObject, uuidv7, uuidFrom, iso, baseUrlOf, later } = require('./util');
 const { researchResult } = require('./research');
 const { sendJobWebhook } = require('./webhooks');
-const { str, num, bool, arr, obj, rec, union, nullable, assertValid } = require('./validate');
+const { str, num, bool, arr, obj, rec, union, assertValid } = require('./validate');
 
 const DAY = 24 * 3600 * 1000;
 const PAGE_SIZE = 20;
@@ -47,7 +47,8 @@ const agentRequestSchema = obj(
 		effort: str({ enum: ['low', 'medium', 'high'] }),
 		auditMetadata: obj({ username: str({ max: 1024 }) }, { required: ['username'] }),
 		origin: str(),
-		integration: nullable(str()),
+		// integration: a string; null is refused (server controllers/v2/types.ts 000404f7: integrationSchema.optional(), no null).
+		integration: str(),
 		webhook: union(
 			str({ url: true }),
 			obj(

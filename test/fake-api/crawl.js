@@ -22,7 +22,7 @@
 // crawl is still running", "ends the cursor after the last page of a completed/cancelled crawl").
 const { fail, badRequest, isUuid, isHttpUrl, uuidv7, iso, baseUrlOf } = require('./util');
 const { sendJobWebhook } = require('./webhooks');
-const { str, int, bool, arr, obj, rec, nullable, assertValid } = require('./validate');
+const { str, int, bool, arr, obj, rec, assertValid } = require('./validate');
 const { SCRAPE_OPTION_PROPS, refineScrapeOptions, checkScrapeOptions, fakeDocument } = require('./scrapeOptions');
 const rules = require('./serverRules');
 
@@ -60,7 +60,8 @@ const crawlBody = obj(
 		scrapeOptions: (v, p, out) => out.push(...checkScrapeOptions(v, p)),
 		zeroDataRetention: bool(),
 		origin: str(),
-		integration: nullable(str()),
+		// integration: a string; null is refused (server controllers/v2/types.ts 000404f7: integrationSchema.optional(), no null).
+		integration: str(),
 	},
 	{ required: ['url'], refine: rules.pathPatterns },
 );
@@ -74,7 +75,8 @@ const batchBody = obj(
 		...SCRAPE_OPTION_PROPS,
 		zeroDataRetention: bool(),
 		origin: str(),
-		integration: nullable(str()),
+		// integration: a string; null is refused (server controllers/v2/types.ts 000404f7: integrationSchema.optional(), no null).
+		integration: str(),
 	},
 	{ required: ['urls'], refine: refineScrapeOptions },
 );

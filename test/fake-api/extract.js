@@ -12,7 +12,7 @@
 const { fail, badRequest, isUuid, isPlainObject, uuidv7, iso } = require('./util');
 // made-up values in the schema's shape about the site (not "<field> from <url>"): research.js
 const { extractResult } = require('./research');
-const { str, int, bool, arr, obj, rec, nullable, custom, assertValid } = require('./validate');
+const { str, int, bool, arr, obj, rec, custom, assertValid } = require('./validate');
 const { checkScrapeOptions } = require('./scrapeOptions');
 
 const DEFAULT_DURATION_MS = 2000;
@@ -81,7 +81,8 @@ const extractBody = obj(
 		enableWebSearch: bool(),
 		scrapeOptions: (v, p, out) => out.push(...checkScrapeOptions(v, p)),
 		origin: str(),
-		integration: nullable(str()),
+		// integration: a string; null is refused (server controllers/v2/types.ts 000404f7: integrationSchema.optional(), no null).
+		integration: str(),
 		urlTrace: bool(),
 		timeout: int({ min: 1000 }),
 		agent: obj({ model: str() }),

@@ -346,6 +346,25 @@ describe('fake API', () => {
 		});
 	});
 
+	// Outside parse (where the spec, 2.2, says "string or null") `integration` is a string: the server
+	// refuses null (controllers/v2/types.ts 000404f7: integrationSchema.optional(), no null).
+	describe('integration: null is refused outside parse', () => {
+		const bodies = {
+			'/v2/scrape': { url: 'https://example.com/' },
+			'/v2/crawl': { url: 'https://example.com/', limit: 1 },
+			'/v2/batch/scrape': { urls: ['https://example.com/'] },
+			'/v2/extract': { urls: ['https://example.com/'], prompt: 'Find the title' },
+			'/v2/agent': { prompt: 'Find the title' },
+		};
+		test.each(Object.keys(bodies))('POST %s', async (p) => {
+			const refused = await call('POST', p, { body: { ...bodies[p], integration: null } });
+			expect(refused.status).toBe(400);
+			expect(refused.json.success).toBe(false);
+			expect(refused.json.details).toEqual([expect.objectContaining({ path: ['integration'], message: 'Expected string, received null' })]);
+			expect((await call('POST', p, { body: { ...bodies[p], integration: 'n8n' } })).status).toBe(200);
+		});
+	});
+
 	describe('agent', () => {
 		const start = (body) => call('POST', '/v2/agent', { body });
 		const poll = (id) => call('GET', `/v2/agent/${id}`);

@@ -9,7 +9,7 @@
 //   fake-404         → 200 with metadata.statusCode 404 and metadata.error (the page, not the API, failed)
 const { HttpError, badRequest, fail, isHttpUrl, uuidFrom } = require('./util');
 // A successful scrape is recorded in state.scrapes (Map scrape id → {id, url, createdAt}) for interact.js.
-const { str, int, bool, arr, obj, union, nullable, assertValid, validationError } = require('./validate');
+const { str, int, bool, arr, obj, union, assertValid, validationError } = require('./validate');
 const { SCRAPE_OPTION_PROPS, refineScrapeOptions, checkScrapeOptions, fakeDocument, SCREENSHOT_PNG } = require('./scrapeOptions');
 
 const invalidUrl = (field = 'url') =>
@@ -42,7 +42,7 @@ function pageErrors(url) {
 
 // ---- /v2/scrape ----
 const scrapeBody = obj(
-	{ url: str(), ...SCRAPE_OPTION_PROPS, zeroDataRetention: bool(), origin: str(), integration: nullable(str()) },
+	{ url: str(), ...SCRAPE_OPTION_PROPS, zeroDataRetention: bool(), origin: str(), integration: str() }, // integration never null: server v2/types.ts 000404f7
 	{ required: ['url'], refine: refineScrapeOptions },
 );
 
