@@ -1098,39 +1098,52 @@ describe('Job events (Source: Job Events, issue 18)', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-test('examples/trigger-on-page-change.json: activated and checked once, each delivery runs the workflow and passes its e2e check', async () => {
-	const ROOT = path.resolve(__dirname, '..', '..');
-	const example = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', 'trigger-on-page-change.json'), 'utf8'));
-	const check = require(path.join(ROOT, 'test', 'e2e', 'checks', 'trigger-on-page-change.js'));
-	expect(check.trigger).toEqual({ connection: 'create' });
-	const triggerNode = example.nodes.find((n) => n.type === TYPE);
-	const t = await trigger(triggerNode.parameters, { credential: { webhookSecret: SIGNING_SECRET }, webhookId: triggerNode.webhookId });
-	await t.activate();
-	const { monitorId } = t.staticData();
-	const deliveries = await runCheck(monitorId);
+// The examples' trigger halves, run as n8n would run them, and their e2e checks (test/e2e/checks).
+const ROOT = path.resolve(__dirname, '..', '..');
+const readExample = (name) => JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', `${name}.json`), 'utf8'));
+const e2eCheck = (name) => require(path.join(ROOT, 'test', 'e2e', 'checks', `${name}.js`));
 
-	// What n8n does with each accepted delivery: run the workflow with the trigger's items.
+/** The example's trigger node, registered as n8n would (with the credential's signing secret); `extra` overrides parameters. */
+async function exampleTrigger(example, extra = {}) {
+	const triggerNode = example.nodes.find((n) => n.type === TYPE);
+	const t = await trigger({ ...triggerNode.parameters, ...extra }, { credential: { webhookSecret: SIGNING_SECRET }, webhookId: triggerNode.webhookId });
+	return { t, triggerNode };
+}
+
+/**
+ * What n8n does with each accepted delivery: run the workflow with the trigger's items. Resolves the
+ * executions as JSON, like the ones the e2e phase reads from n8n's public API.
+ */
+async function runPerDelivery(workflow, triggerNode, t) {
 	const executions = [];
 	for (const [i, e] of t.executions.entries()) {
 		const result = await runWorkflow(
-			{ ...example, pinData: { [triggerNode.name]: e.items.map((json) => ({ json })) } },
+			{ ...workflow, pinData: { [triggerNode.name]: e.items.map((json) => ({ json })) } },
 			{ credentials: { webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url } }, mode: 'webhook', startNode: triggerNode.name },
 		);
 		record(result.run);
 		const nodes = Object.fromEntries(Object.keys(result.runData).map((name) => [name, result.json(name)]));
 		executions.push({ id: String(i + 1), status: result.status, mode: 'webhook', trigger: nodes[triggerNode.name], nodes });
 	}
-	// As JSON, like the executions the e2e phase reads from n8n's public API.
-	await check({ executions: JSON.parse(JSON.stringify(executions)), deliveries, monitorId });
+	return JSON.parse(JSON.stringify(executions));
+}
+
+test('examples/trigger-on-page-change.json: activated and checked once, each delivery runs the workflow and passes its e2e check', async () => {
+	const example = readExample('trigger-on-page-change');
+	const check = e2eCheck('trigger-on-page-change');
+	expect(check.trigger).toEqual({ connection: 'create' });
+	const { t, triggerNode } = await exampleTrigger(example);
+	await t.activate();
+	const { monitorId } = t.staticData();
+	const deliveries = await runCheck(monitorId);
+	await check({ executions: await runPerDelivery(example, triggerNode, t), deliveries, monitorId });
 });
 
 test('examples/trigger-on-crawl-page.json: a crawl reporting to it runs the workflow once per delivery and passes its e2e check', async () => {
-	const ROOT = path.resolve(__dirname, '..', '..');
-	const example = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', 'trigger-on-crawl-page.json'), 'utf8'));
-	const check = require(path.join(ROOT, 'test', 'e2e', 'checks', 'trigger-on-crawl-page.js'));
+	const example = readExample('trigger-on-crawl-page');
+	const check = e2eCheck('trigger-on-crawl-page');
 	expect(check.trigger).toEqual({ source: 'jobs' });
-	const triggerNode = example.nodes.find((n) => n.type === TYPE);
-	const t = await trigger(triggerNode.parameters, { credential: { webhookSecret: SIGNING_SECRET }, webhookId: triggerNode.webhookId });
+	const { t, triggerNode } = await exampleTrigger(example);
 	expect(await t.activate()).toEqual({ existed: true });
 	const res = await fetch(`${api.url}/v2/crawl`, {
 		method: 'POST',
@@ -1141,18 +1154,8 @@ test('examples/trigger-on-crawl-page.json: a crawl reporting to it runs the work
 	await api.settled(10000);
 	const deliveries = api.deliveries;
 	expect(deliveries.map((d) => d.responseStatus)).toEqual([200, 200, 200, 200, 200]);
-	const executions = [];
-	for (const [i, e] of t.executions.entries()) {
-		const result = await runWorkflow(
-			{ ...example, pinData: { [triggerNode.name]: e.items.map((json) => ({ json })) } },
-			{ credentials: { webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url } }, mode: 'webhook', startNode: triggerNode.name },
-		);
-		record(result.run);
-		const nodes = Object.fromEntries(Object.keys(result.runData).map((name) => [name, result.json(name)]));
-		executions.push({ id: String(i + 1), status: result.status, mode: 'webhook', trigger: nodes[triggerNode.name], nodes });
-	}
 	const urls = ['https://docs.example.com/', 'https://docs.example.com/about', 'https://docs.example.com/pricing'];
-	await check({ executions: JSON.parse(JSON.stringify(executions)), deliveries, jobId, run: 'nightly-1', urls });
+	await check({ executions: await runPerDelivery(example, triggerNode, t), deliveries, jobId, run: 'nightly-1', urls });
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -1222,40 +1225,27 @@ test('Crawl Start → Send Events to Web Data Trigger: the token header and run 
 });
 
 test(`examples/crawl-to-trigger-start.json + ${RECEIVING}.json: the pair passes its e2e checks in-process`, async () => {
-	const ROOT = path.resolve(__dirname, '..', '..');
-	const read = (name) => JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', `${name}.json`), 'utf8'));
-	const check = require(path.join(ROOT, 'test', 'e2e', 'checks', 'crawl-to-trigger-start.js'));
-	const receivingCheck = require(path.join(ROOT, 'test', 'e2e', 'checks', `${RECEIVING}.js`));
+	const check = e2eCheck('crawl-to-trigger-start');
+	const receivingCheck = e2eCheck(RECEIVING);
 	expect(check.trigger).toEqual({ reportsTo: RECEIVING });
-	const receiving = read(RECEIVING);
-	const triggerNode = receiving.nodes.find((n) => n.type === TYPE);
+	const receiving = readExample(RECEIVING);
 	const token = 'pair-token-0123456789abcdef';
-	const t = await trigger({ ...triggerNode.parameters, jobToken: token }, { credential: { webhookSecret: SIGNING_SECRET }, webhookId: triggerNode.webhookId });
+	const { t, triggerNode } = await exampleTrigger(receiving, { jobToken: token });
 	expect(await t.activate()).toEqual({ existed: true });
 
-	const { result, node } = await runStarting(read('crawl-to-trigger-start'), t, token);
+	const { result, node } = await runStarting(readExample('crawl-to-trigger-start'), t, token);
 	const [request] = api.requests({ method: 'POST', path: '/v2/crawl' });
 	await api.settled(10000);
 	const jobId = result.json(node.name)[0]?.id;
 	const deliveries = api.deliveries.filter((d) => d.jobId === jobId);
-	// What n8n does with each accepted delivery: run the receiving workflow with the trigger's items.
-	const executions = [];
-	for (const [i, e] of t.executions.entries()) {
-		const run = await runWorkflow(
-			{ ...receiving, pinData: { [triggerNode.name]: e.items.map((json) => ({ json })) } },
-			{ credentials: { webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url } }, mode: 'webhook', startNode: triggerNode.name },
-		);
-		record(run.run);
-		const nodes = Object.fromEntries(Object.keys(run.runData).map((name) => [name, run.json(name)]));
-		executions.push({ id: String(i + 1), status: run.status, mode: 'webhook', trigger: nodes[triggerNode.name], nodes });
-	}
+	const executions = await runPerDelivery(receiving, triggerNode, t);
 	await check({
 		start: { status: result.status, items: result.json(node.name) },
 		request,
 		deliveries: JSON.parse(JSON.stringify(deliveries)),
 		productionUrl: t.productionUrl,
 		token,
-		executions: JSON.parse(JSON.stringify(executions)),
+		executions,
 		jobId,
 		urls: ['https://docs.example.com/', 'https://docs.example.com/about', 'https://docs.example.com/pricing'],
 		receivingCheck,
