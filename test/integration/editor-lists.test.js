@@ -5,42 +5,10 @@
 const http = require('http');
 const net = require('net');
 const { nodeTypes } = require('../helpers/workflow-runner'); // sets up n8n-core's environment first
-const core = require('n8n-core');
-const workflowLib = require('n8n-workflow');
+const { TestCredentialsHelper, loadOptionsContext } = require('../helpers/n8n-contexts');
 const { startFakeApi } = require('../fake-api/server');
 const { CANARY_KEY } = require('../helpers/canary');
 const { EDITOR_LIST_TIMEOUT_MS } = require('../../dist/nodes/WebData/transport');
-
-/** Answers the node's credential from the test's values, with the credential's bearer auth. */
-class CredentialsHelper extends workflowLib.ICredentialsHelper {
-	constructor(data) {
-		super();
-		this.data = data;
-	}
-	getParentTypes() {
-		return [];
-	}
-	isCredentialUsableByNode() {
-		return true;
-	}
-	getCredentialsProperties() {
-		return [];
-	}
-	async getDecrypted() {
-		return { webhookSecret: '', ...this.data };
-	}
-	async getCredentials(nodeCredentials, type) {
-		return new core.Credentials(nodeCredentials, type);
-	}
-	async authenticate(credentials, _type, requestOptions) {
-		requestOptions.headers = { ...(requestOptions.headers || {}), Authorization: `Bearer ${credentials.apiKey}` };
-		return requestOptions;
-	}
-	async preAuthentication() {}
-	async runPreAuthentication() {}
-	async updateCredentials() {}
-	async updateCredentialsOauthTokenData() {}
-}
 
 const TYPE = 'n8n-nodes-webdata.webData';
 
@@ -55,8 +23,7 @@ function listContext(credential) {
 		parameters: { resource: 'agent', operation: 'get' },
 		credentials: { webDataApi: { id: 'c1', name: 'Web Data account' } },
 	};
-	const workflow = new workflowLib.Workflow({ id: 'w', nodes: [node], connections: {}, nodeTypes, active: false });
-	return new core.LoadOptionsContext(workflow, workflow.getNode(node.name), { credentialsHelper: new CredentialsHelper(credential), variables: {} }, '');
+	return loadOptionsContext(node, new TestCredentialsHelper(credential));
 }
 
 const searchAgentRuns = () => nodeTypes.getByNameAndVersion(TYPE, 1).methods.listSearch.searchAgentRuns;

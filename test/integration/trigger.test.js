@@ -18,6 +18,7 @@ const workflowLib = require('n8n-workflow');
 const { startFakeApi } = require('../fake-api/server');
 const { CANARY_KEY, record } = require('../helpers/canary');
 const { WebDataApi } = require('../../dist/credentials/WebDataApi.credentials');
+const { TestCredentialsHelper, loadOptionsContext } = require('../helpers/n8n-contexts');
 
 jest.setTimeout(30000);
 
@@ -41,42 +42,9 @@ afterEach(async () => {
 
 // ---- n8n stand-ins -------------------------------------------------------------------------
 const credentialType = new WebDataApi();
-/** Every credential read (n8n's getDecrypted) of this file, so tests can count them. */
-const credentialReads = { count: 0 };
-
-/** Answers the node's credential from the test's values; applies the credential's generic auth. */
-class CredentialsHelper extends workflowLib.ICredentialsHelper {
-	constructor(data) {
-		super();
-		this.data = data;
-	}
-	getParentTypes() {
-		return [];
-	}
-	isCredentialUsableByNode() {
-		return true;
-	}
-	getCredentialsProperties() {
-		return credentialType.properties;
-	}
-	async getDecrypted() {
-		this.reads = (this.reads ?? 0) + 1;
-		credentialReads.count++;
-		if (!this.data) throw new Error('no credential given');
-		return { apiKey: '', baseUrl: 'https://api.firecrawl.dev', webhookSecret: '', ...this.data };
-	}
-	async getCredentials(nodeCredentials, type) {
-		return new core.Credentials(nodeCredentials, type);
-	}
-	async authenticate(credentials, _type, requestOptions) {
-		requestOptions.headers = { ...(requestOptions.headers || {}), Authorization: `Bearer ${credentials.apiKey}` };
-		return requestOptions;
-	}
-	async preAuthentication() {}
-	async runPreAuthentication() {}
-	async updateCredentials() {}
-	async updateCredentialsOauthTokenData() {}
-}
+/** The node's credential from the test's values (n8n's defaults under them); `reads` counts the reads. */
+const credentialsHelperFor = (data) =>
+	new TestCredentialsHelper(data, { defaults: { apiKey: '', baseUrl: 'https://api.firecrawl.dev', webhookSecret: '' }, properties: credentialType.properties });
 
 function nodeType() {
 	return nodeTypes.getByNameAndVersion(TYPE, 1);
@@ -111,7 +79,7 @@ async function trigger(parameters, { credential = {}, webhookId = crypto.randomU
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const base = `http://127.0.0.1:${server.address().port}`;
 	const credentialData = credential === null ? null : { apiKey: CANARY_KEY, baseUrl: api.url, ...credential };
-	const credentialsHelper = new CredentialsHelper(credentialData);
+	const credentialsHelper = credentialsHelperFor(credentialData);
 
 	function additionalData(extra = {}) {
 		return {
@@ -866,11 +834,7 @@ describe('Attach to an Existing Monitor', () => {
 		await createMonitorDirectly({ name: 'Alpha pricing', schedule: { text: 'hourly' }, targets: [{ type: 'scrape', urls: ['https://a.example.com/'] }] });
 		const beta = await createMonitorDirectly({ name: 'Beta news', schedule: { text: 'hourly' }, targets: [{ type: 'scrape', urls: ['https://b.example.com/'] }] });
 		const t = await trigger(attachParams(beta.id));
-		const workflow = new workflowLib.Workflow({ id: 'w', nodes: [t.node], connections: {}, nodeTypes, active: false });
-		const context = new core.LoadOptionsContext(workflow, workflow.getNode(t.node.name), {
-			credentialsHelper: new CredentialsHelper({ apiKey: CANARY_KEY, baseUrl: api.url }),
-			variables: {},
-		}, '');
+		const context = loadOptionsContext(t.node, credentialsHelperFor({ apiKey: CANARY_KEY, baseUrl: api.url }));
 		const all = await nodeType().methods.listSearch.searchMonitors.call(context);
 		expect(all.results.map((r) => r.name).sort()).toEqual(['Alpha pricing', 'Beta news']);
 		const some = await nodeType().methods.listSearch.searchMonitors.call(context, 'beta');
