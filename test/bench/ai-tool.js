@@ -30,7 +30,7 @@ const proc = require('../e2e/lib/proc');
 const { n8nEnv, freePort } = require('../e2e/lib/n8n');
 const { packInto } = require('../e2e/lib/editor');
 const { startStubModel } = require('../e2e/lib/stub-model');
-const { AiAgentSuite, toolName } = require('../e2e/ai-agent');
+const { AiAgentSuite, agentToolWorkflow, toolName } = require('../e2e/ai-agent');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const NODE_DIR = path.join(ROOT, '.cache', 'node24');
@@ -99,33 +99,11 @@ async function installOfficial(userFolder) {
 
 class Bench extends AiAgentSuite {
 	workflow() {
-		const hookPath = `ai-tool-bench-${crypto.randomBytes(6).toString('hex')}`;
-		const nodes = [
-			{ id: 'start', name: 'Start', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: crypto.randomUUID(), parameters: { httpMethod: 'POST', path: hookPath, responseMode: 'lastNode', options: {} } },
-			{ id: 'agent', name: 'AI Agent', type: '@n8n/n8n-nodes-langchain.agent', typeVersion: 3.1, position: [300, 0], parameters: { promptType: 'define', text: '={{ $json.body.task }}', options: { maxIterations: 30 } } },
-			{
-				id: 'model',
-				name: 'OpenAI Chat Model',
-				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-				typeVersion: 1.3,
-				position: [200, 300],
-				parameters: { model: { __rl: true, mode: 'id', value: 'stub-model' }, responsesApiEnabled: false, options: {} },
-				credentials: { openAiApi: this.openAi },
-			},
-		];
-		const connections = {
-			Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
-			'OpenAI Chat Model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
-		};
-		let k = 0;
+		const tools = [];
 		for (const [who, c] of Object.entries(CONTENDERS)) {
-			for (const [tool, parameters] of Object.entries(c.tools)) {
-				const name = nodeName(who, tool);
-				nodes.push({ id: `tool${k}`, name, type: c.type, typeVersion: 1, position: [300 + 120 * k++, 300], parameters, credentials: { [c.credential]: this.creds[who] } });
-				connections[name] = { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] };
-			}
+			for (const [tool, parameters] of Object.entries(c.tools)) tools.push({ name: nodeName(who, tool), type: c.type, parameters, credentials: { [c.credential]: this.creds[who] } });
 		}
-		return { wf: { name: 'AI tool bench', nodes, connections, settings: { executionOrder: 'v1' } }, hookPath };
+		return agentToolWorkflow({ name: 'AI tool bench', hookPrefix: 'ai-tool-bench', openAi: this.openAi, tools, agentOptions: { maxIterations: 30 } });
 	}
 
 	/** One conversation; resolves the tool messages the model received, in order, with the execution's status. */

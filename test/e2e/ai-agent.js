@@ -67,6 +67,37 @@ const TOOLS = {
 /** n8n names a tool after its node: anything but letters, digits, _ and - becomes "_". */
 const toolName = (node) => node.replace(/[^a-zA-Z0-9_-]/g, '_');
 
+/**
+ * The test workflow: Webhook (POST, answers with the last node) → AI Agent (3.1) with the OpenAI Chat
+ * Model (1.3, Chat Completions API) on the stub model (credential `openAi`) and one node per tool,
+ * each `{name, type, parameters, credentials}`. Resolves {wf, hookPath}. Also test/bench/ai-tool.js's.
+ */
+function agentToolWorkflow({ name, hookPrefix, openAi, tools, agentOptions = {} }) {
+	const hookPath = `${hookPrefix}-${crypto.randomBytes(6).toString('hex')}`;
+	const nodes = [
+		{ id: 'start', name: 'Start', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: crypto.randomUUID(), parameters: { httpMethod: 'POST', path: hookPath, responseMode: 'lastNode', options: {} } },
+		{ id: 'agent', name: 'AI Agent', type: '@n8n/n8n-nodes-langchain.agent', typeVersion: 3.1, position: [300, 0], parameters: { promptType: 'define', text: '={{ $json.body.task }}', options: agentOptions } },
+		{
+			id: 'model',
+			name: 'OpenAI Chat Model',
+			type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+			typeVersion: 1.3,
+			position: [200, 300],
+			parameters: { model: { __rl: true, mode: 'id', value: 'stub-model' }, responsesApiEnabled: false, options: {} },
+			credentials: { openAiApi: openAi },
+		},
+	];
+	const connections = {
+		Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+		'OpenAI Chat Model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
+	};
+	tools.forEach((tool, k) => {
+		nodes.push({ id: `tool${k}`, name: tool.name, type: tool.type, typeVersion: 1, position: [300 + 150 * k, 300], parameters: tool.parameters, credentials: tool.credentials });
+		connections[tool.name] = { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] };
+	});
+	return { wf: { name, nodes, connections, settings: { executionOrder: 'v1' } }, hookPath };
+}
+
 class AiAgentSuite extends Phase {
 	async openAiCredential() {
 		const c = await this.api('POST', '/credentials', { name: 'Stub model', type: 'openAiApi', data: { apiKey: 'sk-stub-model', url: this.model.url, header: false } });
@@ -86,37 +117,9 @@ class AiAgentSuite extends Phase {
 	}
 
 	agentWorkflow() {
-		const hookPath = `ai-agent-${crypto.randomBytes(6).toString('hex')}`;
-		const nodes = [
-			{ id: 'start', name: 'Start', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: crypto.randomUUID(), parameters: { httpMethod: 'POST', path: hookPath, responseMode: 'lastNode', options: {} } },
-			{ id: 'agent', name: 'AI Agent', type: '@n8n/n8n-nodes-langchain.agent', typeVersion: 3.1, position: [300, 0], parameters: { promptType: 'define', text: '={{ $json.body.task }}', options: {} } },
-			{
-				id: 'model',
-				name: 'OpenAI Chat Model',
-				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-				typeVersion: 1.3,
-				position: [200, 300],
-				parameters: { model: { __rl: true, mode: 'id', value: 'stub-model' }, responsesApiEnabled: false, options: {} },
-				credentials: { openAiApi: this.openAi },
-			},
-		];
-		const connections = {
-			Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
-			'OpenAI Chat Model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
-		};
-		Object.entries(TOOLS).forEach(([name, parameters], k) => {
-			nodes.push({
-				id: `tool${k}`,
-				name,
-				type: 'n8n-nodes-webdata.webDataTool',
-				typeVersion: 1,
-				position: [300 + 150 * k, 300],
-				parameters,
-				credentials: { webDataApi: { id: this.credentials.tokenOnly.id, name: this.credentials.tokenOnly.name } },
-			});
-			connections[name] = { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] };
-		});
-		return { wf: { name: 'Web Data Tool e2e', nodes, connections, settings: { executionOrder: 'v1' } }, hookPath };
+		const credentials = { webDataApi: { id: this.credentials.tokenOnly.id, name: this.credentials.tokenOnly.name } };
+		const tools = Object.entries(TOOLS).map(([name, parameters]) => ({ name, type: 'n8n-nodes-webdata.webDataTool', parameters, credentials }));
+		return agentToolWorkflow({ name: 'Web Data Tool e2e', hookPrefix: 'ai-agent', openAi: this.openAi, tools });
 	}
 
 	async rawExecutions(workflowId) {
@@ -451,7 +454,7 @@ async function main() {
 	process.exit(failed > 0 || code !== 0 ? 1 : 0);
 }
 
-module.exports = { AiAgentSuite, toolName };
+module.exports = { AiAgentSuite, agentToolWorkflow, toolName };
 
 if (require.main === module) {
 	process.on('exit', () => proc.killAllSync());
