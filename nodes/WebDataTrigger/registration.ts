@@ -84,7 +84,7 @@ function isNotFound(error: unknown): boolean {
 const NO_MONITOR_ENDPOINTS_HINT =
 	'The Web Data Trigger registers its webhook through the monitor endpoints (/v2/monitor), and the server at the Base URL answers them with "no such endpoint": self-hosted servers of the open-source edition (as of 2025-08) have no monitor endpoints. ' +
 	'Use the hosted service (Base URL https://api.firecrawl.dev in the Web Data API credential) or a server that has monitor endpoints; ' +
-	'or, without monitors, set Source to "Job Events" for crawl, batch scrape and agent runs. ' +
+	'or, without monitors, set Source to "Job Events" to receive the events of crawls and batch scrapes, which need no monitor. ' +
 	'Nothing was dropped: the registration stays stored until the monitor endpoints answer again.';
 
 /** apiRequest for a monitor endpoint; a server without monitor endpoints fails with a message that says so. */
