@@ -327,6 +327,7 @@ describe('answers that are not the API\'s JSON error (self-hosted servers, proxi
 		expect(shown(error)).not.toContain('Nothing exists with this id');
 		expect(shown(error)).not.toContain(ID_HINT);
 		expect(error.context).toMatchObject({ httpStatus: 404, retryable: false, apiCode: null });
+		expect(error.context.missingEndpoint).toBe(true); // what the trigger tells from "monitor gone"
 		expect(calls).toHaveLength(1);
 		expect(waits).toEqual([]);
 	});
@@ -352,6 +353,7 @@ describe('answers that are not the API\'s JSON error (self-hosted servers, proxi
 		const e1 = await apiRequest(withOp.ctx, { method: 'GET', path: '/agent/abc', hints: opHints }, recordingDeps().deps).catch((e) => e);
 		expect(e1.message).toBe('Agent job not found');
 		expect(e1.description.startsWith(ID_HINT)).toBe(true);
+		expect(e1.context.missingEndpoint).toBeUndefined(); // the API itself answered: the id is unknown
 		const generic = fakeContext({ responses: [{ status: 404, body }] });
 		const e2 = await apiRequest(generic.ctx, { method: 'GET', path: '/monitor/m1/checks' }, recordingDeps().deps).catch((e) => e);
 		expect(e2.description).toContain('Nothing exists with this id');
@@ -374,6 +376,7 @@ describe('answers that are not the API\'s JSON error (self-hosted servers, proxi
 		expect(error.message).toMatch(/has no endpoint GET \/v2\/crawl\/abc/);
 		expect(error.description).toContain('no Route matched with those values');
 		expect(shown(error)).not.toContain(ID_HINT);
+		expect(error.context.missingEndpoint).toBe(true);
 	});
 
 	test("a proxy's HTML 502 page is retried like any 502, then named for what it is, without markup", async () => {
