@@ -700,6 +700,57 @@ async function resumeProof(x) {
 	}, n8nOut);
 }
 
+/**
+ * Waits on the executions of one workflow (`workflowId()`): `waitCount(n)` until there are at least
+ * n and all have finished, then 1.5 s more (anything extra would show up by then); `settle()` until
+ * no new one comes. The service retries a delivery 1, 5 and 15 minutes after a failed one, so a real
+ * retry comes long after the first copy's execution ended; the proofs send spaced copies the same way.
+ */
+function executionWaits(executions, finished, workflowId) {
+	const waitCount = async (n, what) => {
+		await until(async () => {
+			const list = await executions(workflowId());
+			return list.length >= n && list.every(finished);
+		}, what, 60000, 300);
+		await sleep(1500);
+		return await executions(workflowId());
+	};
+	const settle = async (what) => {
+		let last = -1;
+		for (;;) {
+			const list = await waitCount(0, what);
+			if (list.length === last) return list;
+			last = list.length;
+		}
+	};
+	return { waitCount, settle };
+}
+
+/**
+ * Sends each delivery's 3 copies (copy k of ids[i], made by `copyOf(webhookId)`, to webhook process
+ * `backends[backendOf(i, k)]` with `post(port, raw, headers)`) the way the service retries — each
+ * round after the previous round's executions ended (`settle`) — or, with `together`, all at the
+ * same moment; resolves the answers {i, k, status, duplicate}.
+ */
+async function sendThreeCopies(ids, backendOf, { backends, copyOf, post, settle, together = false }) {
+	const send = async (i, k) => {
+		const { raw, headers } = copyOf(ids[i]);
+		const r = await post(backends[backendOf(i, k)].port, raw, headers);
+		return { i, k, status: r.status, duplicate: /"duplicate":true/.test(r.body) };
+	};
+	if (together) {
+		const answers = await Promise.all(ids.flatMap((_, i) => [0, 1, 2].map((k) => send(i, k))));
+		await settle('the executions of the copies');
+		return answers;
+	}
+	const answers = [];
+	for (let k = 0; k < 3; k++) {
+		for (let i = 0; i < ids.length; i++) answers.push(await send(i, k));
+		await settle(`the executions of copy ${k + 1}`);
+	}
+	return answers;
+}
+
 async function triggerProofs(x) {
 	const { fake, api, createWorkflow, executions, finished, redisCred, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut } = x;
 	const label = `examples/${TRIGGER_WORKFLOW}`;
@@ -735,26 +786,9 @@ async function triggerProofs(x) {
 	let real;
 	const settled = () => fake.call('POST', '/__fake/settled', { timeoutMs: 30000 });
 	const count = async () => (await executions(id)).length;
-	const waitCount = async (n, what) => {
-		await until(async () => {
-			const list = await executions(id);
-			return list.length >= n && list.every(finished);
-		}, what, 60000, 300);
-		await sleep(1500); // anything extra would show up now
-		return await executions(id);
-	};
-	// Every execution of the workflow finished and no new one for 1.5 s. The service retries a delivery
-	// 1, 5 and 15 minutes after a failed one, so a real retry comes long after the first copy's
-	// execution ended; the proofs send copies the same way (two copies running at the same moment on
-	// two workers can both pass Remove Duplicates: its check-and-record is not atomic across workers).
-	const settle = async (what) => {
-		let last = -1;
-		for (;;) {
-			const list = await waitCount(0, what);
-			if (list.length === last) return list;
-			last = list.length;
-		}
-	};
+	// Two copies running at the same moment on two workers can both pass Remove Duplicates: its
+	// check-and-record is not atomic across workers (see the steps below).
+	const { waitCount, settle } = executionWaits(executions, finished, () => id);
 	const post = async (port, raw, headers) => {
 		const res = await fetch(`http://127.0.0.1:${port}${productionPath}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: raw });
 		return { status: res.status, body: await res.text() };
@@ -873,21 +907,7 @@ async function triggerProofs(x) {
 	 * those that passed Remove Duplicates and the Redis claim.
 	 */
 	const sendCopies = async (ids, backendOf, { together = false } = {}) => {
-		const send = async (i, k) => {
-			const { raw, headers } = copyOf(ids[i]);
-			const r = await post(proxyBackends[backendOf(i, k)].port, raw, headers);
-			return { i, k, status: r.status, duplicate: /"duplicate":true/.test(r.body) };
-		};
-		const answers = [];
-		if (together) {
-			answers.push(...(await Promise.all(ids.flatMap((_, i) => [0, 1, 2].map((k) => send(i, k))))));
-			await settle('the executions of the copies');
-		} else {
-			for (let k = 0; k < 3; k++) {
-				for (let i = 0; i < ids.length; i++) answers.push(await send(i, k));
-				await settle(`the executions of copy ${k + 1}`);
-			}
-		}
+		const answers = await sendThreeCopies(ids, backendOf, { backends: proxyBackends, copyOf, post, settle, together });
 		const all = await executions(id);
 		const of = (wid) => holdingId(all, wid);
 		const made = ids.map((wid) => of(wid).length);
@@ -1024,22 +1044,7 @@ async function jobEventsProofs(x) {
 	const outOf = (e, node) => (e.data?.resultData?.runData?.[node]?.[0]?.data?.main?.[0] ?? []).map((i) => i.json);
 	const passed = (list) => list.filter((e) => outOf(e, SUMMARY).length > 0);
 	const holdingId = (list, webhookId) => list.filter((e) => outOf(e, triggerNode.name).some((j) => j.webhookId === webhookId));
-	const waitCount = async (n, what) => {
-		await until(async () => {
-			const list = await executions(id);
-			return list.length >= n && list.every(finished);
-		}, what, 60000, 300);
-		await sleep(1500); // anything extra would show up now
-		return await executions(id);
-	};
-	const settle = async (what) => {
-		let last = -1;
-		for (;;) {
-			const list = await waitCount(0, what);
-			if (list.length === last) return list;
-			last = list.length;
-		}
-	};
+	const { waitCount, settle } = executionWaits(executions, finished, () => id);
 	const post = async (port, raw, headers, query = `?token=${token}`) => {
 		const res = await fetch(`http://127.0.0.1:${port}${productionPath}${query}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: raw });
 		return { status: res.status, body: await res.text() };
@@ -1072,21 +1077,7 @@ async function jobEventsProofs(x) {
 
 	/** Each delivery's 3 copies (copy k of delivery i to backendOf(i, k)), as the service retries or all at once. */
 	const sendCopies = async (real, ids, backendOf, { together = false } = {}) => {
-		const send = async (i, k) => {
-			const { raw, headers } = copyOf(real, ids[i]);
-			const r = await post(proxyBackends[backendOf(i, k)].port, raw, headers);
-			return { i, k, status: r.status, duplicate: /"duplicate":true/.test(r.body) };
-		};
-		const answers = [];
-		if (together) {
-			answers.push(...(await Promise.all(ids.flatMap((_, i) => [0, 1, 2].map((k) => send(i, k))))));
-			await settle('the executions of the copies');
-		} else {
-			for (let k = 0; k < 3; k++) {
-				for (let i = 0; i < ids.length; i++) answers.push(await send(i, k));
-				await settle(`the executions of copy ${k + 1}`);
-			}
-		}
+		const answers = await sendThreeCopies(ids, backendOf, { backends: proxyBackends, copyOf: (wid) => copyOf(real, wid), post, settle, together });
 		const all = await executions(id);
 		const made = ids.map((wid) => holdingId(all, wid).length);
 		return { answers, made, total: made.reduce((a, b) => a + b, 0), claims: ids.map((wid) => passed(holdingId(all, wid)).length) };
