@@ -43,32 +43,34 @@
  *      overwrite each other (measured: 21 passes for 20 deliveries in 2 of 3 runs with copies
  *      spaced; 23 for 20 with copies at once). Executions per delivery: "# MEASURED" lines.
  *   7b. Source "Job Events" (examples/queue-mode/trigger-on-crawl-page-once-per-delivery.json: the
- *      trigger with a Token, the same Redis claim and IF as the monitor example, then "Page summary"):
- *      activation registers nothing; a crawl at the fake with its webhook on the proxy's production
- *      URL + ?token= → its deliveries reach both webhook processes, one execution per selected
- *      delivery on workers, one item per page (the single-process example's check); forged
- *      deliveries → 401 on each webhook process; the service's retries of a crawl.page and copies of
- *      10 deliveries (alternating, and all at once) → 2 executions per delivery with copies
- *      alternating (as for monitor events) and "Page summary" exactly once per delivery.
- *   8. Agent → Run and Wait with "Resume on Completion Webhook" (test/e2e/workflows/agent-run-and-resume.json
- *      behind a Webhook trigger): started through a webhook process, the first part runs on a worker
- *      and the execution waits with no status read; a forged resume call → 401; the run's completion
- *      webhook comes through the proxy and a worker runs the rest with one read; late copies of it
- *      are refused (409) and run nothing again. Then (skipped with QUEUE_E2E_RESTART=0) the same
- *      with every n8n process stopped while it waits, the run ending while they are down (the delivery
- *      fails) and all five started again: the service's retry (1 min, 12 s at the fake's time scale
- *      5; then 5 min = 60 s) resumes it.
- *      Between the two, Crawl → Run and Wait with the same Wait Method (its node set to Crawl, a
- *      12 s crawl of 7 pages): waiting on a worker with 0 status reads, forged resume calls → 401 on
- *      each webhook process, the signed crawl.completed through the proxy resumes it on a worker with
- *      the pages read once (3 reads of 3 pages), 3 late copies → 409 and no second run.
+ *      trigger with a Token, the same Redis claim and IF as the monitor example, then "Page summary";
+ *      its events widened to batch_scrape.* and agent.* too): activation registers nothing; then for a
+ *      crawl, a batch scrape and an agent run (JOB_KINDS, one shared jobKindProofs()) at the fake with
+ *      their webhook on the proxy's production URL + ?token= → their deliveries reach both webhook
+ *      processes, one execution per selected delivery on workers, one item per page, "Page summary"
+ *      once each (the crawl also passes the single-process example's check); forged deliveries → 401
+ *      on each webhook process and no execution; the service's retries of a page (agent: the
+ *      agent.completed) delivery and copies of 10 deliveries (alternating, and all at once) → 2
+ *      executions per delivery with copies alternating (as for monitor events) and "Page summary"
+ *      exactly once per delivery.
+ *   8. Agent, Crawl and Batch Scrape → Run and Wait with "Resume on Completion Webhook"
+ *      (test/e2e/workflows/agent-run-and-resume.json behind a Webhook trigger, "Run agent" set up per
+ *      kind by RESUME_KINDS; Batch Scrape gets 4 items from a Split Out of the webhook's body), one
+ *      shared resumeStep(): started through a webhook process, the first part runs on a worker and the
+ *      execution waits with no status read; forged resume calls → 401 on each webhook process; the
+ *      job's signed <kind>.completed comes through the proxy and a worker runs the rest with the job
+ *      read once (agent 1 read, crawl 7 pages in 3, batch 4 pages in 2) and the right items; 3 late
+ *      copies sent at once → 409 and nothing runs again. Then (skipped with QUEUE_E2E_RESTART=0) the
+ *      agent resume with every n8n process stopped while it waits, the run ending while they are down
+ *      (the delivery fails) and all five started again: the service's retry (1 min, 12 s at the
+ *      fake's time scale 5; then 5 min = 60 s) resumes it.
  *   9. everything stopped (n8n, Redis, Postgres, the fake, the proxy), also on failure or Ctrl-C;
  *      the canary API key must appear in nothing n8n printed or returned.
  * Output: "ok - …" / "not ok - …: reason" per test, "# …" diagnostics, last line "N passed, N failed";
  * exit 1 when anything failed. Plain CommonJS under the system Node; n8n runs under .cache/node24.
  * Environment: QUEUE_E2E_KEEP_TMP=1 keeps the temp dir (logs of every process are there);
  * QUEUE_E2E_N8N_LOG_LEVEL=debug; QUEUE_E2E_ONLY=<part>[,<part>…] runs only those parts (examples, trigger =
- * monitor events, jobs = job events, resume = agent and crawl resume); QUEUE_E2E_RESTART=0 skips the restart proof; QUEUE_E2E_TARBALL=<file.tgz> installs that package instead of `npm pack`.
+ * monitor events, jobs = job events, resume = agent, crawl and batch scrape resume); QUEUE_E2E_RESTART=0 skips the restart proof; QUEUE_E2E_TARBALL=<file.tgz> installs that package instead of `npm pack`.
  * Build first (`npm run build`). How to add a workflow: see README.md next to this file.
  */
 const assert = require('node:assert/strict');
@@ -473,7 +475,7 @@ async function run(tmp, children, setProxy) {
 
 	// 6. workflows run by a worker
 	const workerCount = { 'worker-1': 0, 'worker-2': 0 };
-	// QUEUE_E2E_ONLY=<part>[,<part>…] runs only those parts: examples, trigger (monitor events), jobs (job events), resume (agent + crawl)
+	// QUEUE_E2E_ONLY=<part>[,<part>…] runs only those parts: examples, trigger (monitor events), jobs (job events), resume (agent, crawl, batch scrape)
 	const only = process.env.QUEUE_E2E_ONLY ? process.env.QUEUE_E2E_ONLY.split(',').map((p) => p.trim()) : undefined;
 	const want = (part) => !only || only.includes(part);
 	for (const w of want('examples') ? WORKFLOWS : []) {
@@ -511,126 +513,127 @@ async function run(tmp, children, setProxy) {
 	if (want('trigger')) await triggerProofs({ fake, api, createWorkflow, executions, finished, workerOf, redisCred, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut, activate });
 	if (want('jobs')) await jobEventsProofs({ fake, api, createWorkflow, executions, finished, workerOf, redisCred, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut });
 
-	// 8. Agent and Crawl → Run and Wait, "Resume on Completion Webhook", through the webhook processes
+	// 8. Agent, Crawl and Batch Scrape → Run and Wait, "Resume on Completion Webhook", through the webhook processes
 	if (want('resume')) await resumeProof({ fake, api, createWorkflow, executions, workerOf, startsOf, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut, activate, stopProcesses, startProcesses });
 	console.log(`# executions per worker (worker-run examples): ${JSON.stringify(workerCount)}`);
 }
 
-async function resumeProof(x) {
-	const { fake, api, createWorkflow, executions, workerOf, startsOf, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut, activate, stopProcesses, startProcesses } = x;
-	/**
-	 * A fresh copy of test/e2e/workflows/agent-run-and-resume.json behind a Webhook trigger, called once
-	 * through the proxy; resolves when its execution waits, with the run's id at the fake (the run lasts
-	 * an hour: the proof ends it).
-	 */
-	const startWaitingRun = async (name) => {
-		await fake.reset();
-		const wf = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'e2e', 'workflows', 'agent-run-and-resume.json'), 'utf8'));
-		const manual = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
-		const hookPath = `queue-agent-${name}-${crypto.randomBytes(4).toString('hex')}`;
-		Object.assign(manual, { type: 'n8n-nodes-base.webhook', typeVersion: 2, parameters: { httpMethod: 'POST', path: hookPath, responseMode: 'onReceived', options: {} }, webhookId: crypto.randomUUID() });
-		const prompt = `Queue ${name} ${crypto.randomBytes(4).toString('hex')} FAKE_DURATION_MS=18000000`;
-		Object.assign(wf.nodes.find((n) => n.name === 'Run agent').parameters, { prompt, maxWait: 3600 });
-		const id = await createWorkflow(wf, signedCred);
-		const url = `${proxyBase}/webhook/${hookPath}`;
-		await activate(id, url);
-		const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-		assert.equal(res.status, 200, `the workflow webhook answered ${res.status}`);
-		const [e] = await until(async () => {
-			const list = await executions(id);
-			return list.length && ['waiting', 'error', 'success'].includes(list[0].status) ? list : undefined;
-		}, 'the execution to wait', 60000, 500);
-		assert.equal(e.status, 'waiting', `the execution waits (status ${e.status})`);
-		const runs = await (await fetch(`${fake.url}/v2/agent`, { headers: { authorization: `Bearer ${canaryKey}` } })).json();
-		const jobId = runs.agents.find((a) => a.options.prompt === prompt)?.id;
-		assert.ok(jobId, 'the fake knows the run');
-		return { e, jobId, prompt, id };
-	};
-	/** The fake's deliveries of the run's agent.completed webhook (every try). */
-	const completionsOf = async (jobId) => (await fake.call('GET', '/__fake/deliveries')).filter((d) => d.jobId === jobId && d.type === 'agent.completed');
-	/** How often the run was read (GET /v2/agent/{id}) at the fake. */
-	const readsOf = async (jobId) => (await fake.log()).filter((r) => r.method === 'GET' && r.path === `/v2/agent/${jobId}`).length;
-	/** The execution with its data once it has ended. */
-	const finishedExecution = async (executionId, what, timeoutMs) =>
-		await until(async () => {
-			const d = await api('GET', `/executions/${executionId}?includeData=true`);
-			return ['success', 'error', 'crashed'].includes(d.status) ? d : undefined;
-		}, what, timeoutMs, 300);
-	await step('queue: Agent → Run and Wait "Resume on Completion Webhook": started through a webhook process, the execution waits with no status read; a forged resume call → 401; the completion webhook, through the proxy, resumes it on a worker with one read; late copies of it → 409, nothing runs again', async () => {
-		const { e, jobId, prompt, id } = await startWaitingRun('resume');
-		const startedOn = workerOf(e.id);
-		assert.equal(startedOn.length, 1, `one worker ran the first part (${startedOn.join(', ') || 'none'})`);
-		const start = (await fake.log()).find((r) => r.method === 'POST' && r.path === '/v2/agent' && r.body?.prompt === prompt);
-		assert.ok(start, 'the run was started');
-		const hook = start.body.webhook;
-		assert.ok(hook.url.startsWith(`${proxyBase}/webhook-waiting/${e.id}?`), `the resume URL goes through the proxy (${hook.url.replace(/\?.*$/, '')})`);
-		const reads = () => readsOf(jobId);
-		assert.equal(await reads(), 0, 'no status read while waiting');
-		// A forged resume call (n8n's URL signature is right, the node token is missing) → 401, nothing resumes.
-		const forged = JSON.stringify({ success: true, type: 'agent.completed', id: jobId, webhookId: crypto.randomUUID(), data: [], metadata: {} });
-		const f = await fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json', 'X-Firecrawl-Signature': sign(signingSecret, forged) }, body: forged });
-		assert.equal(f.status, 401, `the forged call answered ${f.status}`);
-		await sleep(500);
-		assert.equal((await api('GET', `/executions/${e.id}`)).status, 'waiting', 'still waiting after the forged call');
-		const logFrom = proxy.log.length;
-		await fake.call('POST', `/__fake/agent/${jobId}/finish`);
-		const done = await finishedExecution(e.id, 'the execution to resume and finish', 60000);
-		assert.equal(done.status, 'success', `execution ${done.status}`);
-		const item = done.data.resultData.runData['Run agent'].at(-1).data.main[0][0].json;
-		assert.equal(item.id, jobId);
-		assert.equal(item.status, 'completed');
-		assert.equal(await reads(), 1, 'the run was read once, after the webhook');
-		const via = proxy.log.slice(logFrom).filter((l) => l.url.startsWith(`/webhook-waiting/${e.id}`)).map((l) => l.backend);
-		assert.ok(via.length >= 1, 'the completion webhook came through the proxy');
-		const resumedOn = workerOf(e.id);
-		const completion = await completionsOf(jobId);
-		const latency = Date.parse(done.stoppedAt) - Math.max(...completion.map((d) => d.at));
-		// Copies of the completion webhook after the resume (the service retries what it thinks failed):
-		// sent together, through both webhook processes → n8n refuses each (409), nothing runs again.
-		const copies = await Promise.all([1, 2, 3].map(() => fake.call('POST', `/__fake/redeliver/${completion[0].webhookId}`)));
-		assert.deepEqual(copies.map((c) => c.responseStatus), [409, 409, 409], 'each late copy is refused');
-		await sleep(1000);
-		assert.equal(await reads(), 1, 'the copies read nothing');
-		assert.deepEqual((await executions(id)).map((x) => x.id), [e.id], 'the copies started no execution');
-		assert.equal(startsOf(e.id), 2, 'workers ran the execution twice in all (first part, rest) — not again');
-		return `execution ${e.id}: first part on ${startedOn[0]}, waiting with 0 reads; forged call 401; completion webhook via ${via.join(', ')}; resumed on ${resumedOn.join(' and ')}; finished ${latency} ms after the delivery with 1 read; 3 late copies answered 409, nothing ran again`;
-	}, n8nOut);
-
-	// Crawl → Run and Wait with the same Wait Method: the crawl.completed delivery resumes it.
-	await step('queue: Crawl → Run and Wait "Resume on Completion Webhook": started through a webhook process, the first part on a worker, waiting with 0 status reads; forged resume calls → 401 on each webhook process; the signed crawl.completed through the proxy resumes it on a worker with the 7 pages read once; late copies → 409, nothing runs again', async () => {
-		await fake.reset();
-		const wf = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'e2e', 'workflows', 'agent-run-and-resume.json'), 'utf8'));
-		const manual = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
-		const hookPath = `queue-crawl-${crypto.randomBytes(4).toString('hex')}`;
-		Object.assign(manual, { type: 'n8n-nodes-base.webhook', typeVersion: 2, parameters: { httpMethod: 'POST', path: hookPath, responseMode: 'onReceived', options: {} }, webhookId: crypto.randomUUID() });
+/**
+ * Run and Wait with Wait Method "Resume on Completion Webhook", per job kind: the node "Run agent" of
+ * test/e2e/workflows/agent-run-and-resume.json set up for that kind. `params(tag)`: the node's
+ * parameters (merged into the agent's, or with `replace` instead of them); `urls`: the start URLs
+ * (Batch Scrape: one per item, split out of the webhook's body); `end(fake, jobId)`: ends the job
+ * (else it ends by itself); `reads`: status reads of the ended job (3 documents per status page);
+ * `items(items, jobId, urls)`: checks the resumed output.
+ */
+const RESUME_KINDS = {
+	agent: {
+		label: 'Agent',
+		prefix: 'agent',
+		startPath: '/v2/agent',
+		events: ['completed', 'failed', 'cancelled'],
+		// The run lasts an hour at the fake: the proof ends it.
+		params: (tag) => ({ prompt: `Queue ${tag} FAKE_DURATION_MS=18000000`, maxWait: 3600 }),
+		end: (fake, jobId) => fake.call('POST', `/__fake/agent/${jobId}/finish`),
+		reads: 1,
+		items: (items, jobId) => {
+			assert.equal(items.length, 1, `one item (got ${items.length})`);
+			assert.equal(items[0].id, jobId);
+			assert.equal(items[0].status, 'completed');
+		},
+	},
+	crawl: {
+		label: 'Crawl',
+		prefix: 'crawl',
+		startPath: '/v2/crawl',
+		events: ['completed', 'failed'],
+		replace: true,
 		// 60000 ms at the fake's time scale 5: the crawl ends 12 s after it starts, by itself.
-		const crawlUrl = `https://example.com/fake-duration-60000?run=${crypto.randomBytes(4).toString('hex')}`;
+		params: (tag) => ({ resource: 'crawl', operation: 'runAndWait', url: `https://example.com/fake-duration-60000?run=${tag}`, limit: 7, waitMethod: 'completionWebhook', maxWait: 3600, onTimeout: 'returnStatus' }),
+		reads: 3, // the status page and its two next pages
+		items: (items, jobId) => {
+			assert.equal(items.length, 7, `7 pages (got ${items.length})`);
+			assert.ok(items.every((i) => i.jobId === jobId && i.jobStatus === 'completed'), 'one item per page of this crawl');
+			assert.equal(new Set(items.map((i) => i.metadata?.sourceURL)).size, 7, 'seven different pages');
+		},
+	},
+	batch: {
+		label: 'Batch Scrape',
+		prefix: 'batch_scrape',
+		startPath: '/v2/batch/scrape',
+		events: ['completed', 'failed'],
+		replace: true,
+		// Four items → one batch job of four URLs; fake-duration-60000: it ends 12 s after it starts.
+		urls: (tag) => ['a', 'b', 'c', 'd'].map((p) => `https://example.com/${p}?fake-duration-60000&run=${tag}`),
+		params: () => ({ resource: 'batchScrape', operation: 'runAndWait', url: '={{ $json.url }}', waitMethod: 'completionWebhook', maxWait: 3600, onTimeout: 'returnStatus' }),
+		reads: 2, // the status page (3 documents) and its next page
+		items: (items, jobId, urls) => {
+			assert.deepEqual(items.map((i) => [i.jobId, i.metadata?.sourceURL]), urls.map((u) => [jobId, u]), 'one item per URL, in order');
+		},
+	},
+};
+
+async function resumeProof(x) {
+	const { fake, api, createWorkflow, executions, workerOf, startsOf, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut, stopProcesses, startProcesses } = x;
+	/**
+	 * A fresh copy of test/e2e/workflows/agent-run-and-resume.json behind a Webhook trigger with "Run
+	 * agent" set up for `kind` (Batch Scrape: a Split Out of the body's URLs before it), called once
+	 * through the proxy; resolves when its execution waits, with the job's id (from the waiting item)
+	 * and its start request at the fake.
+	 */
+	const startWaitingRun = async (kind, name) => {
+		await fake.reset();
+		const tag = `${name}-${crypto.randomBytes(4).toString('hex')}`;
+		const wf = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'e2e', 'workflows', 'agent-run-and-resume.json'), 'utf8'));
+		const manual = wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
+		const hookPath = `queue-resume-${tag}`;
+		Object.assign(manual, { type: 'n8n-nodes-base.webhook', typeVersion: 2, parameters: { httpMethod: 'POST', path: hookPath, responseMode: 'onReceived', options: {} }, webhookId: crypto.randomUUID() });
 		const node = wf.nodes.find((n) => n.name === 'Run agent');
-		node.parameters = { resource: 'crawl', operation: 'runAndWait', url: crawlUrl, limit: 7, waitMethod: 'completionWebhook', maxWait: 3600, onTimeout: 'returnStatus' };
+		node.parameters = kind.replace ? kind.params(tag) : { ...node.parameters, ...kind.params(tag) };
+		const urls = kind.urls ? kind.urls(tag) : undefined;
+		if (urls) {
+			wf.nodes.push({ id: crypto.randomUUID(), name: 'One item per URL', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [120, 0], parameters: { fieldToSplitOut: 'body.urls', include: 'noOtherFields', options: { destinationFieldName: 'url' } } });
+			wf.connections = { [manual.name]: { main: [[{ node: 'One item per URL', type: 'main', index: 0 }]] }, 'One item per URL': { main: [[{ node: node.name, type: 'main', index: 0 }]] } };
+		}
 		const id = await createWorkflow(wf, signedCred);
 		const url = `${proxyBase}/webhook/${hookPath}`;
-		await activate(id, url);
-		const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+		await x.activate(id, url);
+		const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(urls ? { urls } : {}) });
 		assert.equal(res.status, 200, `the workflow webhook answered ${res.status}`);
 		const [e] = await until(async () => {
 			const list = await executions(id);
 			return list.length && ['waiting', 'error', 'success'].includes(list[0].status) ? list : undefined;
 		}, 'the execution to wait', 60000, 300);
 		assert.equal(e.status, 'waiting', `the execution waits (status ${e.status})`);
+		const waitingData = await api('GET', `/executions/${e.id}?includeData=true`);
+		const jobId = waitingData.data.resultData.runData[node.name].at(-1).data.main[0].at(-1).json.id;
+		assert.match(String(jobId), /^[0-9a-f-]{36}$/, 'the waiting item holds the job id');
+		const starts = (await fake.log()).filter((r) => r.method === 'POST' && r.path === kind.startPath);
+		assert.equal(starts.length, 1, `one ${kind.label} job started (got ${starts.length})`);
+		return { e, jobId, id, urls, start: starts[0] };
+	};
+	/** The fake's deliveries of the job's webhook (every try). */
+	const deliveriesOf = async (jobId) => (await fake.call('GET', '/__fake/deliveries')).filter((d) => d.jobId === jobId);
+	/** Status reads of the job at the fake (GET <start path>/{id}; next pages too: the fake logs the path only). */
+	const readsOf = async (kind, jobId) => (await fake.log()).filter((r) => r.method === 'GET' && r.path === `${kind.startPath}/${jobId}`);
+	/** The execution with its data once it has ended. */
+	const finishedExecution = async (executionId, what, timeoutMs) =>
+		await until(async () => {
+			const d = await api('GET', `/executions/${executionId}?includeData=true`);
+			return ['success', 'error', 'crashed'].includes(d.status) ? d : undefined;
+		}, what, timeoutMs, 300);
+
+	const resumeStep = (kind) => step(`queue: ${kind.label} → Run and Wait "Resume on Completion Webhook": started through a webhook process, the first part on a worker, waiting with 0 status reads; forged resume calls → 401 on each webhook process; the signed ${kind.prefix}.completed through the proxy resumes it on a worker with the job read once (${kind.reads} status page${kind.reads > 1 ? 's' : ''}); late copies at once → 409, nothing runs again`, async () => {
+		const { e, jobId, id, urls, start } = await startWaitingRun(kind, kind.prefix);
 		const startedOn = workerOf(e.id);
 		assert.equal(startedOn.length, 1, `one worker ran the first part (${startedOn.join(', ') || 'none'})`);
-		const start = (await fake.log()).find((r) => r.method === 'POST' && r.path === '/v2/crawl' && r.body?.url === crawlUrl);
-		assert.ok(start, 'the crawl was started');
 		const hook = start.body.webhook;
 		assert.ok(hook.url.startsWith(`${proxyBase}/webhook-waiting/${e.id}?`), `the resume URL goes through the proxy (${hook.url.replace(/\?.*$/, '')})`);
-		assert.deepEqual(hook.events, ['completed', 'failed']);
-		const waitingData = await api('GET', `/executions/${e.id}?includeData=true`);
-		const jobId = waitingData.data.resultData.runData['Run agent'].at(-1).data.main[0].at(-1).json.id;
-		assert.match(String(jobId), /^[0-9a-f-]{36}$/, 'the waiting item holds the crawl id');
-		const reads = async () => (await fake.log()).filter((r) => r.method === 'GET' && r.path === `/v2/crawl/${jobId}`);
-		assert.equal((await reads()).length, 0, 'no status read while waiting');
+		assert.deepEqual(hook.events, kind.events);
+		assert.equal((await readsOf(kind, jobId)).length, 0, 'no status read while waiting');
 		// Forged resume calls straight to each webhook process (n8n's URL signature is right; the node's token is wrong).
-		const forged = JSON.stringify({ success: true, type: 'crawl.completed', id: jobId, webhookId: crypto.randomUUID(), data: [], metadata: {} });
+		const type = `${kind.prefix}.completed`;
+		const forged = JSON.stringify({ success: true, type, id: jobId, webhookId: crypto.randomUUID(), data: [], metadata: {} });
 		const target = new URL(hook.url);
 		for (const b of proxyBackends) {
 			const f = await fetch(`http://127.0.0.1:${b.port}${target.pathname}${target.search}`, { method: 'POST', headers: { 'content-type': 'application/json', 'X-WebData-Resume-Token': 'f'.repeat(64), [SIGNATURE_HEADER]: sign(signingSecret, forged) }, body: forged });
@@ -638,18 +641,16 @@ async function resumeProof(x) {
 		}
 		assert.equal((await api('GET', `/executions/${e.id}`)).status, 'waiting', 'still waiting after the forged calls');
 		const logFrom = proxy.log.length;
-		const done = await finishedExecution(e.id, 'the crawl to end and its webhook to resume the execution', 90000);
+		if (kind.end) await kind.end(fake, jobId);
+		const done = await finishedExecution(e.id, `the ${kind.label} job to end and its webhook to resume the execution`, 90000);
 		assert.equal(done.status, 'success', `execution ${done.status}`);
-		const items = done.data.resultData.runData['Run agent'].at(-1).data.main[0].map((i) => i.json);
-		assert.equal(items.length, 7, `7 pages (got ${items.length})`);
-		assert.ok(items.every((i) => i.jobId === jobId && i.jobStatus === 'completed'), 'one item per page of this crawl');
-		assert.equal(new Set(items.map((i) => i.metadata?.sourceURL)).size, 7, 'seven different pages');
-		const deliveries = (await fake.call('GET', '/__fake/deliveries')).filter((d) => d.jobId === jobId);
-		assert.deepEqual(deliveries.map((d) => [d.type, d.responseStatus]), [['crawl.completed', 200]], 'the end event resumed the execution');
+		kind.items(done.data.resultData.runData['Run agent'].at(-1).data.main[0].map((i) => i.json), jobId, urls);
+		const deliveries = await deliveriesOf(jobId);
+		assert.deepEqual(deliveries.map((d) => [d.type, d.responseStatus]), [[type, 200]], 'the end event resumed the execution');
 		const via = proxy.log.slice(logFrom).filter((l) => l.url.startsWith(`/webhook-waiting/${e.id}`)).map((l) => l.backend);
 		assert.equal(via.length, 1, 'the completion webhook came through the proxy');
-		const r = await reads();
-		assert.equal(r.length, 3, `the status page and its two next pages (3 pages each), once each (got ${r.length})`);
+		const r = await readsOf(kind, jobId);
+		assert.equal(r.length, kind.reads, `${kind.reads} status read(s), each once (got ${r.length})`);
 		assert.ok(r.every((x) => x.at >= deliveries[0].at), 'every read after the delivery');
 		const resumedOn = workerOf(e.id);
 		const latency = Date.parse(done.stoppedAt) - deliveries[0].at;
@@ -657,12 +658,14 @@ async function resumeProof(x) {
 		const copies = await Promise.all([1, 2, 3].map(() => fake.call('POST', `/__fake/redeliver/${deliveries[0].webhookId}`)));
 		assert.deepEqual(copies.map((c) => c.responseStatus), [409, 409, 409], 'each late copy is refused');
 		await sleep(1000);
-		assert.equal((await reads()).length, 3, 'the copies read nothing');
+		assert.equal((await readsOf(kind, jobId)).length, kind.reads, 'the copies read nothing');
 		assert.deepEqual((await executions(id)).map((x) => x.id), [e.id], 'the copies started no execution');
 		assert.equal(startsOf(e.id), 2, 'workers ran the execution twice in all (first part, rest) — not again');
 		await api('POST', `/workflows/${id}/deactivate`);
-		return `execution ${e.id}: first part on ${startedOn[0]}, waiting with 0 reads; forged calls 401 on both processes; crawl.completed via ${via.join(', ')}; resumed on ${resumedOn.join(' and ')}; finished ${latency} ms after the delivery with 7 pages in 3 reads; 3 late copies 409, nothing ran again`;
+		return `execution ${e.id}: first part on ${startedOn[0]}, waiting with 0 reads; forged calls 401 on both processes; ${type} via ${via.join(', ')}; resumed on ${resumedOn.join(' and ')}; finished ${latency} ms after the delivery with ${kind.reads} read(s); 3 late copies 409, nothing ran again`;
 	}, n8nOut);
+
+	for (const kind of [RESUME_KINDS.agent, RESUME_KINDS.crawl, RESUME_KINDS.batch]) await resumeStep(kind);
 
 	// In CI. Its history: one unexplained failure in its first 6 runs (the resumed output was not the
 	// completed run; the assertion then printed nothing); 0 in 15 runs since (8 of them the whole
@@ -672,11 +675,12 @@ async function resumeProof(x) {
 		return;
 	}
 	await step('queue: Agent resume survives a restart of every n8n process: all five stopped while the execution waits, the run ends while they are down (its webhook refused), all started again → the service\'s retry resumes the execution on a worker', async () => {
-		const { e, jobId } = await startWaitingRun('restart');
+		const agent = RESUME_KINDS.agent;
+		const { e, jobId } = await startWaitingRun(agent, 'restart');
 		const tStop = Date.now();
 		await stopProcesses();
-		await fake.call('POST', `/__fake/agent/${jobId}/finish`);
-		const refused = await until(async () => (await completionsOf(jobId)).find((d) => d.responseStatus != null || d.error != null), 'the completion webhook to be tried and answered', 20000, 200);
+		await agent.end(fake, jobId);
+		const refused = await until(async () => (await deliveriesOf(jobId)).find((d) => d.responseStatus != null || d.error != null), 'the completion webhook to be tried and answered', 20000, 200);
 		assert.notEqual(refused.responseStatus, 200, `with every n8n process down the delivery failed (${refused.responseStatus ?? refused.error})`);
 		const up = await startProcesses();
 		const done = await finishedExecution(e.id, 'the service\'s retry to resume the execution', 240000);
@@ -687,13 +691,64 @@ async function resumeProof(x) {
 		const seen = () => `${runs.length} run(s) of "Run agent": ${runs.map((r) => oneLine(JSON.stringify(r.data?.main?.[0]?.[0]?.json ?? null))).join(' | ')}; last node ${done.data.resultData.lastNodeExecuted}`;
 		assert.equal(item.id, jobId, `the output is the run (${seen()})`);
 		assert.equal(item.status, 'completed', `the run completed (${seen()})`);
-		const tries = await completionsOf(jobId);
-		const reads = await readsOf(jobId);
+		const tries = await deliveriesOf(jobId);
+		const reads = (await readsOf(agent, jobId)).length;
 		assert.equal(reads, 1, 'the run was read once, after the webhook');
 		const resumedOn = workerOf(e.id);
 		assert.equal(resumedOn.length, 1, `a restarted worker ran the rest (${resumedOn.join(', ') || 'none'})`);
 		return `execution ${e.id}: all processes stopped and started again (${secs(up.ms)} to ready, ${secs(Date.now() - tStop)} in all); deliveries answered ${tries.map((d) => d.responseStatus).join(' → ')}; resumed on ${resumedOn[0]} with 1 read`;
 	}, n8nOut);
+}
+
+/**
+ * Waits on the executions of one workflow (`workflowId()`): `waitCount(n)` until there are at least
+ * n and all have finished, then 1.5 s more (anything extra would show up by then); `settle()` until
+ * no new one comes. The service retries a delivery 1, 5 and 15 minutes after a failed one, so a real
+ * retry comes long after the first copy's execution ended; the proofs send spaced copies the same way.
+ */
+function executionWaits(executions, finished, workflowId) {
+	const waitCount = async (n, what) => {
+		await until(async () => {
+			const list = await executions(workflowId());
+			return list.length >= n && list.every(finished);
+		}, what, 60000, 300);
+		await sleep(1500);
+		return await executions(workflowId());
+	};
+	const settle = async (what) => {
+		let last = -1;
+		for (;;) {
+			const list = await waitCount(0, what);
+			if (list.length === last) return list;
+			last = list.length;
+		}
+	};
+	return { waitCount, settle };
+}
+
+/**
+ * Sends each delivery's 3 copies (copy k of ids[i], made by `copyOf(webhookId)`, to webhook process
+ * `backends[backendOf(i, k)]` with `post(port, raw, headers)`) the way the service retries — each
+ * round after the previous round's executions ended (`settle`) — or, with `together`, all at the
+ * same moment; resolves the answers {i, k, status, duplicate}.
+ */
+async function sendThreeCopies(ids, backendOf, { backends, copyOf, post, settle, together = false }) {
+	const send = async (i, k) => {
+		const { raw, headers } = copyOf(ids[i]);
+		const r = await post(backends[backendOf(i, k)].port, raw, headers);
+		return { i, k, status: r.status, duplicate: /"duplicate":true/.test(r.body) };
+	};
+	if (together) {
+		const answers = await Promise.all(ids.flatMap((_, i) => [0, 1, 2].map((k) => send(i, k))));
+		await settle('the executions of the copies');
+		return answers;
+	}
+	const answers = [];
+	for (let k = 0; k < 3; k++) {
+		for (let i = 0; i < ids.length; i++) answers.push(await send(i, k));
+		await settle(`the executions of copy ${k + 1}`);
+	}
+	return answers;
 }
 
 async function triggerProofs(x) {
@@ -731,26 +786,9 @@ async function triggerProofs(x) {
 	let real;
 	const settled = () => fake.call('POST', '/__fake/settled', { timeoutMs: 30000 });
 	const count = async () => (await executions(id)).length;
-	const waitCount = async (n, what) => {
-		await until(async () => {
-			const list = await executions(id);
-			return list.length >= n && list.every(finished);
-		}, what, 60000, 300);
-		await sleep(1500); // anything extra would show up now
-		return await executions(id);
-	};
-	// Every execution of the workflow finished and no new one for 1.5 s. The service retries a delivery
-	// 1, 5 and 15 minutes after a failed one, so a real retry comes long after the first copy's
-	// execution ended; the proofs send copies the same way (two copies running at the same moment on
-	// two workers can both pass Remove Duplicates: its check-and-record is not atomic across workers).
-	const settle = async (what) => {
-		let last = -1;
-		for (;;) {
-			const list = await waitCount(0, what);
-			if (list.length === last) return list;
-			last = list.length;
-		}
-	};
+	// Two copies running at the same moment on two workers can both pass Remove Duplicates: its
+	// check-and-record is not atomic across workers (see the steps below).
+	const { waitCount, settle } = executionWaits(executions, finished, () => id);
 	const post = async (port, raw, headers) => {
 		const res = await fetch(`http://127.0.0.1:${port}${productionPath}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: raw });
 		return { status: res.status, body: await res.text() };
@@ -869,21 +907,7 @@ async function triggerProofs(x) {
 	 * those that passed Remove Duplicates and the Redis claim.
 	 */
 	const sendCopies = async (ids, backendOf, { together = false } = {}) => {
-		const send = async (i, k) => {
-			const { raw, headers } = copyOf(ids[i]);
-			const r = await post(proxyBackends[backendOf(i, k)].port, raw, headers);
-			return { i, k, status: r.status, duplicate: /"duplicate":true/.test(r.body) };
-		};
-		const answers = [];
-		if (together) {
-			answers.push(...(await Promise.all(ids.flatMap((_, i) => [0, 1, 2].map((k) => send(i, k))))));
-			await settle('the executions of the copies');
-		} else {
-			for (let k = 0; k < 3; k++) {
-				for (let i = 0; i < ids.length; i++) answers.push(await send(i, k));
-				await settle(`the executions of copy ${k + 1}`);
-			}
-		}
+		const answers = await sendThreeCopies(ids, backendOf, { backends: proxyBackends, copyOf, post, settle, together });
 		const all = await executions(id);
 		const of = (wid) => holdingId(all, wid);
 		const made = ids.map((wid) => of(wid).length);
@@ -955,9 +979,50 @@ async function triggerProofs(x) {
 }
 
 /**
- * Source "Job Events" across the webhook processes (examples/queue-mode/trigger-on-crawl-page-once-per-delivery.json):
- * a crawl at the fake reports to the proxy's production URL with ?token=; forged deliveries on each
- * webhook process; copies of a delivery on both processes, claimed in Redis as the monitor events are.
+ * The jobs that report to the trigger (Source "Job Events"), each started at the fake with its
+ * webhook on the trigger's production URL: `start(run, webhook)` → [path, body]; `types`: the
+ * deliveries it sends, in order; `events`: the trigger's events for it (the others are answered 200
+ * and start nothing); `real`: the delivery the retry and copy proofs send again.
+ */
+const JOB_KINDS = [
+	{
+		label: 'crawl',
+		urls: ['https://docs.example.com/', 'https://docs.example.com/about', 'https://docs.example.com/pricing'],
+		start(webhook) {
+			return ['/v2/crawl', { url: this.urls[0], limit: this.urls.length, webhook }];
+		},
+		types: ['crawl.started', 'crawl.page', 'crawl.page', 'crawl.page', 'crawl.completed'],
+		events: ['crawl.page', 'crawl.completed', 'crawl.failed'], // the example's
+		real: 'crawl.page',
+		check: 'trigger-on-crawl-page', // the single-process example's check: same trigger, same "Page summary"
+	},
+	{
+		label: 'batch scrape',
+		urls: ['https://shop.example.com/a', 'https://shop.example.com/b', 'https://shop.example.com/c'],
+		start(webhook) {
+			return ['/v2/batch/scrape', { urls: this.urls, webhook }];
+		},
+		types: ['batch_scrape.started', 'batch_scrape.page', 'batch_scrape.page', 'batch_scrape.page', 'batch_scrape.completed'],
+		events: ['batch_scrape.page', 'batch_scrape.completed', 'batch_scrape.failed'],
+		real: 'batch_scrape.page',
+	},
+	{
+		label: 'agent run',
+		start(webhook, run) {
+			return ['/v2/agent', { prompt: `Queue job events ${run}: find three robotics start-ups`, webhook: { ...webhook, events: ['started', 'action', 'completed', 'failed'] } }];
+		},
+		types: ['agent.started', 'agent.action', 'agent.completed'],
+		events: ['agent.action', 'agent.completed', 'agent.failed'],
+		real: 'agent.completed',
+	},
+];
+
+/**
+ * Source "Job Events" across the webhook processes (examples/queue-mode/trigger-on-crawl-page-once-per-delivery.json,
+ * its trigger also listening to batch scrape and agent events): a crawl, a batch scrape and an
+ * agent run at the fake report to the proxy's production URL with ?token=; for each, forged
+ * deliveries on each webhook process; copies of a delivery on both processes, claimed in Redis as
+ * the monitor events are.
  */
 async function jobEventsProofs(x) {
 	const { fake, api, createWorkflow, executions, finished, workerOf, redisCred, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut } = x;
@@ -965,6 +1030,8 @@ async function jobEventsProofs(x) {
 	const wf = JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', `${JOBS_WORKFLOW}.json`), 'utf8'));
 	const triggerNode = wf.nodes.find((n) => n.type === TRIGGER_TYPE);
 	assert.equal(triggerNode.parameters.source, 'jobs', `${label}: its trigger listens to job events`);
+	assert.deepEqual(triggerNode.parameters.jobEvents, JOB_KINDS[0].events, `${label}: the crawl events`);
+	triggerNode.parameters.jobEvents = JOB_KINDS.flatMap((k) => k.events);
 	triggerNode.webhookId = crypto.randomUUID();
 	const token = crypto.randomBytes(24).toString('hex');
 	triggerNode.parameters.jobToken = token;
@@ -973,35 +1040,17 @@ async function jobEventsProofs(x) {
 	for (const n of wf.nodes) if (n.type === 'n8n-nodes-base.redis') n.credentials = { redis: { id: redisCred.id, name: redisCred.name } };
 	const productionPath = `/webhook/${triggerNode.webhookId}/webhook`;
 	const hookUrl = `${proxyBase}${productionPath}?token=${token}`;
-	const run = `queue-${crypto.randomBytes(4).toString('hex')}`;
-	const urls = ['https://docs.example.com/', 'https://docs.example.com/about', 'https://docs.example.com/pricing'];
 	let id;
-	let real;
 	const outOf = (e, node) => (e.data?.resultData?.runData?.[node]?.[0]?.data?.main?.[0] ?? []).map((i) => i.json);
 	const passed = (list) => list.filter((e) => outOf(e, SUMMARY).length > 0);
 	const holdingId = (list, webhookId) => list.filter((e) => outOf(e, triggerNode.name).some((j) => j.webhookId === webhookId));
-	const waitCount = async (n, what) => {
-		await until(async () => {
-			const list = await executions(id);
-			return list.length >= n && list.every(finished);
-		}, what, 60000, 300);
-		await sleep(1500); // anything extra would show up now
-		return await executions(id);
-	};
-	const settle = async (what) => {
-		let last = -1;
-		for (;;) {
-			const list = await waitCount(0, what);
-			if (list.length === last) return list;
-			last = list.length;
-		}
-	};
+	const { waitCount, settle } = executionWaits(executions, finished, () => id);
 	const post = async (port, raw, headers, query = `?token=${token}`) => {
 		const res = await fetch(`http://127.0.0.1:${port}${productionPath}${query}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: raw });
 		return { status: res.status, body: await res.text() };
 	};
-	/** The real crawl.page delivery's bytes under another webhookId, signed. */
-	const copyOf = (webhookId) => {
+	/** A real delivery's bytes under another webhookId, signed. */
+	const copyOf = (real, webhookId) => {
 		const raw = JSON.stringify({ ...JSON.parse(real.rawBody), webhookId });
 		return { raw, headers: { [SIGNATURE_HEADER]: sign(signingSecret, raw) } };
 	};
@@ -1026,119 +1075,15 @@ async function jobEventsProofs(x) {
 	}, n8nOut);
 	if (!ok) return;
 
-	await step(`queue: ${label}: a crawl with its webhook on the proxy's production URL (?token=) → its deliveries reach both webhook processes; one execution per selected delivery on workers, one item per page`, async () => {
-		const logFrom = proxy.log.length;
-		const res = await fetch(`${fake.url}/v2/crawl`, {
-			method: 'POST',
-			headers: { authorization: `Bearer ${canaryKey}`, 'content-type': 'application/json' },
-			body: JSON.stringify({ url: urls[0], limit: urls.length, webhook: { url: hookUrl, metadata: { run } } }),
-		});
-		const started = await res.json();
-		assert.equal(started.success, true, `POST /v2/crawl: ${oneLine(JSON.stringify(started))}`);
-		const jobId = started.id;
-		await fake.call('POST', '/__fake/settled', { timeoutMs: 30000 });
-		const deliveries = (await fake.call('GET', '/__fake/deliveries')).filter((d) => d.jobId === jobId);
-		assert.deepEqual(deliveries.map((d) => d.type), ['crawl.started', 'crawl.page', 'crawl.page', 'crawl.page', 'crawl.completed']);
-		assert.deepEqual(deliveries.map((d) => d.responseStatus), deliveries.map(() => 200), 'every delivery answered 200');
-		const list = await waitCount(4, 'one execution per page delivery and crawl.completed');
-		const backends = proxy.log.slice(logFrom).filter((l) => l.url.startsWith(productionPath)).map((l) => l.backend);
-		assert.equal(backends.length, deliveries.length, 'every delivery came through the proxy');
-		assert.equal(new Set(backends).size, 2, `deliveries went to ${backends.join(', ')}`);
-		const workers = list.map((e) => workerOf(e.id)[0] ?? 'none');
-		assert.ok(workers.every((w) => w.startsWith('worker-')), `executions ran on workers: ${workers.join(', ')}`);
-		// The example's own check (the single-process trigger-on-crawl-page one: same trigger, same "Page summary").
-		const check = require(path.join(ROOT, 'test', 'e2e', 'checks', 'trigger-on-crawl-page.js'));
-		const shaped = list.map((e) => ({ id: e.id, status: e.status, mode: e.mode, trigger: outOf(e, triggerNode.name), nodes: { [SUMMARY]: outOf(e, SUMMARY) } }));
-		await check({ executions: shaped, deliveries, jobId, run, urls, fake });
-		real = deliveries.find((d) => d.type === 'crawl.page');
-		return `${deliveries.length} deliveries via ${backends.join(', ')} → ${list.length} executions on ${workers.join(', ')}: ${shaped.map((e) => e.nodes[SUMMARY][0]?.report).join('; ')}`;
-	}, n8nOut);
-	if (!real) return;
-
-	await step(`queue: ${label}: forged deliveries (no token, wrong token, no signature, wrong signature, body changed after signing) → 401 on each webhook process, no execution`, async () => {
-		const before = (await executions(id)).length;
-		const raw = JSON.stringify({ ...JSON.parse(real.rawBody), webhookId: crypto.randomUUID() });
-		const good = { [SIGNATURE_HEADER]: sign(signingSecret, raw) };
-		const cases = [
-			['no token', raw, good, ''],
-			['wrong token', raw, good, `?token=${'f'.repeat(48)}`],
-			['no signature', raw, {}, undefined],
-			['wrong signature', raw, { [SIGNATURE_HEADER]: sign('not-the-secret', raw) }, undefined],
-			['body changed after signing', raw.replace('"success":true', '"success":false'), good, undefined],
-		];
-		let n = 0;
-		for (const b of proxyBackends) {
-			for (const [name, body, headers, query] of cases) {
-				const r = await post(b.port, body, headers, query);
-				assert.equal(r.status, 401, `${name} on ${b.name}: ${r.status} ${r.body.slice(0, 100)}`);
-				n++;
-			}
-		}
-		// The same id, now genuine, still starts its execution: the forged ones recorded nothing.
-		const r = await post(proxyBackends[0].port, raw, good);
-		assert.equal(r.status, 200);
-		const after = await waitCount(before + 1, 'the genuine delivery’s execution');
-		assert.equal(after.length, before + 1, `only the genuine delivery started an execution (before ${before}, now ${after.length})`);
-		return `${n} forged → 401; then the genuine one → 1 execution`;
-	}, n8nOut);
-
 	/** Each delivery's 3 copies (copy k of delivery i to backendOf(i, k)), as the service retries or all at once. */
-	const sendCopies = async (ids, backendOf, { together = false } = {}) => {
-		const send = async (i, k) => {
-			const { raw, headers } = copyOf(ids[i]);
-			const r = await post(proxyBackends[backendOf(i, k)].port, raw, headers);
-			return { i, k, status: r.status, duplicate: /"duplicate":true/.test(r.body) };
-		};
-		const answers = [];
-		if (together) {
-			answers.push(...(await Promise.all(ids.flatMap((_, i) => [0, 1, 2].map((k) => send(i, k))))));
-			await settle('the executions of the copies');
-		} else {
-			for (let k = 0; k < 3; k++) {
-				for (let i = 0; i < ids.length; i++) answers.push(await send(i, k));
-				await settle(`the executions of copy ${k + 1}`);
-			}
-		}
+	const sendCopies = async (real, ids, backendOf, { together = false } = {}) => {
+		const answers = await sendThreeCopies(ids, backendOf, { backends: proxyBackends, copyOf: (wid) => copyOf(real, wid), post, settle, together });
 		const all = await executions(id);
 		const made = ids.map((wid) => holdingId(all, wid).length);
 		return { answers, made, total: made.reduce((a, b) => a + b, 0), claims: ids.map((wid) => passed(holdingId(all, wid)).length) };
 	};
 
-	await step(`queue: ${label}: the crawl.page delivery retried 3 times by the service through the proxy (both webhook processes) → "${SUMMARY}" still ran once for it`, async () => {
-		const logFrom = proxy.log.length;
-		const answers = [];
-		for (let k = 0; k < 3; k++) {
-			answers.push((await fake.call('POST', `/__fake/redeliver/${real.webhookId}`)).responseStatus);
-			await settle(`the executions of retry ${k + 1}`);
-		}
-		const hits = proxy.log.slice(logFrom).filter((l) => l.url.startsWith(productionPath)).map((l) => l.backend);
-		assert.equal(new Set(hits).size, 2, `the retries reached both processes (${hits.join(', ')})`);
-		assert.deepEqual(answers, [200, 200, 200]);
-		const holding = holdingId(await executions(id), real.webhookId);
-		assert.equal(passed(holding).length, 1, `"${SUMMARY}" ran once for webhookId ${real.webhookId} (${passed(holding).length} of ${holding.length} executions)`);
-		return `retries via ${hits.join(' → ')}: ${holding.length} executions hold the id (the trigger's memory is per process), 1 reached "${SUMMARY}"`;
-	}, n8nOut);
-
-	await step(`queue: ${label}: 10 deliveries, each sent 3× alternately to both webhook processes (a copy after the previous one's executions ended) → 2 executions each, the third copy answered "duplicate"; the Redis claim lets each on exactly once`, async () => {
-		const ids = Array.from({ length: 10 }, () => crypto.randomUUID());
-		const { answers, made, total, claims } = await sendCopies(ids, (i, k) => (i + k) % 2);
-		assert.ok(answers.every((a) => a.status === 200), `every copy answered 200 (${answers.map((a) => a.status).join(',')})`);
-		assert.deepEqual(answers.filter((a) => a.duplicate).map((a) => a.k), ids.map(() => 2), 'exactly the third copies (back on the first process) were answered "duplicate"');
-		console.log(`# MEASURED job events in queue mode (2 webhook processes, copies alternating): 30 requests (10 webhookIds × 3) → ${total} executions (${(total / 10).toFixed(2)} per delivery); "${SUMMARY}" reached ${claims.reduce((a, b) => a + b, 0)} times`);
-		assert.deepEqual(made, ids.map(() => 2), `2 executions per delivery (${made.join(',')})`);
-		assert.deepEqual(claims, ids.map(() => 1), `every delivery reached "${SUMMARY}" exactly once (${claims.join(',')})`);
-		return `${total} executions for 30 copies; "${SUMMARY}" per delivery ${claims.join('')}`;
-	}, n8nOut);
-
-	await step(`queue: ${label}: 10 deliveries, their 3 copies sent at the same moment to both webhook processes → each reaches "${SUMMARY}" exactly once`, async () => {
-		const ids = Array.from({ length: 10 }, () => crypto.randomUUID());
-		const { answers, made, total, claims } = await sendCopies(ids, (i, k) => k % 2, { together: true });
-		assert.ok(answers.every((a) => a.status === 200), `every copy answered 200 (${answers.map((a) => a.status).join(',')})`);
-		console.log(`# MEASURED job events, copies at the same moment (10 deliveries × 3, both processes): ${total} executions (${(total / 10).toFixed(2)} per delivery); "${SUMMARY}" reached ${claims.reduce((a, b) => a + b, 0)} times`);
-		assert.ok(made.every((n) => n >= 1), `every delivery started an execution (${made.join(',')})`);
-		assert.deepEqual(claims, ids.map(() => 1), `every delivery reached "${SUMMARY}" exactly once (${claims.join(',')})`);
-		return `${total} executions for 30 copies; "${SUMMARY}" per delivery ${claims.join('')}`;
-	}, n8nOut);
+	for (const kind of JOB_KINDS) await jobKindProofs(kind);
 
 	await step(`queue: ${label}: deactivation calls nothing at the service; the URL is gone from both webhook processes`, async () => {
 		const logFrom = (await fake.log()).length;
@@ -1151,6 +1096,125 @@ async function jobEventsProofs(x) {
 		assert.deepEqual((await fake.log()).slice(logFrom), [], 'no call to the service');
 		return gone.join(', ');
 	}, n8nOut);
+
+	/** The same proofs for each job kind: its deliveries, forged ones, the service's retries, copies spaced and at once. */
+	async function jobKindProofs(kind) {
+		const run = `queue-${crypto.randomBytes(4).toString('hex')}`;
+		let real;
+		await step(`queue: ${label}: ${/^[aeiou]/.test(kind.label) ? 'an' : 'a'} ${kind.label} with its webhook on the proxy's production URL (?token=) → its deliveries reach both webhook processes; one execution per selected delivery on workers${kind.urls ? ', one item per page' : ''}, each through "${SUMMARY}" once`, async () => {
+			const logFrom = proxy.log.length;
+			const before = await executions(id);
+			const [startPath, body] = kind.start({ url: hookUrl, metadata: { run } }, run);
+			const res = await fetch(`${fake.url}${startPath}`, { method: 'POST', headers: { authorization: `Bearer ${canaryKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+			const started = await res.json();
+			assert.equal(started.success, true, `POST ${startPath}: ${oneLine(JSON.stringify(started))}`);
+			const jobId = started.id;
+			const ofJob = async () => (await fake.call('GET', '/__fake/deliveries')).filter((d) => d.jobId === jobId);
+			await until(async () => {
+				const d = await ofJob();
+				return d.length >= kind.types.length && d.every((r) => r.responseStatus != null || r.error != null);
+			}, `the ${kind.label}'s ${kind.types.length} deliveries`, 30000, 200);
+			await fake.call('POST', '/__fake/settled', { timeoutMs: 30000 });
+			const deliveries = await ofJob();
+			assert.deepEqual(deliveries.map((d) => d.type), kind.types);
+			assert.deepEqual(deliveries.map((d) => d.responseStatus), deliveries.map(() => 200), 'every delivery answered 200');
+			const selected = deliveries.filter((d) => kind.events.includes(d.type));
+			const list = (await waitCount(before.length + selected.length, 'one execution per selected delivery')).slice(before.length);
+			assert.equal(list.length, selected.length, `${selected.length} selected deliveries → ${list.length} executions`);
+			const backends = proxy.log.slice(logFrom).filter((l) => l.url.startsWith(productionPath)).map((l) => l.backend);
+			assert.equal(backends.length, deliveries.length, 'every delivery came through the proxy');
+			assert.equal(new Set(backends).size, 2, `deliveries went to ${backends.join(', ')}`);
+			const workers = list.map((e) => workerOf(e.id)[0] ?? 'none');
+			assert.ok(workers.every((w) => w.startsWith('worker-')), `executions ran on workers: ${workers.join(', ')}`);
+			for (const d of selected) {
+				const [e, ...more] = holdingId(list, d.webhookId);
+				assert.ok(e && more.length === 0, `one execution holds the ${d.type} delivery ${d.webhookId} (got ${1 + more.length})`);
+				assert.equal(e.status, 'success', `execution ${e.id}: ${e.status}`);
+				assert.equal(e.mode, 'webhook');
+				const items = outOf(e, triggerNode.name);
+				const sent = JSON.parse(d.rawBody);
+				assert.equal(items.length, d.type.endsWith('.page') ? Math.max(1, sent.data.length) : 1, `one item per page, one for any other event (${d.type})`);
+				for (const item of items) assert.deepEqual([item.event, item.jobId, item.webhookMetadata], [d.type, jobId, { run }], 'the item holds the event, the job and its metadata');
+				if (d.type === 'agent.completed') assert.deepEqual(items[0].data, sent.data[0].data, "the item holds the run's result");
+				const summary = outOf(e, SUMMARY);
+				assert.deepEqual(summary.map((s) => [s.event, s.jobId, s.run]), [[d.type, jobId, run]], `"${SUMMARY}" ran once for it`);
+			}
+			if (kind.urls) {
+				const pages = list.flatMap((e) => outOf(e, triggerNode.name)).filter((i) => i.event.endsWith('.page'));
+				assert.deepEqual(pages.map((p) => p.metadata?.sourceURL).sort(), [...kind.urls].sort(), 'one item per page');
+			}
+			if (kind.check) {
+				const check = require(path.join(ROOT, 'test', 'e2e', 'checks', `${kind.check}.js`));
+				const shaped = list.map((e) => ({ id: e.id, status: e.status, mode: e.mode, trigger: outOf(e, triggerNode.name), nodes: { [SUMMARY]: outOf(e, SUMMARY) } }));
+				await check({ executions: shaped, deliveries, jobId, run, urls: kind.urls, fake });
+			}
+			real = deliveries.find((d) => d.type === kind.real);
+			return `${deliveries.length} deliveries via ${backends.join(', ')} → ${list.length} executions on ${workers.join(', ')}: ${list.map((e) => outOf(e, SUMMARY)[0]?.report).join('; ')}`;
+		}, n8nOut);
+		if (!real) return;
+
+		await step(`queue: ${label}: forged ${kind.label} deliveries (no token, wrong token, no signature, wrong signature, body changed after signing) → 401 on each webhook process, no execution`, async () => {
+			const before = (await executions(id)).length;
+			const { raw, headers: good } = copyOf(real, crypto.randomUUID());
+			const cases = [
+				['no token', raw, good, ''],
+				['wrong token', raw, good, `?token=${'f'.repeat(48)}`],
+				['no signature', raw, {}, undefined],
+				['wrong signature', raw, { [SIGNATURE_HEADER]: sign('not-the-secret', raw) }, undefined],
+				['body changed after signing', raw.replace('"success":true', '"success":false'), good, undefined],
+			];
+			let n = 0;
+			for (const b of proxyBackends) {
+				for (const [name, body, headers, query] of cases) {
+					const r = await post(b.port, body, headers, query);
+					assert.equal(r.status, 401, `${name} on ${b.name}: ${r.status} ${r.body.slice(0, 100)}`);
+					n++;
+				}
+			}
+			// The same id, now genuine, still starts its execution: the forged ones recorded nothing.
+			const r = await post(proxyBackends[0].port, raw, good);
+			assert.equal(r.status, 200);
+			const after = await waitCount(before + 1, 'the genuine delivery’s execution');
+			assert.equal(after.length, before + 1, `only the genuine delivery started an execution (before ${before}, now ${after.length})`);
+			return `${n} forged → 401; then the genuine one → 1 execution`;
+		}, n8nOut);
+
+		await step(`queue: ${label}: the ${real.type} delivery retried 3 times by the service through the proxy (both webhook processes) → "${SUMMARY}" still ran once for it`, async () => {
+			const logFrom = proxy.log.length;
+			const answers = [];
+			for (let k = 0; k < 3; k++) {
+				answers.push((await fake.call('POST', `/__fake/redeliver/${real.webhookId}`)).responseStatus);
+				await settle(`the executions of retry ${k + 1}`);
+			}
+			const hits = proxy.log.slice(logFrom).filter((l) => l.url.startsWith(productionPath)).map((l) => l.backend);
+			assert.equal(new Set(hits).size, 2, `the retries reached both processes (${hits.join(', ')})`);
+			assert.deepEqual(answers, [200, 200, 200]);
+			const holding = holdingId(await executions(id), real.webhookId);
+			assert.equal(passed(holding).length, 1, `"${SUMMARY}" ran once for webhookId ${real.webhookId} (${passed(holding).length} of ${holding.length} executions)`);
+			return `retries via ${hits.join(' → ')}: ${holding.length} executions hold the id (the trigger's memory is per process), 1 reached "${SUMMARY}"`;
+		}, n8nOut);
+
+		await step(`queue: ${label}: 10 ${real.type} deliveries, each sent 3× alternately to both webhook processes (a copy after the previous one's executions ended) → 2 executions each, the third copy answered "duplicate"; the Redis claim lets each on exactly once`, async () => {
+			const ids = Array.from({ length: 10 }, () => crypto.randomUUID());
+			const { answers, made, total, claims } = await sendCopies(real, ids, (i, k) => (i + k) % 2);
+			assert.ok(answers.every((a) => a.status === 200), `every copy answered 200 (${answers.map((a) => a.status).join(',')})`);
+			assert.deepEqual(answers.filter((a) => a.duplicate).map((a) => a.k), ids.map(() => 2), 'exactly the third copies (back on the first process) were answered "duplicate"');
+			console.log(`# MEASURED ${real.type} job events in queue mode (2 webhook processes, copies alternating): 30 requests (10 webhookIds × 3) → ${total} executions (${(total / 10).toFixed(2)} per delivery); "${SUMMARY}" reached ${claims.reduce((a, b) => a + b, 0)} times`);
+			assert.deepEqual(made, ids.map(() => 2), `2 executions per delivery (${made.join(',')})`);
+			assert.deepEqual(claims, ids.map(() => 1), `every delivery reached "${SUMMARY}" exactly once (${claims.join(',')})`);
+			return `${total} executions for 30 copies; "${SUMMARY}" per delivery ${claims.join('')}`;
+		}, n8nOut);
+
+		await step(`queue: ${label}: 10 ${real.type} deliveries, their 3 copies sent at the same moment to both webhook processes → each reaches "${SUMMARY}" exactly once`, async () => {
+			const ids = Array.from({ length: 10 }, () => crypto.randomUUID());
+			const { answers, made, total, claims } = await sendCopies(real, ids, (i, k) => k % 2, { together: true });
+			assert.ok(answers.every((a) => a.status === 200), `every copy answered 200 (${answers.map((a) => a.status).join(',')})`);
+			console.log(`# MEASURED ${real.type} job events, copies at the same moment (10 deliveries × 3, both processes): ${total} executions (${(total / 10).toFixed(2)} per delivery); "${SUMMARY}" reached ${claims.reduce((a, b) => a + b, 0)} times`);
+			assert.ok(made.every((n) => n >= 1), `every delivery started an execution (${made.join(',')})`);
+			assert.deepEqual(claims, ids.map(() => 1), `every delivery reached "${SUMMARY}" exactly once (${claims.join(',')})`);
+			return `${total} executions for 30 copies; "${SUMMARY}" per delivery ${claims.join('')}`;
+		}, n8nOut);
+	}
 }
 
 main().catch((e) => {
