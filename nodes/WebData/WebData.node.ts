@@ -68,7 +68,9 @@ export class WebData implements INodeType {
 		name: 'webData',
 		icon: { light: 'file:webdata.svg', dark: 'file:webdata.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 2: Parse File's rarely used options under Advanced Options, and an empty Time Zone (the
+		// workflow's) as the Monitor default. Saved workflows keep typeVersion 1 and its behaviour.
+		version: [1, 2],
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Scrape, search, map and crawl the web, parse files to Markdown and JSON, watch pages for changes, and run web research agents',
 		defaults: { name: 'Web Data' },

@@ -94,7 +94,9 @@ export class WebDataTrigger implements INodeType {
 		name: 'webDataTrigger',
 		icon: { light: 'file:webdatatrigger.svg', dark: 'file:webdatatrigger.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 2: an empty Time Zone (the workflow's) as the default of a created monitor's schedule.
+		// Saved workflows keep typeVersion 1 and its default "UTC".
+		version: [1, 2],
 		subtitle: '={{($parameter["source"] === "jobs" ? $parameter["jobEvents"] : $parameter["events"]).join(", ")}}',
 		// n8n 2.41's node creator merges "Web Data" and "Web Data Trigger" into one entry (the trigger's
 		// name minus "Trigger" is the action node's name) and shows the TRIGGER's description under it,

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { uuidLocator } from '../WebData/helpers/fields';
-import { CRON_HELP, SCHEDULE_TEXT_DESCRIPTION, TIMEZONE_DESCRIPTION } from '../WebData/resources/monitor/schedule';
+import { CRON_HELP, SCHEDULE_TEXT_DESCRIPTION, TIMEZONE_DESCRIPTION, TIMEZONE_DESCRIPTION_V2 } from '../WebData/resources/monitor/schedule';
 import { SIGNATURE_HEADER, TOKEN_HEADER, TOKEN_QUERY } from './verify';
 
 /** The trigger's parameters, as plain data. */
@@ -161,6 +161,7 @@ export const triggerProperties: INodeProperties[] = [
 		description: CRON_HELP,
 		displayOptions: { show: { source: ['monitor'], connection: ['create'], scheduleType: ['cron'] } },
 	},
+	// Version 1 keeps the default "UTC"; version 2's is empty, the workflow's time zone.
 	{
 		displayName: 'Time Zone',
 		name: 'timezone',
@@ -168,7 +169,16 @@ export const triggerProperties: INodeProperties[] = [
 		default: 'UTC',
 		placeholder: 'e.g. Europe/Berlin',
 		description: TIMEZONE_DESCRIPTION,
-		displayOptions: { show: { source: ['monitor'], connection: ['create'] } },
+		displayOptions: { show: { source: ['monitor'], connection: ['create'], '@version': [1] } },
+	},
+	{
+		displayName: 'Time Zone',
+		name: 'timezone',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. Europe/Berlin',
+		description: TIMEZONE_DESCRIPTION_V2,
+		displayOptions: { show: { source: ['monitor'], connection: ['create'], '@version': [{ _cnd: { gte: 2 } }] } },
 	},
 	{
 		displayName: 'Goal',

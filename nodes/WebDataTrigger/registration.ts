@@ -3,7 +3,7 @@ import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
 import { requireUuid } from '../WebData/helpers/validation';
 import { apiRequest, type ApiRequest, normalizeBaseUrl } from '../WebData/transport';
-import { timezoneOrWorkflowZone } from '../WebData/resources/monitor/schedule';
+import { defaultTimezone, timezoneOrWorkflowZone } from '../WebData/resources/monitor/schedule';
 import { MONITOR_EVENTS } from './delivery';
 import { monitorCreateBody, type MonitorFields } from './monitorBody';
 import { headerValue, newSecretToken, safeEqual, SIGNATURE_HEADER, TOKEN_HEADER, type HeaderBag } from './verify';
@@ -205,7 +205,8 @@ function monitorFields(ctx: IHookFunctions): MonitorFields {
 		scheduleType: ctx.getNodeParameter('scheduleType', 'text') as 'text' | 'cron',
 		scheduleText: ctx.getNodeParameter('scheduleText', '') as string,
 		cron: ctx.getNodeParameter('cron', '') as string,
-		timezone: timezoneOrWorkflowZone(ctx.getNodeParameter('timezone', 'UTC'), () => ctx.getTimezone()) as string,
+		// Version 1's default is "UTC", version 2's empty: the workflow's time zone (defaultTimezone).
+		timezone: timezoneOrWorkflowZone(ctx.getNodeParameter('timezone', defaultTimezone(ctx.getNode().typeVersion)), () => ctx.getTimezone()) as string,
 		goal: ctx.getNodeParameter('goal', '') as string,
 	};
 }

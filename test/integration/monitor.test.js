@@ -623,3 +623,55 @@ describe('crawl targets: the crawl rules of the server, before sending', () => {
 		expect(api.log[0].body.targets[0].crawlOptions).toEqual(crawlOptions);
 	});
 });
+
+// Issue 17: node version 2's Time Zone default is empty (the workflow's time zone); version 1 keeps
+// "UTC", so saved workflows (typeVersion 1, Time Zone left at its default) keep their schedule.
+describe('Time Zone per node version', () => {
+	const workflow = (parameters, typeVersion, settings) => {
+		const wf = webDataWorkflow({ resource: 'monitor', ...parameters }, [{ json: {} }], { typeVersion });
+		if (settings) wf.settings = settings;
+		return wf;
+	};
+	const go = async (wf) => {
+		const result = await runWorkflow(wf, { credentials: { webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url } } });
+		record(result.error);
+		expect(result.status).toBe('success');
+		return api.log.at(-1).body.schedule;
+	};
+	const create = { operation: 'create', name: 'Local', scheduleText: 'daily at 9am', targets: { scrape: [{ urls: 'https://example.com' }] } };
+
+	test('Create, Time Zone left at its default: version 1 sends UTC, version 2 the workflow\'s time zone', async () => {
+		const tokyo = { timezone: 'Asia/Tokyo' };
+		expect(await go(workflow(create, 1, tokyo))).toEqual({ text: 'daily at 9am', timezone: 'UTC' });
+		expect(await go(workflow(create, 2, tokyo))).toEqual({ text: 'daily at 9am', timezone: 'Asia/Tokyo' });
+		// a version 2 node that chose a zone keeps it
+		expect(await go(workflow({ ...create, timezone: 'Europe/Berlin' }, 2, tokyo))).toEqual({ text: 'daily at 9am', timezone: 'Europe/Berlin' });
+	});
+
+	test('Create, version 2, a workflow without its own time zone: the instance\'s time zone', async () => {
+		const { setGlobalState, getGlobalState } = require('n8n-workflow');
+		const before = getGlobalState();
+		setGlobalState({ ...before, defaultTimezone: 'Pacific/Auckland' }); // what GENERIC_TIMEZONE sets in n8n
+		try {
+			expect(await go(workflow(create, 2))).toEqual({ text: 'daily at 9am', timezone: 'Pacific/Auckland' });
+			expect(await go(workflow(create, 1))).toEqual({ text: 'daily at 9am', timezone: 'UTC' });
+		} finally {
+			setGlobalState(before);
+		}
+	});
+
+	test('Update with a new schedule and no Time Zone: version 1 sends none (as before), version 2 the workflow\'s', async () => {
+		const m = await seed();
+		const update = (updateFields) => ({ operation: 'update', monitorId: rl(m.id), updateFields });
+		const tokyo = { timezone: 'Asia/Tokyo' };
+		expect(await go(workflow(update({ scheduleText: 'hourly' }), 1, tokyo))).toEqual({ text: 'hourly' });
+		expect(await go(workflow(update({ scheduleText: 'hourly' }), 2, tokyo))).toEqual({ text: 'hourly', timezone: 'Asia/Tokyo' });
+		expect(await go(workflow(update({ scheduleText: 'hourly', timezone: '' }), 2, tokyo))).toEqual({ text: 'hourly', timezone: 'Asia/Tokyo' });
+		expect(await go(workflow(update({ cron: '0 9 * * *', timezone: 'Europe/Berlin' }), 2, tokyo))).toEqual({ cron: '0 9 * * *', timezone: 'Europe/Berlin' });
+		// a Time Zone alone is still no schedule change, in both versions
+		for (const typeVersion of [1, 2]) {
+			const result = await runWorkflow(workflow(update({ timezone: 'Europe/Berlin' }), typeVersion, tokyo), { credentials: { webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url } } });
+			expect(result.error.message).toMatch(/^Time Zone "Europe\/Berlin" is not valid: a schedule change needs/);
+		}
+	});
+});

@@ -260,3 +260,61 @@ describe('many files', () => {
 		expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
 	}, 60000);
 });
+
+// Issue 17: node version 2 puts the rarely used options under Advanced Options (same parameter
+// names inside); saved workflows keep typeVersion 1 with one Options list, and both send the same.
+describe('node versions: Options (version 1) and Options + Advanced Options (version 2)', () => {
+	const moved = {
+		blockAds: false,
+		proxy: 'auto',
+		skipTlsVerification: false,
+		headers: { header: [{ name: 'Cookie', value: 'session=1' }] },
+		integration: '_my-team',
+		origin: 'e2e',
+		auditUsername: 'ana',
+	};
+	const kept = { timeout: 60000, onlyMainContent: false, removeBase64Images: false };
+	const sent = {
+		timeout: 60000,
+		onlyMainContent: false,
+		removeBase64Images: false,
+		blockAds: false,
+		proxy: 'auto',
+		skipTlsVerification: false,
+		headers: { Cookie: 'session=1' },
+		integration: '_my-team',
+		origin: 'e2e',
+		auditMetadata: { username: 'ana' },
+	};
+	const optionsSent = () => parseRequests().map((r) => JSON.parse(r.body.parts[1].text));
+
+	test('a version 1 workflow and a version 2 workflow with the same settings send the same options', async () => {
+		const v1 = await run(parse({ options: { ...kept, ...moved } }), undefined, { typeVersion: 1 });
+		const v2 = await run(parse({ options: kept, advancedOptions: moved }), undefined, { typeVersion: 2 });
+		expect([v1.status, v2.status]).toEqual(['success', 'success']);
+		const [one, two] = optionsSent();
+		expect(one).toEqual(sent);
+		expect(two).toEqual(one);
+	});
+
+	test('version 1 ignores an Advanced Options value (it has no such field); version 2 reads it', async () => {
+		await run(parse({ advancedOptions: { proxy: 'auto' } }), undefined, { typeVersion: 1 });
+		await run(parse({ advancedOptions: { proxy: 'auto' } }), undefined, { typeVersion: 2 });
+		expect(parseRequests().map((r) => r.body.parts.length)).toEqual([1, 2]);
+		expect(JSON.parse(parseRequests()[1].body.parts[1].text)).toEqual({ proxy: 'auto' });
+	});
+
+	test.each([
+		[1, { options: { auditUsername: 'a'.repeat(1025) } }, /^Options → Audit Username "a+…?" is not valid: at most 1024 characters/],
+		[2, { advancedOptions: { auditUsername: 'a'.repeat(1025) } }, /^Advanced Options → User Name for Audit Logs "a+…?" is not valid: at most 1024 characters/],
+		[1, { options: { integration: 'my-int' } }, /^Options → Integration "my-int" is not valid/],
+		[2, { advancedOptions: { integration: 'my-int' } }, /^Advanced Options → Integration Label "my-int" is not valid/],
+		[2, { advancedOptions: { headers: { header: [{ name: ' ', value: 'x' }] } } }, /^Advanced Options → Headers for Linked Web Pages → Name " " is not valid/],
+		[2, { options: { timeout: 400000 } }, /^Options → Timeout \(Milliseconds\) 400000 is not valid/],
+	])('version %d: a bad value is named where the panel shows it, and nothing is sent', async (typeVersion, parameters, pattern) => {
+		const result = await run(parse(parameters), undefined, { typeVersion });
+		expect(result.status).toBe('error');
+		expect(result.error.message).toMatch(pattern);
+		expect(api.log).toHaveLength(0);
+	});
+});

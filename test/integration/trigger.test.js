@@ -55,12 +55,12 @@ function nodeType() {
  *   parameters   the node's parameters
  *   credential   {webhookSecret?, baseUrl?} merged over {apiKey: CANARY_KEY, baseUrl: fake}; null = none
  */
-async function trigger(parameters, { credential = {}, webhookId = crypto.randomUUID(), workflowId = `wf-${crypto.randomUUID().slice(0, 8)}`, settings = {} } = {}) {
+async function trigger(parameters, { credential = {}, webhookId = crypto.randomUUID(), workflowId = `wf-${crypto.randomUUID().slice(0, 8)}`, settings = {}, typeVersion = 1 } = {}) {
 	const node = {
 		id: 'trigger-node-1',
 		name: 'Web Data Trigger',
 		type: TYPE,
-		typeVersion: 1,
+		typeVersion,
 		position: [0, 0],
 		webhookId,
 		parameters,
@@ -313,6 +313,20 @@ describe('Create a Monitor for This Workflow', () => {
 		const [post] = api.requests({ method: 'POST', path: '/v2/monitor' });
 		expect(post.body.schedule).toEqual({ text: 'every 30 minutes', timezone: 'America/Sao_Paulo' });
 		await t.deactivate();
+	});
+
+	test('Time Zone left at its default: version 1 creates the monitor in UTC, version 2 in the workflow\'s time zone (issue 17)', async () => {
+		const params = createParams();
+		delete params.timezone; // not set: the node's default applies
+		const settings = { timezone: 'America/Sao_Paulo' };
+		for (const [typeVersion, zone] of [[1, 'UTC'], [2, 'America/Sao_Paulo']]) {
+			api.reset();
+			const t = await trigger(params, { settings, typeVersion });
+			await t.activate();
+			const [post] = api.requests({ method: 'POST', path: '/v2/monitor' });
+			expect({ typeVersion, schedule: post.body.schedule }).toEqual({ typeVersion, schedule: { text: 'every 30 minutes', timezone: zone } });
+			await t.deactivate();
+		}
 	});
 
 	test('activation creates the monitor with the production URL, a secret token header and the events; checkExists then finds it', async () => {

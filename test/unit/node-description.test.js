@@ -55,6 +55,7 @@ test('the node creator\'s one "Web Data" entry says what the node does: it shows
 
 // ---- Issue 17 (points 4-6): one vocabulary, the n8n panel order, words for people ----------------
 const { WebDataTrigger } = require('../../dist/nodes/WebDataTrigger/WebDataTrigger.node');
+const { NodeHelpers } = require('n8n-workflow');
 
 const triggerProperties = new WebDataTrigger().description.properties;
 
@@ -87,11 +88,15 @@ function operations() {
 	);
 }
 
-/** Top-level fields of one operation in panel order (the regular node; the tool-only fields excluded). */
-function panel(resource, operation) {
+/**
+ * Top-level fields of one operation in panel order (the regular node; the tool-only fields excluded),
+ * in one node version (2 unless told; n8n's own checkConditions decides `@version`).
+ */
+function panel(resource, operation, version = 2) {
 	return properties.filter((p) => {
 		const show = p.displayOptions?.show ?? {};
 		if (show['@tool'] && !show['@tool'].includes(false)) return false;
+		if (show['@version'] && !NodeHelpers.checkConditions(show['@version'], [version])) return false;
 		if (p.name === 'resource' || p.name === 'operation') return false;
 		return (!show.resource || show.resource.includes(resource)) && (!show.operation || show.operation.includes(operation)) && !!show.resource;
 	});
@@ -127,9 +132,11 @@ test('in every operation the option collections come after the plain fields (the
 });
 
 test('no two option collections of one operation share a display name, and Scrape URL\'s two groups say what sets them apart', () => {
-	for (const [resource, operation] of operations()) {
-		const names = panel(resource, operation).filter((p) => p.type === 'collection').map((p) => p.displayName);
-		expect({ resource, operation, names }).toEqual({ resource, operation, names: [...new Set(names)] });
+	for (const version of [1, 2]) {
+		for (const [resource, operation] of operations()) {
+			const names = panel(resource, operation, version).filter((p) => p.type === 'collection').map((p) => p.displayName);
+			expect({ version, resource, operation, names }).toEqual({ version, resource, operation, names: [...new Set(names)] });
+		}
 	}
 	const scrape = panel('scrape', 'scrapeUrl').filter((p) => p.type === 'collection');
 	expect(scrape.map((p) => p.displayName)).toEqual(['Scrape Options', 'Run Options']);

@@ -575,6 +575,54 @@ class Editor {
 		return notes.join(', ');
 	}
 
+	/**
+	 * Issue 17: a Parse File node added now (the node creator's "Parse a file") is node version 2: its
+	 * panel shows the Advanced Options group, and the Options list no longer offers the options that
+	 * moved there. Resolves a note with what both lists offer; throws with what the panel showed.
+	 */
+	async newParsePanel() {
+		const page = this.page;
+		await this.openWorkflow('parse-pdf-to-markdown');
+		await page.locator('[data-test-id="node-creator-plus-button"]').click();
+		const creator = page.locator('[data-test-id="node-creator"]');
+		await creator.waitFor();
+		await creator.locator('[data-test-id="node-creator-search-bar"]').waitFor();
+		await page.keyboard.type('Web Data');
+		await creator.locator('[data-test-id="node-creator-item-name"]', { hasText: /^\s*Web Data\s*$/ }).first().click();
+		await creator.getByText('Parse a file', { exact: true }).first().click();
+		const ndv = page.locator('[data-test-id="ndv"]');
+		await ndv.waitFor();
+		const params = ndv.locator('[data-test-id="node-parameters"]');
+		await params.waitFor();
+		const missing = await this.missingLabels(params, ['Input Binary Field', 'Options', 'Advanced Options']);
+		if (missing.length) throw new Error(`the new Parse File panel does not show ${missing.map((l) => `"${l}"`).join(', ')} (it shows: ${oneLine(await params.innerText())})`);
+		/** The entries the "Add Option" list of one collection offers. */
+		const offered = async (name) => {
+			const group = params.locator('[data-test-id="parameter-item"]').filter({ has: page.locator(`label[for="${name}"]`) }).first();
+			const input = group.locator('[data-test-id="collection-parameter-add"] input').first();
+			await input.scrollIntoViewIfNeeded();
+			await input.click();
+			const listId = await input.getAttribute('aria-controls');
+			const list = listId ? page.locator(`[id="${listId}"]`) : page.locator('.el-select-dropdown:visible');
+			await list.locator('.el-select-dropdown__item').first().waitFor();
+			const items = (await list.locator('.el-select-dropdown__item').allInnerTexts()).map(oneLine);
+			await page.keyboard.press('Escape');
+			await list.waitFor({ state: 'hidden' }).catch(() => {});
+			return items;
+		};
+		const main = await offered('options');
+		const advanced = await offered('advancedOptions');
+		const moved = ['Audit Username', 'Block Ads', 'Proxy', 'Skip TLS Verification', 'Integration', 'Origin'];
+		const still = moved.filter((label) => main.includes(label));
+		if (still.length) throw new Error(`the new Parse File panel's Options still offer ${still.map((l) => `"${l}"`).join(', ')} (it offers: ${main.join(', ')})`);
+		if (!main.includes('Timeout (Milliseconds)')) throw new Error(`the new Parse File panel's Options do not offer "Timeout (Milliseconds)" (they offer: ${main.join(', ')})`);
+		const wanted = ['User Name for Audit Logs', 'Proxy for Linked Web Pages', 'Block Ads on Linked Web Pages'];
+		const absent = wanted.filter((label) => !advanced.includes(label));
+		if (absent.length) throw new Error(`the new Parse File panel's Advanced Options do not offer ${absent.map((l) => `"${l}"`).join(', ')} (they offer: ${advanced.join(', ')})`);
+		await page.keyboard.press('Escape'); // closes the panel; the workflow is left unsaved
+		return `Options: ${main.length} entries; Advanced Options: ${advanced.join(', ')}`;
+	}
+
 	/** Runs one screenshot entry; resolves a note; throws with a reason when it did not render. */
 	async shoot(shot, file) {
 		const page = this.page;
@@ -722,6 +770,16 @@ async function runScreenshots(env) {
 			const debug = path.join(host.dir, 'list-error.failed.png');
 			await editor.page.screenshot({ path: debug }).catch(() => {});
 			record(LIST, false, String(e.message).split('\n')[0], `what the browser showed: ${debug}`);
+		}
+		const p0 = Date.now();
+		const PARSE = 'screenshots: a newly added Parse File node (version 2) shows Advanced Options, and its Options no longer offer "Audit Username"';
+		try {
+			const note = await editor.newParsePanel();
+			record(`${PARSE} (${note}; ${secs(Date.now() - p0)})`, true);
+		} catch (e) {
+			const debug = path.join(host.dir, 'new-parse-panel.failed.png');
+			await editor.page.screenshot({ path: debug }).catch(() => {});
+			record(PARSE, false, String(e.message).split('\n')[0], `what the browser showed: ${debug}`);
 		}
 		const c0 = Date.now();
 		const CRED = 'screenshots: the credential Test says what is wrong and what to do';

@@ -6,6 +6,7 @@ import { createMonitor } from './api';
 import {
 	cronField,
 	emailField,
+	FROM_V2,
 	goalField,
 	judgeField,
 	nameField,
@@ -13,7 +14,9 @@ import {
 	scheduleTextField,
 	targetsField,
 	targetsJsonField,
+	ONLY_V1,
 	timezoneField,
+	timezoneFieldV2,
 	webhookField,
 } from './fields';
 import { readCreateInput } from './form';
@@ -35,7 +38,9 @@ const properties: INodeProperties[] = [
 	},
 	{ ...scheduleTextField, required: true, displayOptions: { show: { scheduleMode: ['text'] } } },
 	{ ...cronField, required: true, displayOptions: { show: { scheduleMode: ['cron'] } } },
-	timezoneField,
+	// Version 1 keeps the default "UTC"; version 2's is empty, the workflow's time zone.
+	{ ...timezoneField, displayOptions: { show: ONLY_V1 } },
+	{ ...timezoneFieldV2, displayOptions: { show: FROM_V2 } },
 	{
 		displayName: 'Define Targets',
 		name: 'targetsSource',

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { headersField, uuidLocator } from '../../helpers/fields';
-import { CRON_HELP, SCHEDULE_TEXT_DESCRIPTION, TIMEZONE_DESCRIPTION } from './schedule';
+import { CRON_HELP, SCHEDULE_TEXT_DESCRIPTION, TIMEZONE_DESCRIPTION, TIMEZONE_DESCRIPTION_V2 } from './schedule';
 
 /** Parameters shared by the Monitor operations, as plain data. */
 
@@ -119,6 +119,18 @@ export const timezoneField: INodeProperties = {
 	placeholder: 'e.g. Europe/Berlin',
 	description: TIMEZONE_DESCRIPTION,
 };
+
+/** Version 2's Time Zone: empty by default, which means the workflow's time zone (resolved when the node runs). */
+export const timezoneFieldV2: INodeProperties = {
+	...timezoneField,
+	default: '',
+	description: TIMEZONE_DESCRIPTION_V2,
+};
+
+/** Shown only in version 1 of the node. */
+export const ONLY_V1 = { '@version': [1] };
+/** Shown from version 2 of the node on. */
+export const FROM_V2 = { '@version': [{ _cnd: { gte: 2 } }] };
 
 export const retentionField: INodeProperties = {
 	displayName: 'Retention Days',

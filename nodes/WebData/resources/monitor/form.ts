@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { invalid } from '../../helpers/validation';
 import type { EmailInput, MonitorInput, WebhookInput } from './body';
 import { formLabeler, jsonLabeler, parseTargetsJson, targetsFromForm } from './targets';
-import { timezoneOrWorkflowZone } from './schedule';
+import { defaultTimezone, timezoneOrWorkflowZone } from './schedule';
 import { isPlainObject } from '../../helpers/objects';
 
 /** Turns what the node's form holds into a MonitorInput for buildMonitorBody. */
@@ -53,7 +53,8 @@ export function readCreateInput(ctx: IExecuteFunctions, i: number): MonitorInput
 		schedule: {
 			text: mode === 'text' ? ctx.getNodeParameter('scheduleText', i, '') : undefined,
 			cron: mode === 'cron' ? ctx.getNodeParameter('cron', i, '') : undefined,
-			timezone: timezoneOrWorkflowZone(ctx.getNodeParameter('timezone', i, 'UTC'), () => ctx.getTimezone()),
+			// Version 1's default is "UTC", version 2's empty: the workflow's time zone (defaultTimezone).
+			timezone: timezoneOrWorkflowZone(ctx.getNodeParameter('timezone', i, defaultTimezone(ctx.getNode().typeVersion)), () => ctx.getTimezone()),
 		},
 		targets: targetsFromParameters(
 			node,
@@ -94,7 +95,10 @@ export function readUpdateInput(ctx: IExecuteFunctions, i: number): MonitorInput
 				i,
 			);
 		}
-		input.schedule = { text: f.scheduleText, cron: f.cron, timezone: f.timezone };
+		// Version 2: a new schedule without a time zone (empty or not added) is read in the workflow's
+		// time zone. Version 1 sends what was added (nothing when empty: the service's default).
+		const timezone = ctx.getNode().typeVersion >= 2 ? timezoneOrWorkflowZone(f.timezone, () => ctx.getTimezone()) : f.timezone;
+		input.schedule = { text: f.scheduleText, cron: f.cron, timezone };
 	}
 	const hasForm = isPlainObject(f.targets) && Object.values(f.targets).some((g) => Array.isArray(g) && g.length > 0);
 	if (hasForm && f.targetsJson !== undefined) {

@@ -187,10 +187,20 @@ export const TIMEZONE_HELP = 'A name such as "Europe/Berlin" or "America/New_Yor
 export const SCHEDULE_TEXT_DESCRIPTION = `When to check, in words. ${SCHEDULE_TEXT_HELP}`;
 export const TIMEZONE_DESCRIPTION = `The IANA time zone the schedule is read in; leave it empty for this workflow's time zone (its settings, else the n8n instance's). ${TIMEZONE_HELP}`;
 
+/** Version 2's Time Zone (Web Data Monitor Create/Update, the Web Data Trigger): empty by default. */
+export const TIMEZONE_DESCRIPTION_V2 = `The IANA time zone the schedule is read in. Empty (the default) means this workflow's time zone: the n8n instance's, unless the workflow's settings set one; it is read when the node runs. ${TIMEZONE_HELP}`;
+
+/**
+ * The Time Zone default per node version: "UTC" in version 1 (n8n does not save a value equal to
+ * the default, so saved version 1 workflows must keep it), empty (the workflow's zone) from 2 on.
+ */
+export function defaultTimezone(typeVersion: number): string {
+	return typeVersion >= 2 ? '' : DEFAULT_TIMEZONE;
+}
+
 /**
  * An empty Time Zone means the workflow's time zone (n8n's getTimezone(): the workflow setting,
- * else the instance's). The field's default stays "UTC": n8n does not save a value equal to the
- * default, so a new default would move the schedule of every saved monitor form and trigger.
+ * else the instance's). In version 1 the field's default stays "UTC" (see defaultTimezone).
  */
 export function timezoneOrWorkflowZone(value: unknown, workflowZone: () => string): unknown {
 	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '') ? workflowZone() : value;

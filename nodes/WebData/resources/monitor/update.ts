@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { Operation, RunContext } from '../../helpers/types';
 import { readMonitorId, updateMonitor } from './api';
@@ -6,6 +6,7 @@ import { buildMonitorBody } from './body';
 import {
 	cronField,
 	emailField,
+	FROM_V2,
 	goalField,
 	judgeField,
 	monitorIdField,
@@ -15,10 +16,39 @@ import {
 	statusField,
 	targetsField,
 	targetsJsonField,
+	ONLY_V1,
 	timezoneField,
+	timezoneFieldV2,
 	webhookField,
 } from './fields';
 import { readUpdateInput } from './form';
+import { TIMEZONE_HELP } from './schedule';
+
+/** The Update Fields collection, with the Time Zone field of a node version. */
+function updateFields(timezone: INodeProperties): INodeProperties {
+	return {
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		description: 'The fields to change; anything not added stays as it is',
+		options: [
+			cronField,
+			emailField,
+			goalField,
+			judgeField,
+			nameField,
+			retentionField,
+			{ ...scheduleTextField, description: `${scheduleTextField.description} Give it or Cron Expression, not both.` },
+			statusField,
+			{ ...targetsField, description: 'New targets; they replace all current targets (1 to 50 in all)' },
+			{ ...targetsJsonField, description: `New targets as JSON; they replace all current targets. ${targetsJsonField.description}` },
+			timezone,
+			webhookField,
+		],
+	};
+}
 
 /**
  * Monitor → Update: PATCH /v2/monitor/{id} with only the fields added (at least one). Pause and
@@ -27,27 +57,17 @@ import { readUpdateInput } from './form';
 export const update: Operation = {
 	properties: [
 		monitorIdField,
+		// Version 1 keeps its Time Zone default "UTC"; version 2's is empty, the workflow's time zone.
 		{
-			displayName: 'Update Fields',
-			name: 'updateFields',
-			type: 'collection',
-			placeholder: 'Add Field',
-			default: {},
-			description: 'The fields to change; anything not added stays as it is',
-			options: [
-				cronField,
-				emailField,
-				goalField,
-				judgeField,
-				nameField,
-				retentionField,
-				{ ...scheduleTextField, description: `${scheduleTextField.description} Give it or Cron Expression, not both.` },
-				statusField,
-				{ ...targetsField, description: 'New targets; they replace all current targets (1 to 50 in all)' },
-				{ ...targetsJsonField, description: `New targets as JSON; they replace all current targets. ${targetsJsonField.description}` },
-				{ ...timezoneField, description: 'The IANA time zone of the new schedule (with Schedule or Cron Expression)' },
-				webhookField,
-			],
+			...updateFields({ ...timezoneField, description: 'The IANA time zone of the new schedule (with Schedule or Cron Expression)' }),
+			displayOptions: { show: ONLY_V1 },
+		},
+		{
+			...updateFields({
+				...timezoneFieldV2,
+				description: `The IANA time zone of the new schedule (with Schedule or Cron Expression). Empty or not added: this workflow's time zone (the n8n instance's, unless the workflow's settings set one), read when the node runs. ${TIMEZONE_HELP}`,
+			}),
+			displayOptions: { show: FROM_V2 },
 		},
 	],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {

@@ -1,7 +1,245 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { headersField, PDF_MODE_OPTIONS } from '../../helpers/fields';
-import { INTEGRATION_DESCRIPTION } from './options';
+import { INTEGRATION_DESCRIPTION, INTEGRATIONS } from './options';
+
+/**
+ * The Options of version 1, unchanged: saved workflows at typeVersion 1 show and read this list.
+ */
+const PARSE_OPTIONS_V1: INodeProperties = {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Audit Username',
+				name: 'auditUsername',
+				type: 'string',
+				default: '',
+				description: 'Rarely needed (service logs): a user name, at most 1024 characters, recorded with this parse in your SIEM log events',
+			},
+			{
+				displayName: 'Block Ads',
+				name: 'blockAds',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to block ads and cookie pop-ups when web content the file links to is fetched (rarely needed: web content only)',
+			},
+			{
+				displayName: 'Check for Prompt Injection',
+				name: 'checkPromptInjection',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to scan the content for prompt-injection attempts before any model runs (JSON, Summary). A detection fails the item. Costs 4 extra credits when the scan runs.',
+			},
+			{
+				displayName: 'Concurrency',
+				name: 'concurrency',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 20, numberPrecision: 0 },
+				default: 3,
+				description: 'How many files to upload at once (1 = one at a time). The node slows down by itself when the service says the rate limit is reached.',
+			},
+			{
+				displayName: 'Exclude Tags',
+				name: 'excludeTags',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. nav, footer, .ads',
+				description: 'HTML tags to leave out, separated by commas',
+			},
+			headersField('Headers sent when the service needs extra network requests'),
+			{
+				displayName: 'Include Tags',
+				name: 'includeTags',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. article, main',
+				description: 'HTML tags to keep, separated by commas',
+			},
+			{
+				displayName: 'Integration',
+				name: 'integration',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. n8n',
+				// The values the service accepts (server utils/integration.ts 10ac4b1d; see INTEGRATIONS).
+				description: INTEGRATION_DESCRIPTION,
+			},
+			{
+				displayName: 'Keep Input Binary',
+				name: 'keepInputBinary',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to pass the input file on with the output',
+			},
+			{
+				displayName: 'Markdown Binary Field',
+				name: 'markdownBinaryProperty',
+				type: 'string',
+				default: 'markdown',
+				description: 'Name of the binary field for the .md file, when "Put Markdown in a File" is on',
+			},
+			{
+				displayName: 'Only Main Content',
+				name: 'onlyMainContent',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to leave out headers, navigation and footers',
+			},
+			{
+				displayName: 'Origin',
+				name: 'origin',
+				type: 'string',
+				default: 'api',
+				description: 'Rarely needed (service logs): the origin label for the service\'s analytics and logs',
+			},
+			{
+				displayName: 'Proxy',
+				name: 'proxy',
+				type: 'options',
+				default: 'basic',
+				description: 'Rarely needed (web content only): the proxy for web content the file links to. Parsing supports only these two.',
+				options: [
+					{ name: 'Auto', value: 'auto' },
+					{ name: 'Basic', value: 'basic' },
+				],
+			},
+			{
+				displayName: 'Put Markdown in a File',
+				name: 'markdownToBinary',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to also put the Markdown into a binary field as a .md file, ready to save or attach',
+			},
+			{
+				displayName: 'Remove Base64 Images',
+				name: 'removeBase64Images',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to drop embedded base64 images, keeping their alt text',
+			},
+			{
+				displayName: 'Skip TLS Verification',
+				name: 'skipTlsVerification',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to skip TLS certificate checks when web content the file links to is fetched (rarely needed: web content only)',
+			},
+			{
+				displayName: 'Timeout (Milliseconds)',
+				name: 'timeout',
+				type: 'number',
+				typeOptions: { minValue: 1000, maxValue: 300000, numberPrecision: 0 },
+				default: 30000,
+				description: 'How long the service may work on one file, in milliseconds (at most 300000 = 5 minutes)',
+			},
+			{
+				displayName: 'Zero Data Retention',
+				name: 'zeroDataRetention',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the service must keep nothing of this parse. Works only when your account has it enabled.',
+			},
+		],
+	};
+
+/** One option of the version 1 list, by its name. */
+function optionOf(name: string): INodeProperties {
+	const found = (PARSE_OPTIONS_V1.options as INodeProperties[]).find((o) => o.name === name);
+	if (!found) throw new Error(`Parse File has no option "${name}"`);
+	return found;
+}
+
+/**
+ * Options a person parsing a file needs (version 2). The rest moved to Advanced Options, under the
+ * same parameter names, so both versions send the same request for the same settings.
+ */
+export const PARSE_MAIN_OPTION_NAMES = [
+	'checkPromptInjection',
+	'concurrency',
+	'excludeTags',
+	'includeTags',
+	'keepInputBinary',
+	'markdownBinaryProperty',
+	'onlyMainContent',
+	'markdownToBinary',
+	'removeBase64Images',
+	'timeout',
+	'zeroDataRetention',
+];
+
+const PARSE_OPTIONS_V2: INodeProperties = {
+	...PARSE_OPTIONS_V1,
+	options: PARSE_MAIN_OPTION_NAMES.map(optionOf),
+};
+
+/**
+ * Version 2's Advanced Options: what only matters when the service fetches web content a file links
+ * to, or for the service's own logs. Plain names; each description says when you would want it.
+ */
+export const PARSE_ADVANCED_OPTIONS: INodeProperties = {
+	displayName: 'Advanced Options',
+	name: 'advancedOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	description: 'Rarely needed: settings for web content a file links to, and labels for the service\'s logs',
+	options: [
+		{
+			...optionOf('blockAds'),
+			displayName: 'Block Ads on Linked Web Pages',
+			description:
+				'Whether to block ads and cookie pop-ups when the service fetches web pages the file links to. Turn it off only if linked pages lose content you need.',
+		},
+		{
+			...optionOf('headers'),
+			displayName: 'Headers for Linked Web Pages',
+			description: 'HTTP headers sent when the service fetches web pages the file links to, e.g. a cookie or token such a page needs',
+		},
+		{
+			...optionOf('integration'),
+			displayName: 'Integration Label',
+			// The values the service accepts (server utils/integration.ts 10ac4b1d; see INTEGRATIONS).
+			description: `Only when the service's statistics should name the tool that sends this parse. It accepts only ${INTEGRATIONS.join(', ')}, or your own value starting with "_". Leave empty when in doubt.`,
+		},
+		{
+			...optionOf('origin'),
+			displayName: 'Origin Label',
+			description: 'Only when you read the service\'s analytics or logs and want to tell these parses apart: the origin label recorded with them (default "api")',
+		},
+		{
+			...optionOf('proxy'),
+			displayName: 'Proxy for Linked Web Pages',
+			description:
+				'Which proxy the service uses for web pages the file links to. Choose Auto when such pages block plain requests; parsing supports only these two.',
+		},
+		{
+			...optionOf('skipTlsVerification'),
+			displayName: 'Skip Certificate Checks on Linked Web Pages',
+			description:
+				'Whether to accept web pages the file links to even when their TLS certificate is invalid or self-signed. Turn it off when such pages must be verified.',
+		},
+		{
+			...optionOf('auditUsername'),
+			displayName: 'User Name for Audit Logs',
+			description:
+				'Only when your team sends the service\'s audit events to a SIEM: the user name recorded with this parse (at most 1024 characters)',
+		},
+	],
+};
+
+/** Where each option is in the panel, for messages: "Options → Proxy" (version 1), "Advanced Options → …" (version 2). */
+export function parseOptionLabels(typeVersion: number): Record<string, string> {
+	const labels: Record<string, string> = {};
+	for (const option of PARSE_OPTIONS_V1.options as INodeProperties[]) labels[option.name] = `Options → ${option.displayName}`;
+	if (typeVersion >= 2) {
+		for (const option of PARSE_ADVANCED_OPTIONS.options as INodeProperties[]) labels[option.name] = `Advanced Options → ${option.displayName}`;
+	}
+	return labels;
+}
 
 /** Parameters of Parse → Parse File, grouped the way a person thinks about a document. */
 export const parseFileProperties: INodeProperties[] = [
@@ -172,143 +410,8 @@ export const parseFileProperties: INodeProperties[] = [
 			{ name: 'Secrets', value: 'SECRET' },
 		],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Audit Username',
-				name: 'auditUsername',
-				type: 'string',
-				default: '',
-				description: 'Rarely needed (service logs): a user name, at most 1024 characters, recorded with this parse in your SIEM log events',
-			},
-			{
-				displayName: 'Block Ads',
-				name: 'blockAds',
-				type: 'boolean',
-				default: true,
-				description: 'Whether to block ads and cookie pop-ups when web content the file links to is fetched (rarely needed: web content only)',
-			},
-			{
-				displayName: 'Check for Prompt Injection',
-				name: 'checkPromptInjection',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to scan the content for prompt-injection attempts before any model runs (JSON, Summary). A detection fails the item. Costs 4 extra credits when the scan runs.',
-			},
-			{
-				displayName: 'Concurrency',
-				name: 'concurrency',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 20, numberPrecision: 0 },
-				default: 3,
-				description: 'How many files to upload at once (1 = one at a time). The node slows down by itself when the service says the rate limit is reached.',
-			},
-			{
-				displayName: 'Exclude Tags',
-				name: 'excludeTags',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. nav, footer, .ads',
-				description: 'HTML tags to leave out, separated by commas',
-			},
-			headersField('Headers sent when the service needs extra network requests'),
-			{
-				displayName: 'Include Tags',
-				name: 'includeTags',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. article, main',
-				description: 'HTML tags to keep, separated by commas',
-			},
-			{
-				displayName: 'Integration',
-				name: 'integration',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. n8n',
-				// The values the service accepts (server utils/integration.ts 10ac4b1d; see INTEGRATIONS).
-				description: INTEGRATION_DESCRIPTION,
-			},
-			{
-				displayName: 'Keep Input Binary',
-				name: 'keepInputBinary',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to pass the input file on with the output',
-			},
-			{
-				displayName: 'Markdown Binary Field',
-				name: 'markdownBinaryProperty',
-				type: 'string',
-				default: 'markdown',
-				description: 'Name of the binary field for the .md file, when "Put Markdown in a File" is on',
-			},
-			{
-				displayName: 'Only Main Content',
-				name: 'onlyMainContent',
-				type: 'boolean',
-				default: true,
-				description: 'Whether to leave out headers, navigation and footers',
-			},
-			{
-				displayName: 'Origin',
-				name: 'origin',
-				type: 'string',
-				default: 'api',
-				description: 'Rarely needed (service logs): the origin label for the service\'s analytics and logs',
-			},
-			{
-				displayName: 'Proxy',
-				name: 'proxy',
-				type: 'options',
-				default: 'basic',
-				description: 'Rarely needed (web content only): the proxy for web content the file links to. Parsing supports only these two.',
-				options: [
-					{ name: 'Auto', value: 'auto' },
-					{ name: 'Basic', value: 'basic' },
-				],
-			},
-			{
-				displayName: 'Put Markdown in a File',
-				name: 'markdownToBinary',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to also put the Markdown into a binary field as a .md file, ready to save or attach',
-			},
-			{
-				displayName: 'Remove Base64 Images',
-				name: 'removeBase64Images',
-				type: 'boolean',
-				default: true,
-				description: 'Whether to drop embedded base64 images, keeping their alt text',
-			},
-			{
-				displayName: 'Skip TLS Verification',
-				name: 'skipTlsVerification',
-				type: 'boolean',
-				default: true,
-				description: 'Whether to skip TLS certificate checks when web content the file links to is fetched (rarely needed: web content only)',
-			},
-			{
-				displayName: 'Timeout (Milliseconds)',
-				name: 'timeout',
-				type: 'number',
-				typeOptions: { minValue: 1000, maxValue: 300000, numberPrecision: 0 },
-				default: 30000,
-				description: 'How long the service may work on one file, in milliseconds (at most 300000 = 5 minutes)',
-			},
-			{
-				displayName: 'Zero Data Retention',
-				name: 'zeroDataRetention',
-				type: 'boolean',
-				default: false,
-				description: 'Whether the service must keep nothing of this parse. Works only when your account has it enabled.',
-			},
-		],
-	},
+	// Version 1 keeps its one Options list; version 2 splits it (see PARSE_OPTIONS_V2 below).
+	{ ...PARSE_OPTIONS_V1, displayOptions: { show: { '@version': [1] } } },
+	{ ...PARSE_OPTIONS_V2, displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } } },
+	{ ...PARSE_ADVANCED_OPTIONS, displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } } },
 ];

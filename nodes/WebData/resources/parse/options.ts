@@ -81,6 +81,11 @@ export interface ParseParameters {
 	redactReplaceStyle?: string;
 	redactEntities?: string[];
 	options: IDataObject;
+	/**
+	 * Where each option is in the panel, for messages (`parseOptionLabels` of the node's version:
+	 * version 2 has some under Advanced Options); without it, the version 1 names ("Options → …").
+	 */
+	optionLabels?: Record<string, string>;
 }
 
 function isPlainObject(value: unknown): value is IDataObject {
@@ -105,6 +110,7 @@ function isInteger(value: unknown): value is number {
 export function buildParseOptions(node: INode, p: ParseParameters, itemIndex?: number): IDataObject {
 	const out: IDataObject = {};
 	const o = p.options;
+	const label = (name: string, v1: string) => p.optionLabels?.[name] ?? `Options → ${v1}`;
 
 	const formats = p.formats ?? [];
 	if (!Array.isArray(formats) || formats.length === 0) {
@@ -137,7 +143,7 @@ export function buildParseOptions(node: INode, p: ParseParameters, itemIndex?: n
 		const headers: IDataObject = {};
 		for (const row of headerRows) {
 			const name = String(row.name ?? '').trim();
-			if (!name) throw invalid(node, 'Options → Headers → Name', row.name, 'a header needs a name', itemIndex);
+			if (!name) throw invalid(node, `${label('headers', 'Headers')} → Name`, row.name, 'a header needs a name', itemIndex);
 			headers[name] = String(row.value ?? '');
 		}
 		out.headers = headers;
@@ -146,13 +152,13 @@ export function buildParseOptions(node: INode, p: ParseParameters, itemIndex?: n
 	if (o.timeout !== undefined) {
 		const t = o.timeout;
 		if (!isInteger(t) || t < MIN_TIMEOUT_MS || t > MAX_TIMEOUT_MS) {
-			throw invalid(node, 'Options → Timeout (Milliseconds)', t, `a whole number of milliseconds from ${MIN_TIMEOUT_MS} to ${MAX_TIMEOUT_MS} (5 minutes)`, itemIndex);
+			throw invalid(node, label('timeout', 'Timeout (Milliseconds)'), t, `a whole number of milliseconds from ${MIN_TIMEOUT_MS} to ${MAX_TIMEOUT_MS} (5 minutes)`, itemIndex);
 		}
 		out.timeout = t;
 	}
 	if (o.proxy !== undefined) {
 		if (!PROXIES.includes(String(o.proxy))) {
-			throw invalid(node, 'Options → Proxy', o.proxy, 'parsing supports only "basic" and "auto"', itemIndex);
+			throw invalid(node, label('proxy', 'Proxy'), o.proxy, 'parsing supports only "basic" and "auto"', itemIndex);
 		}
 		out.proxy = o.proxy;
 	}
@@ -166,7 +172,7 @@ export function buildParseOptions(node: INode, p: ParseParameters, itemIndex?: n
 	if (o.auditUsername !== undefined && o.auditUsername !== '') {
 		const username = String(o.auditUsername);
 		if (username.length > MAX_AUDIT_USERNAME) {
-			throw invalid(node, 'Options → Audit Username', username, `at most ${MAX_AUDIT_USERNAME} characters (it has ${username.length})`, itemIndex);
+			throw invalid(node, label('auditUsername', 'Audit Username'), username, `at most ${MAX_AUDIT_USERNAME} characters (it has ${username.length})`, itemIndex);
 		}
 		out.auditMetadata = { username };
 	}
@@ -176,7 +182,7 @@ export function buildParseOptions(node: INode, p: ParseParameters, itemIndex?: n
 		if (!isIntegration(integration)) {
 			throw invalid(
 				node,
-				'Options → Integration',
+				label('integration', 'Integration'),
 				integration,
 				`the service accepts only ${INTEGRATIONS.join(', ')}, or your own value starting with "_" (e.g. "_my-team"); leave it empty when in doubt`,
 				itemIndex,

@@ -3,7 +3,7 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData
 import { openMultipart } from '../../helpers/multipart';
 import type { Operation, RunContext } from '../../helpers/types';
 import { apiRequest, defaultDeps } from '../../transport';
-import { parseFileProperties } from './description';
+import { parseFileProperties, parseOptionLabels } from './description';
 import { inspectFile } from './files';
 import { blockItems, fileItem, pageItems } from './output';
 import { buildParseOptions, httpTimeoutFor, type ParseParameters } from './options';
@@ -22,8 +22,19 @@ function readParameters(ctx: IExecuteFunctions, i: number): ParseParameters {
 		redactMode: redaction === 'tuned' ? (ctx.getNodeParameter('redactMode', i) as string) : undefined,
 		redactReplaceStyle: redaction === 'tuned' ? (ctx.getNodeParameter('redactReplaceStyle', i) as string) : undefined,
 		redactEntities: redaction === 'tuned' ? (ctx.getNodeParameter('redactEntities', i, []) as string[]) : undefined,
-		options: ctx.getNodeParameter('options', i, {}) as IDataObject,
+		options: readOptions(ctx, i),
+		optionLabels: parseOptionLabels(ctx.getNode().typeVersion),
 	};
+}
+
+/**
+ * The options as one object. Version 1 has them all under Options; version 2 moved the rarely used
+ * ones to Advanced Options under the same names, so the same settings make the same request.
+ */
+export function readOptions(ctx: IExecuteFunctions, i: number): IDataObject {
+	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
+	if (!(ctx.getNode().typeVersion >= 2)) return options;
+	return { ...options, ...(ctx.getNodeParameter('advancedOptions', i, {}) as IDataObject) };
 }
 
 const PARSE_HINTS: Record<string, string> = {

@@ -1,0 +1,161 @@
+'use strict';
+// Issue 17: node version 2 of Web Data and Web Data Trigger, as n8n 2.41 resolves it. n8n fills a
+// saved node's parameters with NodeHelpers.getNodeParameters (the Workflow constructor, the editor)
+// and decides what the panel shows with NodeHelpers.displayParameter, both by the node's
+// typeVersion (`@version` in displayOptions). Saved workflows keep typeVersion 1: its fields, names
+// and defaults must stay as they were; new nodes get the highest version, 2.
+const { NodeHelpers } = require('n8n-workflow');
+const { WebData } = require('../../dist/nodes/WebData/WebData.node');
+const { WebDataTrigger } = require('../../dist/nodes/WebDataTrigger/WebDataTrigger.node');
+
+const webData = new WebData().description;
+const trigger = new WebDataTrigger().description;
+
+/** The node as n8n holds it after loading `saved` at `typeVersion`: parameters with defaults filled. */
+function load(type, saved, typeVersion) {
+	const node = { name: 'N', type: `n8n-nodes-webdata.${type.name}`, typeVersion, parameters: {}, position: [0, 0] };
+	node.parameters = NodeHelpers.getNodeParameters(type.properties, saved, true, false, node, type);
+	return node;
+}
+
+/** What n8n saves for `saved` (values equal to their default left out). */
+function saveOf(type, saved, typeVersion) {
+	const node = { name: 'N', type: `n8n-nodes-webdata.${type.name}`, typeVersion, parameters: {}, position: [0, 0] };
+	return NodeHelpers.getNodeParameters(type.properties, saved, false, false, node, type);
+}
+
+/** The top-level fields the panel shows for a loaded node, by name (the first shown of each). */
+function shown(type, node) {
+	const out = {};
+	for (const p of type.properties) {
+		if (!(p.name in out) && NodeHelpers.displayParameter(node.parameters, p, node, type)) out[p.name] = p;
+	}
+	return out;
+}
+
+const PARSE = { resource: 'parse', operation: 'parseFile' };
+const MOVED = ['auditUsername', 'blockAds', 'headers', 'integration', 'origin', 'proxy', 'skipTlsVerification'];
+// The Options of version 1 as they were before version 2 existed (names users' workflows hold).
+const V1_OPTION_NAMES = [
+	'auditUsername',
+	'blockAds',
+	'checkPromptInjection',
+	'concurrency',
+	'excludeTags',
+	'headers',
+	'includeTags',
+	'integration',
+	'keepInputBinary',
+	'markdownBinaryProperty',
+	'onlyMainContent',
+	'origin',
+	'proxy',
+	'markdownToBinary',
+	'removeBase64Images',
+	'skipTlsVerification',
+	'timeout',
+	'zeroDataRetention',
+];
+
+test('both nodes offer versions 1 and 2; a new node gets 2 (the highest, no defaultVersion)', () => {
+	expect(webData.version).toEqual([1, 2]);
+	expect(trigger.version).toEqual([1, 2]);
+	expect(webData.defaultVersion).toBeUndefined();
+	expect(trigger.defaultVersion).toBeUndefined();
+});
+
+describe('Parse File', () => {
+	test('version 1 shows one Options list with every option under its old name, and no Advanced Options', () => {
+		const fields = shown(webData, load(webData, PARSE, 1));
+		expect(fields.advancedOptions).toBeUndefined();
+		expect(fields.options.options.map((o) => o.name)).toEqual(V1_OPTION_NAMES);
+		const audit = fields.options.options.find((o) => o.name === 'auditUsername');
+		expect(audit.displayName).toBe('Audit Username');
+	});
+
+	test('version 2 shows Options without the rarely used ones, and an Advanced Options group with them', () => {
+		const fields = shown(webData, load(webData, PARSE, 2));
+		const main = fields.options.options.map((o) => o.name);
+		const advanced = fields.advancedOptions.options.map((o) => o.name);
+		expect(fields.advancedOptions.displayName).toBe('Advanced Options');
+		expect(fields.advancedOptions.type).toBe('collection');
+		for (const name of MOVED) {
+			expect({ name, inMain: main.includes(name), inAdvanced: advanced.includes(name) }).toEqual({ name, inMain: false, inAdvanced: true });
+		}
+		expect(fields.options.options.map((o) => o.displayName)).not.toContain('Audit Username');
+		// what a person parsing a file needs stays in the main list
+		expect(main).toEqual(expect.arrayContaining(['timeout', 'onlyMainContent', 'includeTags', 'excludeTags', 'markdownToBinary', 'keepInputBinary', 'concurrency']));
+		// every option of version 1 is in exactly one group of version 2, with the same name, type and default
+		expect([...main, ...advanced].sort()).toEqual([...V1_OPTION_NAMES].sort());
+		const v1 = Object.fromEntries(shown(webData, load(webData, PARSE, 1)).options.options.map((o) => [o.name, o]));
+		for (const o of [...fields.options.options, ...fields.advancedOptions.options]) {
+			expect({ name: o.name, type: o.type, default: o.default, values: (o.options ?? []).map((x) => x.value ?? x.name) }).toEqual({
+				name: o.name,
+				type: v1[o.name].type,
+				default: v1[o.name].default,
+				values: (v1[o.name].options ?? []).map((x) => x.value ?? x.name),
+			});
+		}
+	});
+
+	test('version 2 gives the moved options plain names and says when you would want them', () => {
+		const advanced = shown(webData, load(webData, PARSE, 2)).advancedOptions.options;
+		const v1 = Object.fromEntries(shown(webData, load(webData, PARSE, 1)).options.options.map((o) => [o.name, o]));
+		for (const o of advanced) {
+			expect({ name: o.name, renamed: o.displayName !== v1[o.name].displayName }).toEqual({ name: o.name, renamed: true });
+			expect({ name: o.name, description: o.description }).toEqual({ name: o.name, description: expect.stringMatching(/when|only|if/i) });
+			expect(o.description).not.toMatch(/^Rarely needed/);
+		}
+		const names = Object.fromEntries(advanced.map((o) => [o.name, o.displayName]));
+		expect(names.auditUsername).toBe('User Name for Audit Logs');
+		expect(names.skipTlsVerification).toMatch(/Certificate/);
+	});
+
+	test('a saved version 1 workflow keeps every moved option it holds (n8n does not drop them)', () => {
+		const saved = { ...PARSE, options: { auditUsername: 'ana', proxy: 'auto', blockAds: false, timeout: 60000 } };
+		expect(load(webData, saved, 1).parameters.options).toEqual(saved.options);
+		expect(saveOf(webData, saved, 1).options).toEqual(saved.options);
+	});
+
+	test('version 2 saves Advanced Options under its own parameter, next to Options', () => {
+		const saved = { ...PARSE, options: { timeout: 60000 }, advancedOptions: { auditUsername: 'ana', proxy: 'auto' } };
+		const node = load(webData, saved, 2);
+		expect(node.parameters.options).toEqual({ timeout: 60000 });
+		expect(node.parameters.advancedOptions).toEqual({ auditUsername: 'ana', proxy: 'auto' });
+	});
+});
+
+describe('Time Zone', () => {
+	const CREATE = { resource: 'monitor', operation: 'create', name: 'Watch', scheduleText: 'hourly' };
+	const TRIGGER = { source: 'monitor', connection: 'create' };
+
+	test('version 1: default "UTC", so saved workflows without a Time Zone keep UTC', () => {
+		expect(load(webData, CREATE, 1).parameters.timezone).toBe('UTC');
+		expect(load(trigger, TRIGGER, 1).parameters.timezone).toBe('UTC');
+		// "UTC" is the default, so n8n leaves it out when saving, and reads it back as UTC
+		expect(saveOf(webData, { ...CREATE, timezone: 'UTC' }, 1).timezone).toBeUndefined();
+	});
+
+	test('version 2: default empty (the workflow\'s time zone), and the description says so', () => {
+		expect(load(webData, CREATE, 2).parameters.timezone).toBe('');
+		expect(load(trigger, TRIGGER, 2).parameters.timezone).toBe('');
+		for (const [type, node] of [[webData, load(webData, CREATE, 2)], [trigger, load(trigger, TRIGGER, 2)]]) {
+			const field = shown(type, node).timezone;
+			expect(field.default).toBe('');
+			expect(field.description).toMatch(/Empty \(the default\) means this workflow's time zone: the n8n instance's, unless the workflow's settings set one/);
+		}
+		// a saved version 2 node that chose UTC keeps it (it differs from the default now)
+		expect(saveOf(webData, { ...CREATE, timezone: 'UTC' }, 2).timezone).toBe('UTC');
+	});
+
+	test('Monitor → Update: the Time Zone field added under Update Fields starts as "UTC" in version 1, empty in version 2', () => {
+		const UPDATE = { resource: 'monitor', operation: 'update', updateFields: { scheduleText: 'hourly' } };
+		const zoneIn = (v) => shown(webData, load(webData, UPDATE, v)).updateFields.options.find((o) => o.name === 'timezone');
+		expect(zoneIn(1).default).toBe('UTC');
+		expect(zoneIn(2).default).toBe('');
+		expect(zoneIn(2).description).toMatch(/Empty or not added: this workflow's time zone/);
+		// the rest of Update Fields is the same in both versions
+		const names = (v) => shown(webData, load(webData, UPDATE, v)).updateFields.options.map((o) => o.name);
+		expect(names(2)).toEqual(names(1));
+	});
+});
