@@ -79,9 +79,9 @@ export function statusJson(id: string, body: IDataObject): IDataObject {
  * of GET /crawl/{id} and /batch/scrape/{id} alike, returns up to `limit` finished documents from
  * `skip` on, still cut at 10 MiB, and repeats `&limit=` in its `next` link (controllers/v2/crawl-status.ts
  * @ 2dd97c64, upstream as mirrored at ca0be9b7; services/worker/nuq.ts getCrawlJobsForListing @ 41ffb6d7:
- * SQL LIMIT/OFFSET). Older builds: @ 014bc161 gives limit - 1 documents (Redis ZRANGEBYSCORE LIMIT
- * skip limit-1; limit 1 gives none); @ 61e38dc8 the self-hosted path ignores both and sends up to
- * 10 MiB. limit 0 is not "none" everywhere (Redis @ 014bc161 and the FoundationDB queue read it as
+ * SQL LIMIT/OFFSET). Older builds: @ 014bc161 gives limit - 1 documents (it asks Redis for limit - 1,
+ * lib/crawl-redis.ts @ 038a60ab ZRANGEBYSCORE LIMIT; limit 1 gives none); @ 61e38dc8 the self-hosted
+ * path ignores both and sends up to 10 MiB. limit 0 is not "none" everywhere (Redis @ 014bc161 and the FoundationDB queue read it as
  * "all"), so the smallest page asked for is 1.
  *
  * STATUS_ONLY_LIMIT: a read that needs only the status (a poll, Status Only): at most one document
