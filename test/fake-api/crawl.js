@@ -20,6 +20,8 @@
 // read. As the service: apps/api/src/controllers/v2/crawl-status.ts (next while total > skip +
 // documents read; @ 014bc161) and __tests__/crawl-status-next.test.ts @ 11dbeb90 ("keeps the cursor while the
 // crawl is still running", "ends the cursor after the last page of a completed/cancelled crawl").
+// `?limit=N` (as the server, crawl-status.ts @ 2dd97c64): at most N documents on the page (0: none),
+// still cut by size; `next` repeats `&limit=N`. `skip`/`limit` not a number or negative → 500.
 const { fail, badRequest, isUuid, isHttpUrl, uuidv7, iso, baseUrlOf } = require('./util');
 const { sendJobWebhook } = require('./webhooks');
 const { str, int, bool, arr, obj, rec, assertValid } = require('./validate');
@@ -257,9 +259,19 @@ class Jobs {
 	status(ctx, kind, id) {
 		const job = this.find(kind, id);
 		const ph = this.phase(job);
-		const skip = Number(ctx.query.skip ?? 0);
-		if (!Number.isInteger(skip) || skip < 0)
-			throw badRequest('Bad Request', [{ code: 'invalid_query', path: ['skip'], message: 'skip must be a non-negative integer' }]);
+		// `skip` and `limit` as the server reads them: parseInt, no schema; a value the database cannot
+		// take (not a number, negative) fails there: 500 from the error handler (controllers/v2/
+		// crawl-status.ts @ 2dd97c64, services/worker/nuq.ts getCrawlJobsForListing @ 41ffb6d7: SQL
+		// LIMIT/OFFSET; index.ts @ ca0be9b7). `limit` = at most that many documents (0: none), still cut by size.
+		const queryInt = (name) => {
+			const raw = ctx.query[name];
+			if (typeof raw !== 'string') return undefined;
+			const n = Number.parseInt(raw, 10);
+			if (Number.isNaN(n) || n < 0) throw fail(500, 'An unexpected error occurred. Please contact help@firecrawl.com for help.', { code: 'UNKNOWN_ERROR' });
+			return n;
+		};
+		const skip = queryInt('skip') ?? 0;
+		const limit = queryInt('limit');
 		const done = this.finished(job, ph);
 		const options = this.scrapeOptionsOf(job);
 		const doc = (u, k) => fakeDocument(u, options, { origin: job.origin, seq: `${job.id}-${skip + k}` });
@@ -268,14 +280,14 @@ class Jobs {
 			// Cut by size: documents while they fit in PAGE_BYTES (at least one).
 			data = [];
 			let bytes = 0;
-			for (let k = 0; skip + k < done.length; k++) {
+			for (let k = 0; skip + k < done.length && (limit === undefined || k < limit); k++) {
 				const d = doc(done[skip + k], k);
 				const size = Buffer.byteLength(JSON.stringify(d));
 				if (data.length > 0 && bytes + size > PAGE_BYTES) break;
 				data.push(d);
 				bytes += size;
 			}
-		} else data = done.slice(skip, skip + PAGE_SIZE).map((u, k) => doc(u, k));
+		} else data = done.slice(skip, skip + Math.min(PAGE_SIZE, limit ?? PAGE_SIZE)).map((u, k) => doc(u, k));
 		// A running job always has a cursor (its pages are not all there yet), even past the end.
 		const more = skip + data.length < done.length || ph.status === 'scraping';
 		const path = kind === 'crawl' ? `/v2/crawl/${id}` : `/v2/batch/scrape/${id}`;
@@ -291,7 +303,8 @@ class Jobs {
 			duration: ((ph.endAt ?? now) - job.createdAt) / 1000,
 			data,
 		};
-		if (more) body.next = `${baseUrlOf(ctx.req, this.state.url)}${path}?skip=${skip + data.length}`;
+		// The server repeats the `limit` it was given, as given (crawl-status.ts @ 2dd97c64).
+		if (more) body.next = `${baseUrlOf(ctx.req, this.state.url)}${path}?skip=${skip + data.length}${typeof ctx.query.limit === 'string' && ctx.query.limit !== '' ? `&limit=${ctx.query.limit}` : ''}`;
 		if (ph.endAt !== null) body.completedAt = iso(ph.endAt);
 		return { status: 200, body };
 	}

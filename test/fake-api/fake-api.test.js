@@ -5,6 +5,7 @@ const crypto = require('crypto');
 const path = require('path');
 const { spawn } = require('child_process');
 const { startFakeApi } = require('./server');
+const { PAGE_SIZE } = require('./crawl');
 
 jest.setTimeout(30000);
 const KEY = 'test-key';
@@ -456,6 +457,37 @@ describe('fake API', () => {
 			const p2 = (await call('GET', p1.next)).json;
 			expect(p2.agents.map((a) => a.options.prompt).slice(-2)).toEqual(['job 0', 'Pre-created fake agent job']);
 			expect(p2.next).toBeUndefined();
+		});
+	});
+
+	// Issue 18.4: `skip` and `limit` on the status reads as the server takes them (crawl-status.ts @ 2dd97c64).
+	describe('crawl and batch status: skip and limit', () => {
+		const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+		test('limit = at most that many documents, repeated in next; 0 = none; no limit = the size cut; bad values → 500', async () => {
+			const crawl = (await call('POST', '/v2/crawl', { body: { url: 'https://example.com', limit: 8 } })).json;
+			const batch = (await call('POST', '/v2/batch/scrape', { body: { urls: ['https://a.example/1', 'https://a.example/2', 'https://a.example/3', 'https://a.example/4'] } })).json;
+			await sleep(300); // 2 s / timeScale 20: both done
+			for (const [path, total] of [[`/v2/crawl/${crawl.id}`, 8], [`/v2/batch/scrape/${batch.id}`, 4]]) {
+				const one = (await call('GET', `${path}?limit=1`)).json;
+				expect(one).toMatchObject({ status: 'completed', total, completed: total });
+				expect(one.data).toHaveLength(1);
+				expect(one.next).toBe(`${api.url}${path}?skip=1&limit=1`);
+				const none = (await call('GET', `${path}?skip=2&limit=0`)).json;
+				expect(none.data).toHaveLength(0);
+				expect(none.next).toBe(`${api.url}${path}?skip=2&limit=0`);
+				// A limit above the size cut (3 documents a page here, 10 MiB at the service): the cut wins.
+				const pages = [];
+				for (let next = `${path}?limit=100`; next; ) {
+					const r = (await call('GET', next)).json;
+					pages.push(r.data.length);
+					next = r.next;
+				}
+				expect(pages.reduce((a, b) => a + b, 0)).toBe(total);
+				expect(Math.max(...pages)).toBe(PAGE_SIZE);
+				expect((await call('GET', path)).json.data).toHaveLength(PAGE_SIZE);
+				for (const bad of ['limit=abc', 'limit=-1', 'limit=', 'skip=-1', 'skip=x'])
+					expect(await call('GET', `${path}?${bad}`)).toMatchObject({ status: 500, json: { success: false, code: 'UNKNOWN_ERROR' } });
+			}
 		});
 	});
 

@@ -188,6 +188,7 @@ async function startFakeApi(options = {}) {
 			}
 		}
 		record.status = result.status;
+		if (Array.isArray(result.body?.data)) record.documents = result.body.data.length; // a paged answer's size (crawl/batch status reads)
 		record.answeredAt = Date.now();
 		if (!res.destroyed) send(res, result);
 	}

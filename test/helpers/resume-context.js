@@ -46,7 +46,9 @@ function resumeContext({ api, apiKey, node, entry, executionId, body, headers = 
 		logger: { warn: (m) => warnings.push(m), info() {}, debug() {}, error() {} },
 		helpers: {
 			async httpRequestWithAuthentication(_type, options) {
-				const res = await fetch(options.url, { method: options.method, headers: { authorization: `Bearer ${apiKey}` } });
+				const url = new URL(options.url);
+				for (const [k, v] of Object.entries(options.qs ?? {})) url.searchParams.set(k, String(v)); // as n8n's helper sends qs
+				const res = await fetch(url, { method: options.method, headers: { authorization: `Bearer ${apiKey}` } });
 				const text = await res.text();
 				return { statusCode: res.status, body: text ? JSON.parse(text) : undefined, headers: Object.fromEntries(res.headers) };
 			},

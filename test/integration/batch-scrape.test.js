@@ -51,6 +51,22 @@ describe('Run and Wait', () => {
 		expect(api.requests({ method: 'GET' }).filter((r) => r.query.skip === '3')).toHaveLength(1);
 	});
 
+	test('polls ask for one document at most (limit=1); the pages are then read from the start, limit=100, following next (issue 18.4)', async () => {
+		const urls = URLS.map((u, k) => `${u.replace(/\/$/, '')}/fake-duration-40000/${k}`); // 4 s here
+		const result = await run({ operation: 'runAndWait', url: '={{ $json.link }}', maxWait: 30 }, { items: urls.map((link) => ({ link })) });
+		expect(result.status).toBe('success');
+		expect(result.items(NODE)).toHaveLength(5);
+		const gets = api.requests({ method: 'GET' }).filter((r) => r.path.startsWith('/v2/batch/scrape/'));
+		const polls = gets.filter((r) => r.query.limit === '1');
+		const reads = gets.filter((r) => r.query.limit === '100');
+		expect(polls.length + reads.length).toBe(gets.length);
+		expect(polls.length).toBeGreaterThanOrEqual(2);
+		expect(polls.every((r) => r.query.skip === undefined && r.documents <= 1)).toBe(true);
+		expect(polls.some((r) => r.documents === 1)).toBe(true);
+		expect(reads.map((r) => [r.query.skip, r.documents])).toEqual([[undefined, 3], ['3', 2]]);
+		expect(Math.min(...reads.map((r) => r.seq))).toBeGreaterThan(Math.max(...polls.map((r) => r.seq)));
+	});
+
 	test('pairing follows the URL, not the position: a failing page leaves a gap', async () => {
 		const links = ['https://x.example.com/1', 'https://x.example.com/fake-page-error', 'https://x.example.com/3'];
 		const result = await run({ operation: 'runAndWait', url: '={{ $json.link }}', maxWait: 30 }, { items: links.map((link) => ({ link })) });

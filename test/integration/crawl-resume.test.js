@@ -134,6 +134,8 @@ describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 		// Read once: the first status page, then each `next` page once (7 pages, PAGE_SIZE 3 → skip 3, skip 6).
 		expect(statusReads('crawl', w.jobId).map((r) => r.query?.skip ?? new URL(r.path, api.url).searchParams.get('skip'))).toEqual([null, '3', '6']);
 		expect(PAGE_SIZE).toBe(3);
+		// Each read asks for pages of 100 documents (issue 18.4); the next links carry the limit on.
+		expect(statusReads('crawl', w.jobId).map((r) => r.query?.limit)).toEqual(['100', '100', '100']);
 	});
 
 	test('Output "Compact" applies to the resumed pages', async () => {

@@ -73,6 +73,27 @@ describe('Run and Wait', () => {
 		expect(pageReads.map((r) => r.query.skip)).toEqual([String(PAGE_SIZE), String(2 * PAGE_SIZE)]);
 	});
 
+	// Issue 18.4: a poll used to download the documents finished so far (up to 10 MiB) only to look at `status`.
+	test('polls ask for one document at most (limit=1); the pages are then read from the start, limit=100, following next', async () => {
+		const result = await run({ operation: 'runAndWait', url: 'https://example.com/fake-duration-40000', limit: 8, maxWait: 30 }); // 4 s here
+		expect(result.status).toBe('success');
+		const items = result.items(NODE);
+		expect(items).toHaveLength(8);
+		expect(new Set(items.map((it) => it.json.url)).size).toBe(8);
+		const id = items[0].json.jobId;
+		const gets = api.requests({ method: 'GET', path: `/v2/crawl/${id}` });
+		const polls = gets.filter((r) => r.query.limit === '1');
+		const reads = gets.filter((r) => r.query.limit === '100');
+		expect(polls.length + reads.length).toBe(gets.length);
+		expect(polls.length).toBeGreaterThanOrEqual(2);
+		expect(polls.every((r) => r.query.skip === undefined && r.documents <= 1)).toBe(true);
+		// Pages were finished while it polled (1 s and 4.75 s into a 4 s crawl): a poll without the limit got them all.
+		expect(polls.some((r) => r.documents === 1)).toBe(true);
+		expect(reads.map((r) => [r.query.skip, r.documents])).toEqual([[undefined, 3], ['3', 3], ['6', 2]]);
+		expect(Math.max(...reads.map((r) => r.seq))).toBe(Math.max(...gets.map((r) => r.seq)));
+		expect(Math.min(...reads.map((r) => r.seq))).toBeGreaterThan(Math.max(...polls.map((r) => r.seq)));
+	});
+
 	test('the strict fake rejects scrape options at the top level of a crawl body (what the nesting test guards)', async () => {
 		const res = await fetch(`${api.url}/v2/crawl`, { method: 'POST', headers: { Authorization: `Bearer ${CANARY_KEY}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ url: 'https://example.com', formats: ['markdown'] }) });
 		expect(res.status).toBe(400);
@@ -177,6 +198,15 @@ describe('Start, Get Status, Get Errors, Cancel, Get Active', () => {
 		expect(items[0].json).toMatchObject({ id, status: 'completed', total: 8, completed: 8 });
 		expect(items[0].json.data).toBeUndefined();
 		expect(api.log).toHaveLength(1);
+		// Status Only needs no documents: the smallest page (issue 18.4); the pages read ask for 100 a page.
+		expect(api.log[0]).toMatchObject({ query: { limit: '1' }, documents: 1 });
+	});
+
+	test('Get Status pages: every read asks for limit=100, the next links carry it on; Status Only asks for limit=1', async () => {
+		const id = await startDirect({ url: 'https://example.com', limit: 8 });
+		await sleep(400);
+		await run({ operation: 'getStatus', crawlId: ref(id) });
+		expect(api.requests({ method: 'GET' }).map((r) => [r.query.skip, r.query.limit])).toEqual([[undefined, '100'], ['3', '100'], ['6', '100']]);
 	});
 
 	// Issue 15.1: the service puts `next` on every page of a running job, an empty one too; the node

@@ -54,3 +54,45 @@ describe('buildWebhook', () => {
 		expect(() => buildWebhook(node, options, 0)).toThrow(pattern);
 	});
 });
+
+// Issue 18.4: the status reads ask for `limit`; servers that ignore it (the self-hosted path @ 61e38dc8)
+// or give one fewer (@ 014bc161: limit - 1 documents) still page by `next`, and every document is read once.
+describe('status reads with limit against servers that page otherwise', () => {
+	const { getStatusItems } = require('../../dist/nodes/WebData/resources/crawl/jobs');
+	const { defaultDeps } = require('../../dist/nodes/WebData/transport');
+	const BASE = 'https://api.example.com';
+	const ID = '0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a';
+	/** A stand-in server: `perPage(limit)` documents a page from ?skip=, next while more remain. */
+	function server(total, perPage) {
+		const seen = [];
+		const ctx = {
+			getNode: () => ({ name: 'Web Data', type: 'n8n-nodes-webdata.webData', typeVersion: 1, position: [0, 0], parameters: {} }),
+			getCredentials: async () => ({ apiKey: 'k', baseUrl: BASE }),
+			helpers: {
+				async httpRequestWithAuthentication(_type, options) {
+					const url = new URL(options.url);
+					for (const [k, v] of Object.entries(options.qs ?? {})) url.searchParams.set(k, String(v));
+					seen.push(url.search);
+					const skip = Number(url.searchParams.get('skip') ?? 0);
+					const limit = url.searchParams.get('limit');
+					const n = Math.max(0, Math.min(perPage(limit === null ? undefined : Number(limit)), total - skip));
+					const data = Array.from({ length: n }, (_, k) => ({ markdown: `page ${skip + k}`, metadata: { sourceURL: `https://site.example/${skip + k}` } }));
+					const next = skip + n < total ? `${BASE}/v2/crawl/${ID}?skip=${skip + n}${limit === null ? '' : `&limit=${limit}`}` : undefined;
+					return { statusCode: 200, headers: {}, body: { success: true, status: 'completed', total, completed: total, data, ...(next ? { next } : {}) } };
+				},
+			},
+		};
+		return { ctx, seen };
+	}
+	test.each([
+		['honours limit (newest)', (limit) => limit ?? 100],
+		['gives limit - 1 (014bc161)', (limit) => (limit === undefined ? 100 : limit - 1)],
+		['ignores limit, cuts by size (61e38dc8-like)', () => 7],
+	])('a server that %s: every document once, in order', async (_name, perPage) => {
+		const { ctx, seen } = server(250, perPage);
+		const items = await getStatusItems(ctx, 'crawl', ID, 'pages', 'full', 0, defaultDeps);
+		expect(items.map((i) => i.json.markdown)).toEqual(Array.from({ length: 250 }, (_, k) => `page ${k}`));
+		expect(seen[0]).toBe('?limit=100');
+		expect(seen.length).toBe(Math.ceil(250 / perPage(100)));
+	});
+});

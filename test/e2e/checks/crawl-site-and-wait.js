@@ -28,11 +28,15 @@ async function check({ output, exitCode, fake, apiKey }) {
 		excludePaths: ['legal/.*', 'careers'],
 		scrapeOptions: { formats: ['markdown'], onlyMainContent: true },
 	}, 'crawl options at the top level, scrape options nested in scrapeOptions');
-	const trail = log.map((r) => `${r.method} ${r.path}${r.query && r.query.skip ? `?skip=${r.query.skip}` : ''} ${r.status}`);
+	const query = (q) => (q ? Object.entries(q).map(([k, v]) => `${k}=${v}`).join('&') : '');
+	const trail = log.map((r) => `${r.method} ${r.path}${query(r.query) ? `?${query(r.query)}` : ''} ${r.status}`);
 	assert.equal(trail[0], 'POST /v2/crawl 200');
-	assert.equal(trail[trail.length - 1], `GET /v2/crawl/${id}?skip=3 200`, `the next link is followed: ${trail.join(', ')}`);
-	const polls = trail.filter((t) => t === `GET /v2/crawl/${id} 200`);
+	// Polls ask for the smallest page (limit=1); then the pages are read from the start (limit=100), following next.
+	assert.equal(trail[trail.length - 2], `GET /v2/crawl/${id}?limit=100 200`, `the pages are read after the polls: ${trail.join(', ')}`);
+	assert.equal(trail[trail.length - 1], `GET /v2/crawl/${id}?skip=3&limit=100 200`, `the next link is followed: ${trail.join(', ')}`);
+	const polls = trail.filter((t) => t === `GET /v2/crawl/${id}?limit=1 200`);
 	assert.ok(polls.length >= 2 && polls.length <= 3, `two or three status polls (${trail.join(', ')})`);
+	assert.equal(trail.length, polls.length + 3, `start, polls, two page reads: ${trail.join(', ')}`);
 	for (const r of log) assert.equal(r.headers.authorization, `Bearer ${apiKey}`);
 }
 

@@ -73,15 +73,35 @@ export function statusJson(id: string, body: IDataObject): IDataObject {
 	return { id, ...rest };
 }
 
-/** One status read (first page only). */
+/**
+ * Page sizes of status reads (query `limit`; not in the public OpenAPI, silent in the spec, so the
+ * server is the source). The server reads `skip` (default 0) and `limit` (default 100) from the query
+ * of GET /crawl/{id} and /batch/scrape/{id} alike, returns up to `limit` finished documents from
+ * `skip` on, still cut at 10 MiB, and repeats `&limit=` in its `next` link (controllers/v2/crawl-status.ts
+ * @ 2dd97c64, upstream as mirrored at ca0be9b7; services/worker/nuq.ts getCrawlJobsForListing @ 41ffb6d7:
+ * SQL LIMIT/OFFSET). Older builds: @ 014bc161 gives limit - 1 documents (it asks Redis for limit - 1,
+ * lib/crawl-redis.ts @ 038a60ab ZRANGEBYSCORE LIMIT; limit 1 gives none); @ 61e38dc8 the self-hosted
+ * path ignores both and sends up to 10 MiB. limit 0 is not "none" everywhere (Redis @ 014bc161 and the FoundationDB queue read it as
+ * "all"), so the smallest page asked for is 1.
+ *
+ * STATUS_ONLY_LIMIT: a read that needs only the status (a poll, Status Only): at most one document
+ * comes back instead of up to 10 MiB of them. READ_PAGE_LIMIT: a read of the documents; pages of this
+ * many keep each response body, which n8n's HTTP helper buffers whole, small (see test/README.md,
+ * "Crawl at scale", for the sizes measured). A server that ignores `limit` still pages by `next`.
+ */
+export const STATUS_ONLY_LIMIT = 1;
+export const READ_PAGE_LIMIT = 100;
+
+/** One status read (first page only), asking for at most `limit` documents. */
 export async function readStatusPage(
 	ctx: ApiContext,
 	kind: JobKind,
 	id: string,
 	i: number,
 	deps: TransportDeps,
+	limit: number = READ_PAGE_LIMIT,
 ): Promise<IDataObject> {
-	return await apiRequest<IDataObject>(ctx, { method: 'GET', path: `${PATH[kind]}/${id}`, itemIndex: i, hints: jobHints(kind) }, deps);
+	return await apiRequest<IDataObject>(ctx, { method: 'GET', path: `${PATH[kind]}/${id}`, qs: { limit }, itemIndex: i, hints: jobHints(kind) }, deps);
 }
 
 /**
@@ -195,7 +215,7 @@ export async function getStatusItems(
 	i: number,
 	deps: TransportDeps,
 ): Promise<INodeExecutionData[]> {
-	const first = await readStatusPage(ctx, kind, id, i, deps);
+	const first = await readStatusPage(ctx, kind, id, i, deps, what === 'status' ? STATUS_ONLY_LIMIT : READ_PAGE_LIMIT);
 	if (what === 'status') return [{ json: statusJson(id, first) }];
 	const { status, documents } = await readAllDocuments(ctx, kind, first, i, deps);
 	if (documents.length === 0) {
@@ -229,7 +249,8 @@ export async function waitForJob(
 	const noun = NOUN[kind];
 	const readOp = kind === 'crawl' ? 'Crawl → Get Status' : 'Batch Scrape → Get Status';
 	const wait = await waitFor<IDataObject>({
-		read: async (pollDeps) => await readStatusPage(ctx, kind, id, i, pollDeps),
+		// A poll needs only the status: the smallest page, not the documents finished so far.
+		read: async (pollDeps) => await readStatusPage(ctx, kind, id, i, pollDeps, STATUS_ONLY_LIMIT),
 		isTerminal: (s) => TERMINAL.includes(String(s.status)),
 		maxWaitMs,
 		startedAt: opts.startedAt,
@@ -268,7 +289,10 @@ export async function waitForJob(
 	}
 	const final = wait.status as IDataObject;
 	if (final.status !== 'completed') throw endedJobError(node, kind, id, final, i);
-	const all = await readAllDocuments(ctx, kind, final, i, deps);
+	// The last poll asked for one document at most: the pages are read from the start, READ_PAGE_LIMIT
+	// documents a page (its `next` links carry the limit on).
+	const first = await readStatusPage(ctx, kind, id, i, deps, READ_PAGE_LIMIT);
+	const all = await readAllDocuments(ctx, kind, first, i, deps);
 	return { status: statusJson(id, all.status), documents: all.documents, timedOut: false };
 }
 
