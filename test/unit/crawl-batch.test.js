@@ -63,7 +63,7 @@ describe('status reads with limit against servers that page otherwise', () => {
 	const BASE = 'https://api.example.com';
 	const ID = '0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a';
 	/** A stand-in server: `perPage(limit)` documents a page from ?skip=, next while more remain. */
-	function server(total, perPage) {
+	function server(total, perPage, { ignoreSkip = false } = {}) {
 		const seen = [];
 		const ctx = {
 			getNode: () => ({ name: 'Web Data', type: 'n8n-nodes-webdata.webData', typeVersion: 1, position: [0, 0], parameters: {} }),
@@ -74,9 +74,10 @@ describe('status reads with limit against servers that page otherwise', () => {
 					for (const [k, v] of Object.entries(options.qs ?? {})) url.searchParams.set(k, String(v));
 					seen.push(url.search);
 					const skip = Number(url.searchParams.get('skip') ?? 0);
+					const from = ignoreSkip ? 0 : skip;
 					const limit = url.searchParams.get('limit');
 					const n = Math.max(0, Math.min(perPage(limit === null ? undefined : Number(limit)), total - skip));
-					const data = Array.from({ length: n }, (_, k) => ({ markdown: `page ${skip + k}`, metadata: { sourceURL: `https://site.example/${skip + k}` } }));
+					const data = Array.from({ length: n }, (_, k) => ({ markdown: `page ${from + k}`, metadata: { sourceURL: `https://site.example/${from + k}` } }));
 					const next = skip + n < total ? `${BASE}/v2/crawl/${ID}?skip=${skip + n}${limit === null ? '' : `&limit=${limit}`}` : undefined;
 					return { statusCode: 200, headers: {}, body: { success: true, status: 'completed', total, completed: total, data, ...(next ? { next } : {}) } };
 				},
@@ -94,5 +95,28 @@ describe('status reads with limit against servers that page otherwise', () => {
 		expect(items.map((i) => i.json.markdown)).toEqual(Array.from({ length: 250 }, (_, k) => `page ${k}`));
 		expect(seen[0]).toBe('?limit=100');
 		expect(seen.length).toBe(Math.ceil(250 / perPage(100)));
+	});
+
+	// The self-hosted path @ 61e38dc8 also ignores `skip`: each `next` answers the first page again.
+	// Without the check the node read 36 pages and output the first 7 documents 36 times over.
+	test('a server that ignores skip: an error naming it after the second read, no repeated pages', async () => {
+		const { ctx, seen } = server(250, () => 7, { ignoreSkip: true });
+		await expect(getStatusItems(ctx, 'crawl', ID, 'pages', 'full', 0, defaultDeps)).rejects.toThrow(
+			/first page of this crawl's results again.*ignores `skip`.*only the first 7 of 250 finished pages/,
+		);
+		expect(seen).toHaveLength(2);
+	});
+
+	test('a batch scrape whose first page repeats only one document further on is read whole', async () => {
+		// One URL listed twice: the same document opens page 1 and appears again later, not as a repeated page start.
+		const { ctx } = server(20, () => 7);
+		const base = ctx.helpers.httpRequestWithAuthentication;
+		ctx.helpers.httpRequestWithAuthentication = async (type, options) => {
+			const answer = await base(type, options);
+			if (options.url.includes('skip=7')) answer.body.data[0] = { markdown: 'page 0', metadata: { sourceURL: 'https://site.example/0' } };
+			return answer;
+		};
+		const items = await getStatusItems(ctx, 'batch', ID, 'pages', 'full', 0, defaultDeps);
+		expect(items).toHaveLength(20);
 	});
 });

@@ -131,10 +131,12 @@ export async function readAllDocuments(
 ): Promise<{ status: IDataObject; documents: IDataObject[] }> {
 	const documents: IDataObject[] = [];
 	const followed = new Set<string>();
+	const firstData = Array.isArray(first.data) ? (first.data as IDataObject[]) : [];
 	let body = first;
 	let last = first;
 	for (let page = 1; ; page++) {
 		const data = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
+		if (page > 1 && startsLike(data, firstData)) throw skipIgnoredError(ctx, kind, documents.length, body, i);
 		documents.push(...data);
 		last = body;
 		const next = body.next;
@@ -147,6 +149,43 @@ export async function readAllDocuments(
 	}
 	// The status fields of the last page are the freshest.
 	return { status: { ...first, ...last }, documents };
+}
+
+/**
+ * Whether a page followed by `next` starts with the first page's documents again. The self-hosted
+ * path of the server @ 61e38dc8 (controllers/v2/crawl-status.ts) ignores `skip`: every `next` link
+ * (skip = documents so far) answers the first 10 MiB again, so a large result would come out as the
+ * first page repeated, up to MAX_STATUS_PAGES reads of 10 MiB. Compared: the first three documents
+ * (URL and Markdown) — a crawl does not return a page twice; a batch scrape could only if a URL was
+ * listed twice and both copies opened two pages in the same order.
+ */
+function startsLike(data: IDataObject[], firstData: IDataObject[]): boolean {
+	const n = Math.min(3, data.length, firstData.length);
+	if (n === 0) return false;
+	for (let k = 0; k < n; k++) if (documentKey(data[k]) !== documentKey(firstData[k])) return false;
+	return true;
+}
+
+function documentKey(doc: IDataObject): string {
+	const meta = (doc?.metadata ?? {}) as IDataObject;
+	const url = meta.sourceURL ?? meta.url ?? doc?.url ?? '';
+	const text = doc?.markdown ?? doc?.html ?? doc?.rawHtml ?? '';
+	return `${String(url)}\u0000${typeof text === 'string' ? text : JSON.stringify(text)}`;
+}
+
+function skipIgnoredError(ctx: ApiContext, kind: JobKind, read: number, body: IDataObject, i: number): NodeOperationError {
+	const finished = typeof body.completed === 'number' ? ` of ${body.completed} finished` : '';
+	return new NodeOperationError(
+		ctx.getNode(),
+		`The server sent the first page of this ${NOUN[kind]}'s results again when asked for the next one: it ignores \`skip\` in its \`next\` links, so only the first ${read}${finished} pages could be read`,
+		{
+			itemIndex: i,
+			description:
+				'Older self-hosted builds of the service (e.g. August 2025) do this when the results are larger than one 10 MiB page. ' +
+				'Nothing is output rather than the first page repeated. What to do: update the self-hosted server to a build that pages results, ' +
+				'use the hosted service, or keep results under 10 MiB (a lower Page Limit, fewer formats, Only Main Content).',
+		},
+	);
 }
 
 /** The note on the status item of a job that is still running. */
