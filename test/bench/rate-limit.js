@@ -49,6 +49,8 @@ const opt = (name, fallback) => {
 	return i >= 0 ? args[i + 1] : fallback;
 };
 const ROUNDS = Number(opt('--rounds', 3));
+const TRACE = args.includes('--trace');
+const NODE_ONLY = args.includes('--node-only');
 const ONLY = opt('--only');
 const KEY = 'bench-key';
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'report.pdf');
@@ -141,7 +143,35 @@ async function runNode(api, scenario) {
 	const ms = Date.now() - started;
 	const ok = result.status === 'success' ? result.items(WEB_DATA).filter((it) => !it.json.error).length : 0;
 	if (result.status !== 'success') console.log(`#   node run failed: ${result.error?.message ?? result.status}`);
+	if (TRACE) trace(api, scenario, started, ms);
 	return summarize(api, scenario, ms, scenario.items - ok, pace);
+}
+
+/**
+ * --trace: where the node's time went against the hand-set batching's (items/R - 1 s + one answer):
+ * before the first 429 was read, the holds, the pace's windows (first turn to first turn of the
+ * next R), idle gaps between turns, and the turn-to-arrival delay at the service (sorted order).
+ */
+function trace(api, scenario, started, ms) {
+	const log = api.requests(scenario.route);
+	const rel = (t) => ((t - started) / 1000).toFixed(3);
+	const turns = [...pace.turns].sort((a, b) => a - b);
+	const arrivals = log.map((r) => r.at).sort((a, b) => a - b);
+	const holds = pace.holds.map((h) => `${rel(h.from)}→${rel(h.to)} (sent ${h.sentAt === undefined ? '?' : h.from - h.sentAt} ms before)`);
+	console.log(`# trace: ${ms} ms; batching ideal ${(scenario.items / scenario.rate - 1) * 1000 + (scenario.latencyMs || 0)} ms; first turn ${rel(turns[0])}; holds ${holds.slice(0, 8).join(', ')}${holds.length > 8 ? ` … (${holds.length})` : ''}`);
+	const accepted = log.filter((r) => r.status !== 429).map((r) => r.at).sort((a, b) => a - b);
+	const R = scenario.rate;
+	const spans = [];
+	for (let k = R; k < accepted.length; k += R) spans.push(accepted[k] - accepted[k - R]);
+	const gaps = [];
+	for (let k = 1; k < turns.length; k++) if (turns[k] - turns[k - 1] > 200) gaps.push(`${rel(turns[k - 1])}+${turns[k] - turns[k - 1]}`);
+	const delays = turns.map((t, k) => (arrivals[k] ?? t) - t).sort((a, b) => a - b);
+	const q = (list, f) => list[Math.min(list.length - 1, Math.floor(f * list.length))];
+	console.log(`#   accepted arrivals: first ${rel(accepted[0])}, last ${rel(accepted[accepted.length - 1])}; R-th to R-th (ms): min ${Math.min(...spans)}, median ${q([...spans].sort((a, b) => a - b), 0.5)}, max ${Math.max(...spans)}, sum of excess over 1000 ${spans.reduce((s, x) => s + Math.max(0, x - 1000), 0)}`);
+	console.log(`#   turn→arrival (ms): p0 ${delays[0]}, p50 ${q(delays, 0.5)}, p90 ${q(delays, 0.9)}, p99 ${q(delays, 0.99)}, max ${delays[delays.length - 1]}; idle gaps > 200 ms: ${gaps.slice(0, 10).join(', ') || 'none'}`);
+	const state = pace.last?.state;
+	if (state) console.log(`#   pace at the end: limit ${state.limit}, window ${state.windowMs.toFixed(1)} ms`);
+	console.log(`#   last accepted answer ${rel(Math.max(...log.filter((r) => r.status !== 429).map((r) => r.answeredAt)))}; 429 arrivals: ${log.filter((r) => r.status === 429).map((r) => rel(r.at)).join(', ')}`);
 }
 
 /** One request of the official node for item i: no retry, the status is the outcome. */
@@ -211,7 +241,7 @@ async function runScenario(api, scenario) {
 	const runs = new Map(CONTENDERS.map((c) => [c.name, []]));
 	for (let round = 0; round < ROUNDS; round++) {
 		// Rotate the order, so no contender always runs first.
-		const order = CONTENDERS.map((_, k) => CONTENDERS[(k + round) % CONTENDERS.length]);
+		const order = CONTENDERS.map((_, k) => CONTENDERS[(k + round) % CONTENDERS.length]).filter((c) => !NODE_ONLY || c.run === runNode);
 		for (const contender of order) {
 			const r = await contender.run(api, scenario);
 			runs.get(contender.name).push(r);
