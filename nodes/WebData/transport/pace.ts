@@ -18,8 +18,9 @@ import { sleep } from 'n8n-workflow';
  *   `RATE_WINDOW_MS × (1 + WINDOW_SLACK)` — in bursts, as the service allows, not spread out: a
  *   rolling window lets a full window's worth go at once, and spreading them costs one spacing per
  *   window. The slack covers the jitter between a request's start here and its arrival there
- *   (measured on a 2-core machine under load: up to 30 ms; the start-to-429 time of the first burst
- *   is no guide, it stays under 20 ms when arrivals jitter by 30 ms).
+ *   (test/README.md, rate limits: on a loaded 2-core machine tens of ms, at times more than the
+ *   slack; the start-to-429 time of the first burst is no guide: 10–18 ms there, yet a slack that
+ *   small drew paced 429s in 3 of 4 runs).
  * - **One signal per burst.** 429s of requests that were sent before the run knew of the first one
  *   are the same signal and change nothing. A 429 of a request sent after that, while paced, adds
  *   `SLACK_STEP` to the slack for the rest of the run (up to `MAX_SLACK`): on a machine whose
