@@ -10,10 +10,13 @@
  *   node test/bench/rate-limit.js --rounds 5 --only scrape-10
  *   node test/bench/rate-limit.js --serial   (scenarios one after another; default: side by side)
  *   node test/bench/rate-limit.js --only scrape-10,scrape-2,parse   (these, one after another)
+ *   node test/bench/rate-limit.js --only scrape-50-1000 --rounds 1 --node-only --trace
+ *     (--node-only: the Web Data node alone; --trace: where its time went, per round)
  *
  * Scenarios (issues 9, 11.1 and 15.2): Scrape URL (defaults: concurrency 5) against R requests/s,
  * honest Retry-After (whole seconds until a slot frees up), 50 ms service latency, for 100 and 1,000
- * items at 10/s, 100 at 2/s and 1,000 at 50/s; Parse File (default concurrency 3), 8 files against
+ * items at 10/s, 100 at 2/s and 1,000 at 50/s (also with Run Options → Concurrency 20, the most it
+ * allows: the rest of the node's settings stay default); Parse File (default concurrency 3), 8 files against
  * 1 request/s answered with `429 Retry-After: 2`. Ideal: items / R seconds.
  * The rate limit is the fake API's sliding window (test/fake-api/faults.js RateLimiter): at most R
  * accepted requests in any second. The node runs in n8n's engine (n8n-core WorkflowExecute) exactly
@@ -49,20 +52,22 @@ const opt = (name, fallback) => {
 	return i >= 0 ? args[i + 1] : fallback;
 };
 const ROUNDS = Number(opt('--rounds', 3));
+const TRACE = args.includes('--trace');
+const NODE_ONLY = args.includes('--node-only');
 const ONLY = opt('--only');
 const KEY = 'bench-key';
 const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'report.pdf');
 
 /** Scrape URL with default settings against a service that allows `rate` requests/s. */
-const scrape = (items, rate) => ({
-	name: `scrape-${rate}${items === 100 ? '' : `-${items}`}`,
-	title: `${items.toLocaleString('en')} items → Scrape URL, service allows ${rate} requests/s (honest Retry-After), 50 ms latency`,
+const scrape = (items, rate, concurrency) => ({
+	name: `scrape-${rate}${items === 100 ? '' : `-${items}`}${concurrency ? `-c${concurrency}` : ''}`,
+	title: `${items.toLocaleString('en')} items → Scrape URL${concurrency ? ` with Concurrency ${concurrency}` : ''}, service allows ${rate} requests/s (honest Retry-After), 50 ms latency`,
 	items,
 	rate,
 	limit: { limit: rate, windowMs: 1000, path: '/v2/scrape' },
 	latencyMs: 50,
 	route: { method: 'POST', path: '/v2/scrape' },
-	parameters: { resource: 'scrape', operation: 'scrapeUrl', url: '={{ $json.url }}' },
+	parameters: { resource: 'scrape', operation: 'scrapeUrl', url: '={{ $json.url }}', ...(concurrency ? { options: { concurrency } } : {}) },
 	item: (i) => ({ json: { url: `https://example.com/page-${i}` } }),
 	rawBody: (i) => JSON.stringify({ url: `https://example.com/page-${i}` }),
 	rawType: 'application/json',
@@ -73,6 +78,9 @@ const SCENARIOS = [
 	scrape(1000, 10),
 	scrape(100, 2),
 	scrape(1000, 50),
+	// The default Concurrency 5 sends a window's 50 in about 0.6 s; the most the option allows
+	// (not in the default set: run it with --only).
+	{ ...scrape(1000, 50, 20), extra: true },
 	{
 		name: 'parse',
 		title: '8 files → Parse File, service allows 1 request/s and answers 429 with Retry-After: 2',
@@ -141,7 +149,35 @@ async function runNode(api, scenario) {
 	const ms = Date.now() - started;
 	const ok = result.status === 'success' ? result.items(WEB_DATA).filter((it) => !it.json.error).length : 0;
 	if (result.status !== 'success') console.log(`#   node run failed: ${result.error?.message ?? result.status}`);
+	if (TRACE) trace(api, scenario, started, ms);
 	return summarize(api, scenario, ms, scenario.items - ok, pace);
+}
+
+/**
+ * --trace: where the node's time went against the hand-set batching's (items/R - 1 s + one answer):
+ * before the first 429 was read, the holds, the pace's windows (first turn to first turn of the
+ * next R), idle gaps between turns, and the turn-to-arrival delay at the service (sorted order).
+ */
+function trace(api, scenario, started, ms) {
+	const log = api.requests(scenario.route);
+	const rel = (t) => ((t - started) / 1000).toFixed(3);
+	const turns = [...pace.turns].sort((a, b) => a - b);
+	const arrivals = log.map((r) => r.at).sort((a, b) => a - b);
+	const holds = pace.holds.map((h) => `${rel(h.from)}→${rel(h.to)} (sent ${h.sentAt === undefined ? '?' : h.from - h.sentAt} ms before)`);
+	console.log(`# trace: ${ms} ms; batching ideal ${(scenario.items / scenario.rate - 1) * 1000 + (scenario.latencyMs || 0)} ms; first turn ${rel(turns[0])}; holds ${holds.slice(0, 8).join(', ')}${holds.length > 8 ? ` … (${holds.length})` : ''}`);
+	const accepted = log.filter((r) => r.status !== 429).map((r) => r.at).sort((a, b) => a - b);
+	const R = scenario.rate;
+	const spans = [];
+	for (let k = R; k < accepted.length; k += R) spans.push(accepted[k] - accepted[k - R]);
+	const gaps = [];
+	for (let k = 1; k < turns.length; k++) if (turns[k] - turns[k - 1] > 200) gaps.push(`${rel(turns[k - 1])}+${turns[k] - turns[k - 1]}`);
+	const delays = turns.map((t, k) => (arrivals[k] ?? t) - t).sort((a, b) => a - b);
+	const q = (list, f) => list[Math.min(list.length - 1, Math.floor(f * list.length))];
+	console.log(`#   accepted arrivals: first ${rel(accepted[0])}, last ${rel(accepted[accepted.length - 1])}; R-th to R-th (ms): min ${Math.min(...spans)}, median ${q([...spans].sort((a, b) => a - b), 0.5)}, max ${Math.max(...spans)}, sum of excess over 1000 ${spans.reduce((s, x) => s + Math.max(0, x - 1000), 0)}`);
+	console.log(`#   turn→arrival (ms): p0 ${delays[0]}, p50 ${q(delays, 0.5)}, p90 ${q(delays, 0.9)}, p99 ${q(delays, 0.99)}, max ${delays[delays.length - 1]}; idle gaps > 200 ms: ${gaps.slice(0, 10).join(', ') || 'none'}`);
+	const state = pace.last?.state;
+	if (state) console.log(`#   pace at the end: limit ${state.limit}, window ${state.windowMs.toFixed(1)} ms`);
+	console.log(`#   last accepted answer ${rel(Math.max(...log.filter((r) => r.status !== 429).map((r) => r.answeredAt)))}; 429 arrivals: ${log.filter((r) => r.status === 429).map((r) => rel(r.at)).join(', ')}`);
 }
 
 /** One request of the official node for item i: no retry, the status is the outcome. */
@@ -211,7 +247,7 @@ async function runScenario(api, scenario) {
 	const runs = new Map(CONTENDERS.map((c) => [c.name, []]));
 	for (let round = 0; round < ROUNDS; round++) {
 		// Rotate the order, so no contender always runs first.
-		const order = CONTENDERS.map((_, k) => CONTENDERS[(k + round) % CONTENDERS.length]);
+		const order = CONTENDERS.map((_, k) => CONTENDERS[(k + round) % CONTENDERS.length]).filter((c) => !NODE_ONLY || c.run === runNode);
 		for (const contender of order) {
 			const r = await contender.run(api, scenario);
 			runs.get(contender.name).push(r);
@@ -236,7 +272,7 @@ async function runScenario(api, scenario) {
 /** Every scenario in its own child process, side by side; their reports are printed in order. */
 async function runSideBySide() {
 	const { execFile } = require('child_process');
-	const scenarios = SCENARIOS.map((s) => s.name);
+	const scenarios = SCENARIOS.filter((s) => !s.extra).map((s) => s.name);
 	const pass = args.filter((a, i) => a !== '--serial' && args[i - 1] !== '--only' && a !== '--only');
 	const reports = await Promise.all(
 		scenarios.map(
@@ -260,7 +296,7 @@ async function main() {
 	if (!args.includes('--quiet')) console.log(header);
 	const api = await startFakeApi({ apiKey: KEY });
 	try {
-		for (const scenario of SCENARIOS.filter((s) => !ONLY || ONLY.split(',').includes(s.name))) {
+		for (const scenario of SCENARIOS.filter((s) => (ONLY ? ONLY.split(',').includes(s.name) : !s.extra))) {
 			const report = await runScenario(api, scenario);
 			if (!ONLY) console.log(report);
 		}

@@ -39,10 +39,12 @@ function watchPace(Pace) {
 	const original = { turn: proto.turn, rateLimited: proto.rateLimited };
 	const holds = [];
 	const turns = [];
+	let last;
 	proto.rateLimited = function (waitMs, ticket) {
 		const from = Date.now();
 		original.rateLimited.call(this, waitMs, ticket);
-		holds.push({ from, to: from + Math.max(0, waitMs) });
+		holds.push({ from, to: from + Math.max(0, waitMs), sentAt: ticket?.at });
+		last = this;
 	};
 	proto.turn = async function (signal) {
 		const ticket = await original.turn.call(this, signal);
@@ -52,6 +54,10 @@ function watchPace(Pace) {
 	return {
 		holds,
 		turns,
+		/** The pace that heard the latest 429 (for benchmarks: its learned state). */
+		get last() {
+			return last;
+		},
 		turnsInsideHolds: () => turns.filter((at) => holds.some((h) => at > h.from && at < h.to)),
 		reset() {
 			holds.length = 0;

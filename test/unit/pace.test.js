@@ -4,6 +4,7 @@ const {
 	RATE_WINDOW_MS,
 	WINDOW_SLACK,
 	SLACK_STEP,
+	MAX_SLACK,
 	PACED_SLOWDOWN,
 	RELAX_AFTER_MS,
 	PROBE_AFTER_MS,
@@ -190,19 +191,52 @@ describe('Pace', () => {
 		expect(pace.state.resumeAt).toBe(hold + 5); // its own Retry-After is honoured all the same
 		await clock.drive(pace.turn());
 		expect(pace.state).toMatchObject({ limit: 4, windowMs: WINDOW });
-		const late = await pace.turn(); // sent while paced, after the run knew
+		// Sent while paced, after the run knew, with none of the run's own requests in the window
+		// before it: the 429 is about something else (another workflow on the key).
+		clock.advance(2 * RATE_WINDOW_MS);
+		const late = await pace.turn();
 		clock.advance(50);
 		pace.rateLimited(1000, late);
 		expect(pace.state.windowMs).toBeCloseTo(WINDOW * PACED_SLOWDOWN, 6);
 		expect(pace.state.limit).toBe(4);
 		// Ten more such 429s do not spiral: one bounded step each.
 		for (let k = 0; k < 10; k++) {
-			await clock.drive(pace.turn());
+			clock.advance(2 * RATE_WINDOW_MS);
 			const again = await clock.drive(pace.turn());
 			clock.advance(10);
 			pace.rateLimited(1000, again);
 		}
 		expect(pace.state.windowMs).toBeCloseTo(WINDOW * PACED_SLOWDOWN ** 11, 3);
+	});
+
+	test('a paced 429 that the run\'s own full window explains (arrival jitter) adds slack, and widens no more than that until the slack is at its most', async () => {
+		const clock = fakeClock();
+		const pace = new Pace(clock);
+		await burst(clock, pace, 8, 4);
+		clock.advance(2 * RATE_WINDOW_MS); // the hold and the burst are over
+		await clock.drive(pace.turn());
+		expect(pace.state).toMatchObject({ limit: 4, windowMs: WINDOW });
+		let windowMs = WINDOW;
+		const most = RATE_WINDOW_MS * (1 + MAX_SLACK);
+		for (let step = 1; windowMs < most; step++) {
+			// A full window of the run's own, then the next request at the window's edge gets 429:
+			// one of the four reached the service late.
+			const full = await turns(clock, pace, 4);
+			const edge = await clock.drive(pace.turn());
+			expect(edge.at - full[0]).toBeCloseTo(windowMs, 6);
+			clock.advance(5);
+			pace.rateLimited(1000, edge);
+			windowMs = Math.min(WINDOW + step * RATE_WINDOW_MS * SLACK_STEP, most);
+			expect(pace.state.windowMs).toBeCloseTo(windowMs, 6); // the slack step, no slowdown
+			expect(pace.state.limit).toBe(4);
+			clock.advance(2 * RATE_WINDOW_MS);
+		}
+		// The slack is at its most: the next such 429 is not jitter any more, the window widens.
+		await turns(clock, pace, 4);
+		const edge = await clock.drive(pace.turn());
+		clock.advance(5);
+		pace.rateLimited(1000, edge);
+		expect(pace.state.windowMs).toBeCloseTo(most * PACED_SLOWDOWN, 6);
 	});
 
 	test('after a quiet spell successes narrow a widened window back to the learned one plus the slack the 429 added, not below', async () => {

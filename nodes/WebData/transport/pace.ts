@@ -17,13 +17,19 @@ import { sleep } from 'n8n-workflow';
  *   of the burst are known by then. From then on the run starts at most that many requests in any
  *   `RATE_WINDOW_MS × (1 + WINDOW_SLACK)` — in bursts, as the service allows, not spread out: a
  *   rolling window lets a full window's worth go at once, and spreading them costs one spacing per
- *   window. The slack covers the jitter between a request's start here and its arrival there.
+ *   window. The slack covers the jitter between a request's start here and its arrival there
+ *   (test/README.md, rate limits: on a loaded 2-core machine tens of ms, at times more than the
+ *   slack; the start-to-429 time of the first burst is no guide: 10–18 ms there, yet a slack that
+ *   small drew paced 429s in 3 of 4 runs).
  * - **One signal per burst.** 429s of requests that were sent before the run knew of the first one
- *   are the same signal and change nothing. A 429 of a request sent after that, while paced, widens
- *   the window by `PACED_SLOWDOWN` (a bounded step: the 429 may be about another workflow on the same
- *   key, or about something else than the rate, and a measured estimate would then spiral down), and
- *   adds `SLACK_STEP` to the slack for the rest of the run (up to `MAX_SLACK`): on a machine whose
- *   requests reach the service with more jitter, the learned window alone lets a request arrive early.
+ *   are the same signal and change nothing. A 429 of a request sent after that, while paced, adds
+ *   `SLACK_STEP` to the slack for the rest of the run (up to `MAX_SLACK`): on a machine whose
+ *   requests reach the service with more jitter, the learned window alone lets a request arrive
+ *   early. When the run's own sends explain the 429 — `limit` of them in the window before it,
+ *   stretched by the most slack there can be (`MAX_SLACK`), so one of them reaching the service
+ *   late is enough — that is all. Otherwise (fewer of its own, or the slack is at its most already)
+ *   the 429 is about something else, such as another workflow on the same key, and it also widens
+ *   the window by `PACED_SLOWDOWN` (a bounded step: a measured estimate would spiral down).
  * - **Recovery.** After `RELAX_AFTER_MS` without a 429 each success narrows a widened window by
  *   `RELAX_STEP`, down to the learned one plus slack. After `PROBE_AFTER_MS` without a 429 at that
  *   window, the limit grows by one per window (the first 429 may have come while another workflow
@@ -149,8 +155,11 @@ export class Pace {
 			this.lastLimitedAt = now;
 			return;
 		} else {
-			this.floorMs = Math.min(this.floorMs + RATE_WINDOW_MS * SLACK_STEP, RATE_WINDOW_MS * (1 + MAX_SLACK));
-			this.windowMs = Math.min(Math.max(this.windowMs * PACED_SLOWDOWN, this.floorMs), MAX_WINDOW_MS);
+			const maxFloorMs = RATE_WINDOW_MS * (1 + MAX_SLACK);
+			const jitter = this.floorMs < maxFloorMs && this.ownSendsBefore(sentAt, maxFloorMs, ticket) >= this.limit;
+			this.floorMs = Math.min(this.floorMs + RATE_WINDOW_MS * SLACK_STEP, maxFloorMs);
+			// Arrival jitter: the slack step is the whole answer, the learned rate stands.
+			this.windowMs = jitter ? Math.max(this.windowMs, this.floorMs) : Math.min(Math.max(this.windowMs * PACED_SLOWDOWN, this.floorMs), MAX_WINDOW_MS);
 		}
 		this.lastLimitedAt = now;
 	}
@@ -189,6 +198,22 @@ export class Pace {
 			if (send !== ticket && send.at <= sentAt && !send.limited) allowed++;
 		}
 		if (allowed > 0) this.limit = allowed;
+	}
+
+	/**
+	 * This run's requests started before `ticket` (in turn order; without it, before now) and within
+	 * `spanMs` of it, not limited themselves: those the service may have counted before it.
+	 */
+	private ownSendsBefore(sentAt: number, spanMs: number, ticket?: PaceTicket): number {
+		let count = 0;
+		let before = !ticket;
+		for (let i = this.sends.length - 1; i >= this.head; i--) {
+			const send = this.sends[i];
+			if (send.at <= sentAt - spanMs) break;
+			if (send === ticket) before = true;
+			else if (before && !send.limited) count++;
+		}
+		return count;
 	}
 
 	private prune(now: number): void {
