@@ -68,4 +68,19 @@ function resourceRunner(resource, api) {
 	return { credentials, workflow, run };
 }
 
-module.exports = { NODE, useFakeApi, resourceRunner };
+/**
+ * The status reads of a Run and Wait that polled (issue 18.4): every GET is a poll (`limit=1`, from the
+ * start, at most one document) or a page read (`limit=100`), at least two polls, and one poll saw a
+ * finished document. Returns both lists for the caller's own checks.
+ */
+function pollsAndPageReads(gets) {
+	const polls = gets.filter((r) => r.query.limit === '1');
+	const reads = gets.filter((r) => r.query.limit === '100');
+	expect(polls.length + reads.length).toBe(gets.length);
+	expect(polls.length).toBeGreaterThanOrEqual(2);
+	expect(polls.every((r) => r.query.skip === undefined && r.documents <= 1)).toBe(true);
+	expect(polls.some((r) => r.documents === 1)).toBe(true);
+	return { polls, reads };
+}
+
+module.exports = { pollsAndPageReads, NODE, useFakeApi, resourceRunner };

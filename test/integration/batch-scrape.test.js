@@ -5,7 +5,7 @@
  * to the item whose URL they came from. Build first.
  */
 const { CANARY_KEY } = require('../helpers/canary');
-const { NODE, useFakeApi, resourceRunner } = require('../helpers/resource-suite');
+const { NODE, useFakeApi, resourceRunner, pollsAndPageReads } = require('../helpers/resource-suite');
 
 jest.setTimeout(30000);
 
@@ -57,12 +57,7 @@ describe('Run and Wait', () => {
 		expect(result.status).toBe('success');
 		expect(result.items(NODE)).toHaveLength(5);
 		const gets = api.requests({ method: 'GET' }).filter((r) => r.path.startsWith('/v2/batch/scrape/'));
-		const polls = gets.filter((r) => r.query.limit === '1');
-		const reads = gets.filter((r) => r.query.limit === '100');
-		expect(polls.length + reads.length).toBe(gets.length);
-		expect(polls.length).toBeGreaterThanOrEqual(2);
-		expect(polls.every((r) => r.query.skip === undefined && r.documents <= 1)).toBe(true);
-		expect(polls.some((r) => r.documents === 1)).toBe(true);
+		const { polls, reads } = pollsAndPageReads(gets);
 		expect(reads.map((r) => [r.query.skip, r.documents])).toEqual([[undefined, 3], ['3', 2]]);
 		expect(Math.min(...reads.map((r) => r.seq))).toBeGreaterThan(Math.max(...polls.map((r) => r.seq)));
 	});

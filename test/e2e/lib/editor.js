@@ -761,36 +761,25 @@ async function runScreenshots(env) {
 				record(`screenshots: ${shot.name}.png — ${shot.title}`, false, reason, [e.details, `what the browser showed: ${debug}`].filter(Boolean).join('\n'));
 			}
 		}
-		const l0 = Date.now();
-		const LIST = 'screenshots: a "From list" picker whose service cannot be reached says why within seconds';
-		try {
-			const note = await editor.listError();
-			record(`${LIST} (${note}; check ${secs(Date.now() - l0)})`, true);
-		} catch (e) {
-			const debug = path.join(host.dir, 'list-error.failed.png');
-			await editor.page.screenshot({ path: debug }).catch(() => {});
-			record(LIST, false, String(e.message).split('\n')[0], `what the browser showed: ${debug}`);
-		}
-		const p0 = Date.now();
-		const PARSE = 'screenshots: a newly added Parse File node (version 2) shows Advanced Options, and its Options no longer offer "Audit Username"';
-		try {
-			const note = await editor.newParsePanel();
-			record(`${PARSE} (${note}; ${secs(Date.now() - p0)})`, true);
-		} catch (e) {
-			const debug = path.join(host.dir, 'new-parse-panel.failed.png');
-			await editor.page.screenshot({ path: debug }).catch(() => {});
-			record(PARSE, false, String(e.message).split('\n')[0], `what the browser showed: ${debug}`);
-		}
-		const c0 = Date.now();
-		const CRED = 'screenshots: the credential Test says what is wrong and what to do';
-		try {
-			const note = await editor.credentialTest();
-			record(`${CRED} (${note}; ${secs(Date.now() - c0)})`, true);
-		} catch (e) {
-			const debug = path.join(host.dir, 'credential-test.failed.png');
-			await editor.page.screenshot({ path: debug }).catch(() => {});
-			record(CRED, false, String(e.message).split('\n')[0], `what the browser showed: ${debug}`);
-		}
+		/** One editor check: recorded with its note and time, or failed with a picture of what the browser showed. */
+		const check = async (title, debugName, fn) => {
+			const t = Date.now();
+			try {
+				const note = await fn();
+				record(`${title} (${note}; ${secs(Date.now() - t)})`, true);
+			} catch (e) {
+				const debug = path.join(host.dir, `${debugName}.failed.png`);
+				await editor.page.screenshot({ path: debug }).catch(() => {});
+				record(title, false, String(e.message).split('\n')[0], `what the browser showed: ${debug}`);
+			}
+		};
+		await check('screenshots: a "From list" picker whose service cannot be reached says why within seconds', 'list-error', () => editor.listError());
+		await check(
+			'screenshots: a newly added Parse File node (version 2) shows Advanced Options, and its Options no longer offer "Audit Username"',
+			'new-parse-panel',
+			() => editor.newParsePanel(),
+		);
+		await check('screenshots: the credential Test says what is wrong and what to do', 'credential-test', () => editor.credentialTest());
 		const leaks = await editor.keyLeaks();
 		record(
 			`screenshots: no answer to the editor holds the service API key (${editor.bodies.length} answers read)`,
