@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isPlainObject } from '../WebData/helpers/objects';
 import { SIGNATURE_HEADER, TOKEN_HEADER, type HeaderBag } from './verify';
 
 /** The monitor events of spec 6.1 (api-facts 3). */
@@ -20,10 +21,6 @@ export interface Envelope {
 }
 
 export type ParseResult = { ok: true; envelope: Envelope } | { ok: false; reason: string };
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /**
  * Reads the envelope from the exact bytes received (the signed material), or from the body n8n

@@ -1,7 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { uuidLocator } from '../WebData/helpers/fields';
-import { CRON_HELP, SCHEDULE_TEXT_DESCRIPTION, TIMEZONE_DESCRIPTION, TIMEZONE_DESCRIPTION_V2 } from '../WebData/resources/monitor/schedule';
+import { FROM_V2, ONLY_V1, uuidLocator } from '../WebData/helpers/fields';
+import { timezoneField, timezoneFieldV2 } from '../WebData/resources/monitor/fields';
+import { CRON_HELP, SCHEDULE_TEXT_DESCRIPTION } from '../WebData/resources/monitor/schedule';
 import { SIGNATURE_HEADER, TOKEN_HEADER, TOKEN_QUERY } from './verify';
 
 /** The trigger's parameters, as plain data. */
@@ -162,24 +163,8 @@ export const triggerProperties: INodeProperties[] = [
 		displayOptions: { show: { source: ['monitor'], connection: ['create'], scheduleType: ['cron'] } },
 	},
 	// Version 1 keeps the default "UTC"; version 2's is empty, the workflow's time zone.
-	{
-		displayName: 'Time Zone',
-		name: 'timezone',
-		type: 'string',
-		default: 'UTC',
-		placeholder: 'e.g. Europe/Berlin',
-		description: TIMEZONE_DESCRIPTION,
-		displayOptions: { show: { source: ['monitor'], connection: ['create'], '@version': [1] } },
-	},
-	{
-		displayName: 'Time Zone',
-		name: 'timezone',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. Europe/Berlin',
-		description: TIMEZONE_DESCRIPTION_V2,
-		displayOptions: { show: { source: ['monitor'], connection: ['create'], '@version': [{ _cnd: { gte: 2 } }] } },
-	},
+	{ ...timezoneField, displayOptions: { show: { source: ['monitor'], connection: ['create'], ...ONLY_V1 } } },
+	{ ...timezoneFieldV2, displayOptions: { show: { source: ['monitor'], connection: ['create'], ...FROM_V2 } } },
 	{
 		displayName: 'Goal',
 		name: 'goal',

@@ -123,3 +123,8 @@ export function readLimit(ctx: IExecuteFunctions, i: number): number {
 	}
 	return limit;
 }
+
+/** displayOptions.show for a parameter of version 1 of a node only (saved workflows keep their shape). */
+export const ONLY_V1 = { '@version': [1] };
+/** displayOptions.show for a parameter from version 2 of a node on. */
+export const FROM_V2 = { '@version': [{ _cnd: { gte: 2 } }] };

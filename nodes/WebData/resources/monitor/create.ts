@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { Operation, RunContext } from '../../helpers/types';
+import { FROM_V2, ONLY_V1 } from '../../helpers/fields';
 import { buildMonitorBody } from './body';
 import { createMonitor } from './api';
 import {
 	cronField,
 	emailField,
-	FROM_V2,
 	goalField,
 	judgeField,
 	nameField,
@@ -14,7 +14,6 @@ import {
 	scheduleTextField,
 	targetsField,
 	targetsJsonField,
-	ONLY_V1,
 	timezoneField,
 	timezoneFieldV2,
 	webhookField,

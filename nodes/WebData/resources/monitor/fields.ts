@@ -127,11 +127,6 @@ export const timezoneFieldV2: INodeProperties = {
 	description: TIMEZONE_DESCRIPTION_V2,
 };
 
-/** Shown only in version 1 of the node. */
-export const ONLY_V1 = { '@version': [1] };
-/** Shown from version 2 of the node on. */
-export const FROM_V2 = { '@version': [{ _cnd: { gte: 2 } }] };
-
 export const retentionField: INodeProperties = {
 	displayName: 'Retention Days',
 	name: 'retentionDays',

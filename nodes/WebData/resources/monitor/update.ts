@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { Operation, RunContext } from '../../helpers/types';
+import { FROM_V2, ONLY_V1 } from '../../helpers/fields';
 import { readMonitorId, updateMonitor } from './api';
 import { buildMonitorBody } from './body';
 import {
 	cronField,
 	emailField,
-	FROM_V2,
 	goalField,
 	judgeField,
 	monitorIdField,
@@ -16,7 +16,6 @@ import {
 	statusField,
 	targetsField,
 	targetsJsonField,
-	ONLY_V1,
 	timezoneField,
 	timezoneFieldV2,
 	webhookField,

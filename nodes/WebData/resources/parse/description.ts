@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { headersField, PDF_MODE_OPTIONS } from '../../helpers/fields';
+import { FROM_V2, headersField, ONLY_V1, PDF_MODE_OPTIONS } from '../../helpers/fields';
 import { INTEGRATION_DESCRIPTION, INTEGRATIONS } from './options';
 
 /**
@@ -411,7 +411,7 @@ export const parseFileProperties: INodeProperties[] = [
 		],
 	},
 	// Version 1 keeps its one Options list; version 2 splits it (see PARSE_OPTIONS_V2 below).
-	{ ...PARSE_OPTIONS_V1, displayOptions: { show: { '@version': [1] } } },
-	{ ...PARSE_OPTIONS_V2, displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } } },
-	{ ...PARSE_ADVANCED_OPTIONS, displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } } },
+	{ ...PARSE_OPTIONS_V1, displayOptions: { show: ONLY_V1 } },
+	{ ...PARSE_OPTIONS_V2, displayOptions: { show: FROM_V2 } },
+	{ ...PARSE_ADVANCED_OPTIONS, displayOptions: { show: FROM_V2 } },
 ];

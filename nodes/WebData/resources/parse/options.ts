@@ -1,5 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
+import { isPlainObject } from '../../helpers/objects';
 import { invalid } from '../../helpers/validation';
 
 /** ParseOptions of spec 2.2, as sent in the multipart `options` part. */
@@ -86,10 +87,6 @@ export interface ParseParameters {
 	 * version 2 has some under Advanced Options); without it, the version 1 names ("Options → …").
 	 */
 	optionLabels?: Record<string, string>;
-}
-
-function isPlainObject(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function tagList(value: unknown): string[] {
