@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { applyCustomBody } from '../../helpers/customBody';
 import { errorItem } from '../../helpers/items';
 import { waitFor } from '../../helpers/poller';
 import type { Operation, RunContext } from '../../helpers/types';
@@ -99,7 +100,7 @@ export const runAndWait: Operation = {
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const node = this.getNode();
 		// Everything is checked before the run is started.
-		const body = buildStartBody(node, readStartParameters(this, i), i);
+		const body = applyCustomBody(this, i, properties, buildStartBody(node, readStartParameters(this, i), i));
 		const maxWaitMs = readMaxWaitMs(this, i);
 		const onTimeout = readOnTimeout(this, i);
 		const onUnsuccessful = readChoice(this, 'onUnsuccessful', 'On Unsuccessful Run', ['error', 'outputItem'], 'error', i);

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { applyCustomBody } from '../../helpers/customBody';
 import type { Operation, RunContext } from '../../helpers/types';
 import { startFields, startOptionFields } from './startFields';
 import { buildStartBody, readStartParameters, startAgentRun } from './startRequest';
@@ -20,7 +21,7 @@ const properties: INodeProperties[] = [
 export const start: Operation = {
 	properties,
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
-		const body = buildStartBody(this.getNode(), readStartParameters(this, i), i);
+		const body = applyCustomBody(this, i, properties, buildStartBody(this.getNode(), readStartParameters(this, i), i));
 		return [{ json: await startAgentRun(this, body, i, run) }];
 	},
 };

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { customBodyOption } from '../../helpers/customBody';
 import { triggerTargetOptions } from '../../helpers/triggerTarget';
 
 /** What to send when starting a run (Start and Run and Wait), as plain data. */
@@ -105,6 +106,7 @@ export const startOptionFields: INodeProperties[] = [
 	},
 	// Run Metadata and Send Events to Web Data Trigger (webhook, api-facts 4: not in the public OpenAPI).
 	...triggerTargetOptions('agent'),
+	customBodyOption,
 ];
 
 export const START_OPTION_NAMES = startOptionFields.map((f) => f.name);

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, IPairedItemData } from 'n8n-workflow';
 
+import { applyCustomBody, customBodyOption } from '../../helpers/customBody';
 import { documentUrl, type OutputMode, readOutputMode } from '../../helpers/document';
 import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../helpers/scrapeOptions';
 import { isToolRun, readToolJobId } from '../../helpers/tool';
@@ -47,7 +48,7 @@ const startFields: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		description: 'Options of the whole job, read from the first input item',
-		options: [maxConcurrencyOption('batch'), ...triggerTargetOptions('batch'), ...webhookOptions('batch', 'batch_scrape'), zeroDataRetentionOption],
+		options: [maxConcurrencyOption('batch'), ...triggerTargetOptions('batch'), ...webhookOptions('batch', 'batch_scrape'), zeroDataRetentionOption, customBodyOption],
 	},
 	...scrapeOptionProperties(),
 ];
@@ -85,6 +86,7 @@ function prepare(ctx: IExecuteFunctions, items: INodeExecutionData[]): Prepared 
 	if (items.length > 0) {
 		Object.assign(body, readScrapeOptions(ctx, 0));
 		applySharedOptions(node, readOptions(ctx, 0), body, 0);
+		applyCustomBody(ctx, 0, startFields, body);
 	}
 	return { urls, indexes, errors, body };
 }

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
+import { applyCustomBody, customBodyOption } from '../../helpers/customBody';
 import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../helpers/scrapeOptions';
 import { crawlDelayProblem, MAX_CRAWL_DELAY_S, pathPatternsIssue } from '../../helpers/serverRules';
 import { invalid } from '../../helpers/validation';
@@ -61,6 +62,7 @@ export const crawlFields: INodeProperties[] = [
 				default: false,
 				description: 'Whether to follow links to sibling and parent paths too, not only to pages below the start URL',
 			},
+			customBodyOption,
 			{
 				displayName: 'Delay (Seconds)',
 				name: 'delay',
@@ -204,7 +206,7 @@ export function buildCrawlBody(ctx: IExecuteFunctions, i: number): IDataObject {
 	applySharedOptions(node, o, body, i);
 	const scrapeOptions = readScrapeOptions(ctx, i);
 	if (Object.keys(scrapeOptions).length) body.scrapeOptions = scrapeOptions;
-	return body;
+	return applyCustomBody(ctx, i, crawlFields, body);
 }
 
 export async function startCrawl(ctx: IExecuteFunctions, body: IDataObject, i: number, run?: RunContext): Promise<IDataObject> {

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { customBodyOption } from '../../helpers/customBody';
 import { uuidLocator } from '../../helpers/fields';
 import { scrapeOptionProperties } from '../../helpers/scrapeOptions';
 
@@ -71,6 +72,7 @@ export const extractFields: INodeProperties[] = [
 				default: false,
 				description: 'Whether to follow links to other websites (on when Enable Web Search is on)',
 			},
+			customBodyOption,
 			{
 				displayName: 'Enable Web Search',
 				name: 'enableWebSearch',

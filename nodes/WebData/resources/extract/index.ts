@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { applyCustomBody } from '../../helpers/customBody';
 import { errorItem } from '../../helpers/items';
 import { waitFor } from '../../helpers/poller';
 import type { Operation, Resource, RunContext } from '../../helpers/types';
@@ -21,7 +22,7 @@ export const TERMINAL = ['completed', 'failed', 'cancelled'];
 const start: Operation = {
 	properties: extractFields,
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
-		const body = buildExtractBody(this.getNode(), readExtractParameters(this, i), i);
+		const body = applyCustomBody(this, i, extractFields, buildExtractBody(this.getNode(), readExtractParameters(this, i), i));
 		return [{ json: await startExtract(this, body, i, run) }];
 	},
 };
@@ -61,7 +62,7 @@ const runAndWait: Operation = {
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const node = this.getNode();
 		// Everything is checked before the job is started.
-		const body = buildExtractBody(node, readExtractParameters(this, i), i);
+		const body = applyCustomBody(this, i, extractFields, buildExtractBody(node, readExtractParameters(this, i), i));
 		const maxWaitMs = readMaxWaitMs(this, i);
 		const whenLate = readOnTimeout(this, i);
 		if (whenLate === 'cancelAndFail') {

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { applyCustomBody, customBodyOption } from '../../helpers/customBody';
 import type { Operation, RunContext } from '../../helpers/types';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
@@ -143,6 +144,7 @@ export const execute: Operation = {
 			placeholder: 'Add Option',
 			default: {},
 			options: [
+				customBodyOption,
 				{
 					displayName: 'Timeout (Seconds)',
 					name: 'timeout',
@@ -156,6 +158,7 @@ export const execute: Operation = {
 	],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const request = executeRequest(this, i);
+		applyCustomBody(this, i, execute.properties, request.body);
 		const answer = await apiRequest<IDataObject>(
 			this,
 			{

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { applyCustomBody, customBodyOption } from '../../helpers/customBody';
 import type { Operation, RunContext } from '../../helpers/types';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
@@ -60,6 +61,7 @@ export const start: Operation = {
 			placeholder: 'Add Option',
 			default: {},
 			options: [
+				customBodyOption,
 				{
 					displayName: 'Idle Timeout (Seconds)',
 					name: 'activityTtl',
@@ -104,7 +106,7 @@ export const start: Operation = {
 		},
 	],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
-		const body = startBody(this, i);
+		const body = applyCustomBody(this, i, start.properties, startBody(this, i));
 		const answer = await apiRequest<IDataObject>(
 			this,
 			{ method: 'POST', path: '/interact', body, itemIndex: i, hints: SESSION_HINTS },

@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { applyCustomBody, customBodyOption } from '../../helpers/customBody';
 import { requireHttpUrl } from '../../helpers/scrapeOptions';
 import type { Operation, RunContext } from '../../helpers/types';
 import { COUNTRY_RULE, isCountryCode } from '../../helpers/serverRules';
@@ -38,6 +39,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
+			customBodyOption,
 			{
 				displayName: 'Ignore Cache',
 				name: 'ignoreCache',
@@ -139,7 +141,7 @@ export function buildMapBody(ctx: IExecuteFunctions, i: number): IDataObject {
 		if (!isCountryCode(country)) throw invalid(node, 'Options → Location Country', o.locationCountry, COUNTRY_RULE, i);
 		body.location = { country };
 	}
-	return body;
+	return applyCustomBody(ctx, i, properties, body);
 }
 
 /** Map → Map URL: one POST /v2/map per input item; one item per link, or one item with all. */

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { applyCustomBody, customBodyOption } from '../../helpers/customBody';
 import type { Operation, RunContext } from '../../helpers/types';
 import { FROM_V2, ONLY_V1 } from '../../helpers/fields';
 import { buildMonitorBody } from './body';
@@ -59,7 +60,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [emailField, retentionField, webhookField],
+		options: [customBodyOption, emailField, retentionField, webhookField],
 	},
 ];
 
@@ -67,7 +68,7 @@ const properties: INodeProperties[] = [
 export const create: Operation = {
 	properties,
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
-		const body = buildMonitorBody(this.getNode(), readCreateInput(this, i), 'create', i);
+		const body = applyCustomBody(this, i, properties, buildMonitorBody(this.getNode(), readCreateInput(this, i), 'create', i));
 		return [{ json: await createMonitor(this, body, i, run?.transportDeps) }];
 	},
 };

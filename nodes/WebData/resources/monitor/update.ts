@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { applyCustomBody, customBodyOption } from '../../helpers/customBody';
 import type { Operation, RunContext } from '../../helpers/types';
 import { FROM_V2, ONLY_V1 } from '../../helpers/fields';
 import { readMonitorId, updateMonitor } from './api';
@@ -34,6 +35,7 @@ function updateFields(timezone: INodeProperties): INodeProperties {
 		description: 'The fields to change; anything not added stays as it is',
 		options: [
 			cronField,
+			customBodyOption,
 			emailField,
 			goalField,
 			judgeField,
@@ -71,7 +73,7 @@ export const update: Operation = {
 	],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const monitorId = readMonitorId(this, i);
-		const body = buildMonitorBody(this.getNode(), readUpdateInput(this, i), 'update', i);
+		const body = applyCustomBody(this, i, update.properties, buildMonitorBody(this.getNode(), readUpdateInput(this, i), 'update', i));
 		return [{ json: await updateMonitor(this, monitorId, body, i, run?.transportDeps) }];
 	},
 };

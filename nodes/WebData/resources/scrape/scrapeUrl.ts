@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { applyCustomBody, customBodyOption } from '../../helpers/customBody';
 import { documentJson, downloadScreenshot, fileBaseName, outputModeField, readOutputMode } from '../../helpers/document';
 import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../helpers/scrapeOptions';
 import { errorItem, isCancellation } from '../../helpers/items';
@@ -43,6 +44,7 @@ const properties: INodeProperties[] = [
 				description:
 					'How many URLs to scrape at once (1 to 20). The node slows down by itself when the service says the rate limit is reached.',
 			},
+			customBodyOption,
 			{
 				displayName: 'Download Screenshot',
 				name: 'downloadScreenshot',
@@ -143,6 +145,7 @@ export const scrapeUrl: Operation = {
 
 		const body: IDataObject = { url, ...scrapeOptions };
 		if (options.zeroDataRetention !== undefined) body.zeroDataRetention = Boolean(options.zeroDataRetention);
+		applyCustomBody(this, i, properties, body);
 
 		const timeout = typeof scrapeOptions.timeout === 'number' ? scrapeOptions.timeout : 60_000;
 		const waitFor = typeof scrapeOptions.waitFor === 'number' ? scrapeOptions.waitFor : 0;

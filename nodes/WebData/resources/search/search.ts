@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { applyCustomBody, customBodyOption } from '../../helpers/customBody';
 import { documentJson, outputModeField, readOutputMode } from '../../helpers/document';
 import { readScrapeOptions, scrapeOptionProperties } from '../../helpers/scrapeOptions';
 import { COUNTRY_RULE, isCountryCode, isSearchDomain, SEARCH_FORMATS } from '../../helpers/serverRules';
@@ -85,6 +86,7 @@ const properties: INodeProperties[] = [
 				placeholder: 'e.g. US',
 				description: 'Two-letter ISO country code for geo-targeted results. Best set together with Location.',
 			},
+			customBodyOption,
 			{
 				displayName: 'Custom Time Filter',
 				name: 'tbs',
@@ -240,7 +242,7 @@ export function buildSearchBody(ctx: IExecuteFunctions, i: number): IDataObject 
 	if (ctx.getNodeParameter('scrapeResults', i, false) === true) {
 		body.scrapeOptions = readScrapeOptions(ctx, i, SEARCH_FORMATS);
 	}
-	return body;
+	return applyCustomBody(ctx, i, properties, body);
 }
 
 /** One item for a result: its source first, then the result (with the scraped page when asked). */

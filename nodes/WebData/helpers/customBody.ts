@@ -1,0 +1,201 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { isPlainObject } from './objects';
+import { isReservedWebhookHeader, nonTextMetadataKey, RESERVED_WEBHOOK_HEADER_RULE } from './serverRules';
+import { isToolRun } from './tool';
+import { show } from './validation';
+
+/**
+ * "Custom Body Fields (JSON)": request-body fields the node does not show yet (the API grows
+ * faster than the node), merged into the body the node builds. ONE option, drawn into the
+ * Options (or Additional/Update Fields) collection of every operation that sends a JSON body, and
+ * ONE call (`applyCustomBody`) after the operation has built and checked its body.
+ *
+ * The rules, so a custom field cannot smuggle a value the node would refuse:
+ * - a key that a field of this operation sets (whether or not that field is filled in this run) is
+ *   refused with the field's name: its value belongs in the field, where its rules are checked;
+ * - a key the node puts into the body by itself is refused too;
+ * - `scrapeOptions` is open one level down: new scrape options go into the node's scrape options,
+ *   under the same two rules;
+ * - the rules the package knows for keys that have no field here run on the merged body
+ *   (a `webhook` object: no X-Firecrawl- headers, text metadata);
+ * - any other key goes to the service as given; a key it does not know comes back as its 400
+ *   ("Unrecognized key …"), mapped by the transport as usual.
+ * As an AI Agent's tool, the option is neither shown nor read: a model never fills it.
+ */
+
+export const CUSTOM_BODY_NAME = 'customBody';
+export const CUSTOM_BODY_LABEL = 'Custom Body Fields (JSON)';
+
+export const customBodyOption: INodeProperties = {
+	displayName: CUSTOM_BODY_LABEL,
+	name: CUSTOM_BODY_NAME,
+	type: 'json',
+	default: '{}',
+	placeholder: 'e.g. {"origin": "my-workflow"}',
+	description:
+		'Request fields this node does not show yet, as a JSON object merged into the body it sends. A key that a field of this node sets is refused (use that field); other keys go to the service as given.',
+	hint: 'Keys of this node\'s own fields are refused; new scrape options may go under "scrapeOptions"',
+	// Not offered to a model: the tool variant does not show it (and does not read it).
+	displayOptions: { show: { '@tool': [false] } },
+};
+
+/**
+ * Body keys the node builds from parameters of another name: body key → those parameters (the
+ * first one the operation has names the field in the error).
+ */
+const BUILT_FROM: Record<string, string[]> = {
+	location: ['locationCountry', 'locationLanguages', 'location', 'country'],
+	parsers: ['pdfMode', 'pdfMaxPages'],
+	webhook: ['sendToTrigger', 'webhookUrl', 'webhookEvents', 'webhookMetadata', 'runMetadata', 'webhook'],
+	urls: ['urls', 'url'],
+	schema: ['outputShape', 'jsonSchema', 'schema'],
+	tbs: ['tbs', 'timeRange'],
+	sources: ['sources'],
+	schedule: ['scheduleText', 'cron', 'timezone', 'schedule'],
+	notification: ['emailNotification', 'notification'],
+	judgeEnabled: ['judge', 'judgeEnabled'],
+	auditMetadata: ['auditUsername', 'auditMetadata'],
+	profile: ['profileName', 'saveProfileChanges'],
+	strictConstrainToURLs: ['strictConstrainToURLs'],
+	targets: ['targets', 'targetsJson', 'targetsSource'],
+	formats: ['formats'],
+};
+
+/** Objects the node builds that custom fields may extend, one level down (same rules inside). */
+const OPEN_OBJECTS = ['scrapeOptions'];
+
+/** Parameter name → its display name (inside a collection: "Collection → Option"), over every field of an operation. */
+export function fieldNames(properties: INodeProperties[]): Map<string, string> {
+	const names = new Map<string, string>();
+	// The operation's own fields first, then the options of its collections (a top-level field wins a name).
+	const add = (property: INodeProperties, label: string) => {
+		if (property.name !== CUSTOM_BODY_NAME && !names.has(property.name)) names.set(property.name, label);
+	};
+	for (const property of properties) add(property, property.displayName);
+	for (const property of properties) {
+		if (property.type !== 'collection' || !Array.isArray(property.options)) continue;
+		for (const option of property.options as INodeProperties[]) add(option, `${property.displayName} → ${option.displayName}`);
+	}
+	return names;
+}
+
+/** The collection of the operation that holds the option, if any. */
+function holderOf(properties: INodeProperties[]): string | undefined {
+	const holder = properties.find(
+		(p) => p.type === 'collection' && Array.isArray(p.options) && (p.options as INodeProperties[]).some((o) => o.name === CUSTOM_BODY_NAME),
+	);
+	return holder?.name;
+}
+
+/** The field of the operation that sets body key `key`, or undefined. */
+function fieldFor(key: string, names: Map<string, string>): string | undefined {
+	for (const name of [key, ...(BUILT_FROM[key] ?? [])]) {
+		const label = names.get(name);
+		if (label !== undefined) return label;
+	}
+	return undefined;
+}
+
+function refused(ctx: IExecuteFunctions, i: number, message: string, description: string): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `${CUSTOM_BODY_LABEL}: ${message}`, {
+		itemIndex: i,
+		description: `${description} Nothing was sent to the service.`,
+	});
+}
+
+/** The option's value as an object (empty when not set); a clear error when it is not a JSON object. */
+export function readCustomBody(ctx: IExecuteFunctions, i: number, raw: unknown): IDataObject {
+	if (raw === undefined || raw === null) return {};
+	let value: unknown = raw;
+	if (typeof raw === 'string') {
+		if (raw.trim() === '') return {};
+		try {
+			value = JSON.parse(raw);
+		} catch (error) {
+			throw refused(
+				ctx,
+				i,
+				`${show(raw)} is not valid JSON (${(error as Error).message})`,
+				`Give a JSON object such as {"origin": "my-workflow"}; in an expression, return an object: {{ { "origin": $json.source } }}.`,
+			);
+		}
+	}
+	if (!isPlainObject(value)) {
+		throw refused(ctx, i, `it must be a JSON object of body fields, not ${Array.isArray(value) ? 'a list' : show(value)}`, 'Give a JSON object such as {"origin": "my-workflow"}.');
+	}
+	return value;
+}
+
+/** Checks `custom` against what the node sets (`built`, and every field of the operation), at `path`. */
+function merge(
+	ctx: IExecuteFunctions,
+	i: number,
+	built: IDataObject,
+	custom: IDataObject,
+	names: Map<string, string>,
+	path: string[],
+): IDataObject {
+	const merged: IDataObject = { ...built };
+	for (const [key, value] of Object.entries(custom)) {
+		const at = [...path, key].join('.');
+		if (path.length === 0 && OPEN_OBJECTS.includes(key)) {
+			if (!isPlainObject(value)) {
+				throw refused(ctx, i, `"${at}" must be an object of scrape options (it extends the node's scrape options)`, 'Give it as {"scrapeOptions": {"newOption": …}}.');
+			}
+			const inner = isPlainObject(built[key]) ? (built[key] as IDataObject) : {};
+			merged[key] = merge(ctx, i, inner, value, names, [key]);
+			continue;
+		}
+		const field = fieldFor(key, names);
+		if (field !== undefined) {
+			throw refused(
+				ctx,
+				i,
+				`"${at}" is set by the field "${field}" of this node`,
+				`Set it in "${field}", where its rules are checked, and remove "${at}" from ${CUSTOM_BODY_LABEL}.`,
+			);
+		}
+		if (Object.prototype.hasOwnProperty.call(built, key)) {
+			throw refused(ctx, i, `"${at}" is set by the node itself`, `Remove "${at}" from ${CUSTOM_BODY_LABEL}.`);
+		}
+		merged[key] = value;
+	}
+	return merged;
+}
+
+/** The rules the package knows for keys that may come from the custom body, run on the merged body. */
+function checkMerged(ctx: IExecuteFunctions, i: number, body: IDataObject): void {
+	const webhook = body.webhook;
+	if (isPlainObject(webhook)) {
+		const headers = isPlainObject(webhook.headers) ? Object.keys(webhook.headers) : [];
+		const reserved = headers.find(isReservedWebhookHeader);
+		if (reserved !== undefined) {
+			throw refused(ctx, i, `"webhook.headers" → ${show(reserved)} is not valid: ${RESERVED_WEBHOOK_HEADER_RULE}`, 'Rename or remove that header.');
+		}
+		const metadata = isPlainObject(webhook.metadata) ? webhook.metadata : undefined;
+		const key = metadata ? nonTextMetadataKey(metadata) : undefined;
+		if (metadata && key !== undefined) {
+			throw refused(ctx, i, `"webhook.metadata.${key}" ${show(metadata[key])} is not valid: every value must be text`, 'Put the value in quotes, e.g. {"runId": "42"}.');
+		}
+	}
+}
+
+/**
+ * Merges the custom fields of item `i` into `body`, the body the node built and checked (the
+ * operation's `properties` say which collection holds the option and which keys its fields set),
+ * and returns it. Throws, before anything is sent, for invalid JSON, a key of a field, or a value
+ * a known rule refuses; `body` is then left as it was.
+ */
+export function applyCustomBody(ctx: IExecuteFunctions, i: number, properties: INodeProperties[], body: IDataObject): IDataObject {
+	if (isToolRun(ctx)) return body;
+	const holder = holderOf(properties);
+	if (holder === undefined) return body;
+	const collection = ctx.getNodeParameter(holder, i, {}) as IDataObject;
+	const custom = readCustomBody(ctx, i, isPlainObject(collection) ? collection[CUSTOM_BODY_NAME] : undefined);
+	if (Object.keys(custom).length === 0) return body;
+	const merged = merge(ctx, i, body, custom, fieldNames(properties), []);
+	checkMerged(ctx, i, merged);
+	return Object.assign(body, merged);
+}
