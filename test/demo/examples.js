@@ -75,6 +75,8 @@ const PURPOSES = {
 		'Turns a PDF into one item per page (page number, Markdown), ready for a loop or an AI node. Max Pages stops it early: the sample has 3 pages and Max Pages is 2, so 2 items come out marked truncated.',
 	'parse-pdf-to-markdown': "Turns a PDF file into Markdown: one item with the document's text, its title and its number of pages.",
 	'scrape-page-to-markdown': 'Scrapes one web page: its content as Markdown, its links, its title and status code, and a screenshot saved as an image file.',
+	'scrape-with-custom-body-fields':
+		'Scrapes one page and sends two request fields the node has no field for (Run Options → Custom Body Fields (JSON)), one of them from the incoming item: the escape hatch for new API fields.',
 	'search-and-scrape-results': 'Searches the web for a query and scrapes every result: one item per result with its title, link and description, and the Markdown of the page.',
 	'trigger-on-crawl-page':
 		'Starts a workflow once for every page a crawl scrapes, for a crawl started elsewhere that sends its events here; each page becomes one line of report with its run name.',
