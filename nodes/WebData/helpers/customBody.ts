@@ -140,6 +140,10 @@ function merge(
 	const merged: IDataObject = { ...built };
 	for (const [key, value] of Object.entries(custom)) {
 		const at = [...path, key].join('.');
+		if (path.length === 0 && OPEN_OBJECTS.includes(key) && Object.prototype.hasOwnProperty.call(built, 'formats')) {
+			// Scrape and Batch Scrape send the scrape options at the top level of their body.
+			throw refused(ctx, i, `"${at}": this operation sends its scrape options at the top level of the body`, `Put the new scrape options at the top level of ${CUSTOM_BODY_LABEL}, e.g. {"minAge": 60000}.`);
+		}
 		if (path.length === 0 && OPEN_OBJECTS.includes(key)) {
 			if (!isPlainObject(value)) {
 				throw refused(ctx, i, `"${at}" must be an object of scrape options (it extends the node's scrape options)`, 'Give it as {"scrapeOptions": {"newOption": …}}.');
