@@ -61,9 +61,9 @@ test('against the fake API every part passes, the heart included, and nothing is
 		'Trigger on a monitor: deactivation deletes the monitor',
 		// Run and Wait with Resume on Completion Webhook
 		'Crawl Resume on Completion Webhook: the execution waits',
-		"Crawl Resume on Completion Webhook: the job's end resumes the execution",
+		'Crawl Resume on Completion Webhook: the server calls the resume URL when the job ends',
 		"Crawl Resume on Completion Webhook: the resumed node outputs the job's pages",
-		"Batch Scrape Resume on Completion Webhook: the job's end resumes the execution",
+		'Batch Scrape Resume on Completion Webhook: the server calls the resume URL when the job ends',
 		'Batch Scrape Resume on Completion Webhook: one page per URL, each paired to the item of its URL',
 		// job events into the trigger
 		"Job events into the trigger: the crawl's events start executions, ending with crawl.completed",

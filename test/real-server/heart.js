@@ -272,11 +272,12 @@ async function heart(s) {
 			return;
 		}
 		const seconds = ((Date.now() - started) / 1000).toFixed(1);
-		check(`${title}: the job's end resumes the execution (${seconds} s)`, () => (outcome.error ? outcome.error.message : undefined));
+		check(`${title}: the server calls the resume URL when the job ends (${seconds} s), and the node answers it`, () => (outcome.error ? outcome.error.message : undefined));
 		if (outcome.error) return;
 		const pages = outcome.returned.workflowData?.[0] ?? [];
+		// The node reads the job's status then: a server that sends "completed" before its status says so is answered 503.
 		check(`${title}: the resumed node outputs the job's pages (${pages.length}), each with jobId, jobStatus completed, url`, () => {
-			if (pages.length === 0) return `no pages: ${short(outcome.returned)}`;
+			if (pages.length === 0) return `no pages: ${short(outcome.returned)}, answered ${short(outcome.response)} to ${short(outcome.call.rawBody.toString().slice(0, 200))}`;
 			const bad = pages.find((p) => p.json.jobId !== waitingItems[0].id || p.json.jobStatus !== 'completed' || typeof p.json.url !== 'string');
 			return bad ? short({ jobId: bad.json.jobId, jobStatus: bad.json.jobStatus, url: bad.json.url, error: bad.json.error }) : undefined;
 		});

@@ -121,6 +121,14 @@ const isString = (v) => typeof v === 'string';
 const isNonEmptyString = (v) => typeof v === 'string' && v.trim() !== '';
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const short = (v) => JSON.stringify(v)?.slice(0, 300);
+/** The path of a page item's URL; "(no URL)" for an item without one (a failed run's empty item). */
+function pathOf(page) {
+	try {
+		return new URL(page.metadata?.sourceURL ?? page.url).pathname;
+	} catch {
+		return '(no URL)';
+	}
+}
 
 async function runNode(parameters, items = [{ json: {} }]) {
 	const started = Date.now();
@@ -155,7 +163,7 @@ function checkPage(prefix, page, expectedUrl, own) {
 	});
 	if (expectedUrl) check(`${prefix}: url is the page's URL`, () => (page.url === expectedUrl ? undefined : `url ${short(page.url)}, expected ${expectedUrl}`));
 	if (own) {
-		const path = new URL(page.metadata?.sourceURL ?? page.url).pathname;
+		const path = pathOf(page);
 		const known = OWN_PAGES[path];
 		check(`${prefix}: title and text are those of ${path}`, () => {
 			if (!known) return `not a page of the site: ${path}`;
@@ -263,7 +271,7 @@ async function main() {
 				check('Crawl Run and Wait: one job for all pages', () => (new Set(items.map((p) => p.jobId)).size === 1 ? undefined : 'several job ids'));
 				items.forEach((p, i) => checkPage(`Crawl Run and Wait page ${i + 1}`, p, undefined, own));
 				if (own) {
-					const paths = new Set(items.map((p) => new URL(p.metadata?.sourceURL ?? p.url).pathname));
+					const paths = new Set(items.map(pathOf));
 					check('Crawl Run and Wait: the 7 pages of the site, each once', () =>
 						paths.size === 7 && items.length === 7 && Object.keys(OWN_PAGES).every((p) => paths.has(p)) ? undefined : `pages: ${short([...paths])}`,
 					);
