@@ -32,7 +32,7 @@
  *                         Signing Secret so that the trigger and the resume check signatures.
  * Last line: "N passed, N failed, N skipped" (exit code 1 when a check failed), or one skip line (exit code 0).
  * It costs credits on a paid service: about 1 + 10 + 3 pages (+ the search) for the web operations,
- * and as much again plus 3 parses and 2 monitor checks for the heart.
+ * and as much again plus 5 parses and 2 monitor checks for the heart.
  */
 const http = require('http');
 
