@@ -239,11 +239,12 @@ function makeResult(run, canceled = false) {
 }
 
 /** The IWorkflowExecuteAdditionalData of one run: what n8n's server would provide. */
-function makeAdditionalData(credentials, hooks, executionId) {
+function makeAdditionalData(credentials, hooks, executionId, urlBase = 'http://127.0.0.1:5678') {
 	const unsupported = (what) => async () => {
 		throw new Error(`${what} are not supported by the test runner`);
 	};
-	const url = (p) => `http://127.0.0.1:5678/${p}`; // nothing listens there; URLs are only shown
+	// By default nothing listens there (URLs are only shown); the real-server suite gives a receiver's base.
+	const url = (p) => `${urlBase.replace(/\/+$/, '')}/${p}`;
 	return {
 		credentialsHelper: new CredentialsHelper(credentials),
 		hooks,
@@ -276,6 +277,7 @@ function makeAdditionalData(credentials, hooks, executionId) {
  *   binaryMode   'default' (in memory, the default) | 'filesystem' (files in a temp dir)
  *   mode         the execution mode (default 'manual')
  *   startNode    name of the node to start from (default: n8n's choice, the trigger)
+ *   urlBase      the instance's URL base for webhook and resume URLs (default http://127.0.0.1:5678)
  * Returns { done: Promise<result>, cancel() }.
  */
 function startWorkflow(workflowJson, options = {}) {
@@ -315,7 +317,7 @@ function startWorkflow(workflowJson, options = {}) {
 			const { id, name, nodes, connections, settings } = workflow;
 			const workflowData = { id, name, nodes: Object.values(nodes), connections, settings };
 			const hooks = new core.ExecutionLifecycleHooks(mode, executionId, workflowData);
-			const additionalData = makeAdditionalData(options.credentials, hooks, executionId);
+			const additionalData = makeAdditionalData(options.credentials, hooks, executionId, options.urlBase);
 			const runExecutionData = workflowLib.createRunExecutionData({
 				executionData: {
 					nodeExecutionStack: [{ node: startNode, data: { main: [[{ json: {} }]] }, source: null }],
