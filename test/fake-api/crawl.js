@@ -14,6 +14,12 @@
 //                        does (up to 10 MiB of documents each, crawl-status.ts @ 014bc161) instead of 3
 //                        documents. With fake-long-<chars> in the URL every page carries that much
 //                        Markdown (the page URLs keep the start URL's path). For scale benchmarks.
+// Change tracking (a `changeTracking` format in scrapeOptions): the fake remembers, per URL and
+// `tag`, the Markdown each tracked crawl returned (across jobs, until reset) and compares at the
+// job's start: changeStatus `new` (never tracked), `same`, `changed`, and `removed` for a tracked page
+// the site no longer has (statusCode 404, visibility `hidden`, as the service finds it from memory of
+// earlier crawls); previousScrapeAt is the earlier crawl's time. The site is edited through the
+// control API: setSitePages({<url>: {markdown} | {removed: true} | null (back to the default)}).
 // Status responses are paged: PAGE_SIZE documents per response, `next` = absolute URL with ?skip=N
 // on the fake's origin while more finished pages exist, and on EVERY page of a job that still runs,
 // an empty one too (skip = skip + documents on this page); absent once a finished job's last page is
@@ -128,12 +134,16 @@ class Jobs {
 		this.state = state;
 		this.jobs = new Map();
 		this.timers = new Set();
+		this.site = new Map(); // url → {markdown} | {removed: true}: edits of the fake site
+		this.tracked = new Map(); // tag + url → {markdown, at}: what tracked crawls last returned
 	}
 
 	reset() {
 		for (const t of this.timers) clearTimeout(t);
 		this.timers.clear();
 		this.jobs.clear();
+		this.site.clear();
+		this.tracked.clear();
 	}
 
 	/** A timer that reset() clears and that does not keep the process alive. */
@@ -177,7 +187,7 @@ class Jobs {
 				job.pagesHandled++;
 				if (!this.wants(job, 'page')) return;
 				if (u.includes('fake-page-error')) this.sendWebhook(job, 'page', false, [], 'Page failed: fake-page-error marker');
-				else this.sendWebhook(job, 'page', true, [fakeDocument(u, this.scrapeOptionsOf(job), { origin: job.origin, seq: `${job.id}-${i}` })]);
+				else this.sendWebhook(job, 'page', true, [fakeDocument(u, this.scrapeOptionsOf(job), { origin: job.origin, seq: `${job.id}-${i}`, ...job.pages.get(u) })]);
 			};
 			this.later(job.createdAt + (job.durationMs * (i + 1)) / n - Date.now(), fire);
 		});
@@ -201,11 +211,54 @@ class Jobs {
 		return sendJobWebhook(this.state, (ms, fn) => this.later(ms, fn), () => this.jobs.has(job.id), job, `${this.prefixOf(job)}.${event}`, success, data, error);
 	}
 
-	create(kind, request, urls, markerText, origin) {
+	/** Edits the fake site (see the header): {<url>: {markdown} | {removed: true} | null}. */
+	setSitePages(pages = {}) {
+		for (const [url, page] of Object.entries(pages)) {
+			if (page === null) this.site.delete(url);
+			else this.site.set(url, { ...page });
+		}
+		return Object.fromEntries(this.site);
+	}
+
+	/**
+	 * The crawl's URLs with what each page returns when the job tracks changes: {urls, pages: Map(url →
+	 * {markdown?, changeTracking, metadata?})}; the tracked history is updated at the job's start.
+	 */
+	trackChanges(request, urls, createdAt) {
+		const formats = request.scrapeOptions?.formats ?? [];
+		const ct = formats.find((f) => f === 'changeTracking' || f?.type === 'changeTracking');
+		const pages = new Map();
+		if (!ct) return { urls: urls.filter((u) => !this.site.get(u)?.removed), pages };
+		const tag = typeof ct === 'object' && typeof ct.tag === 'string' ? ct.tag : '';
+		const kept = [];
+		for (const url of urls) {
+			const key = `${tag}\u0000${url}`;
+			const edit = this.site.get(url);
+			const before = this.tracked.get(key);
+			const previousScrapeAt = before ? iso(before.at) : null;
+			if (edit?.removed) {
+				if (!before) continue; // never seen, and gone: not part of the crawl
+				this.tracked.delete(key);
+				kept.push(url);
+				pages.set(url, { markdown: '', changeTracking: { changeStatus: 'removed', visibility: 'hidden', previousScrapeAt }, metadata: { statusCode: 404, error: 'Not Found' } });
+				continue;
+			}
+			const markdown = edit?.markdown ?? fakeDocument(url, { formats: ['markdown'] }).markdown;
+			const changeStatus = !before ? 'new' : before.markdown === markdown ? 'same' : 'changed';
+			this.tracked.set(key, { markdown, at: createdAt });
+			kept.push(url);
+			pages.set(url, { markdown, changeTracking: { changeStatus, visibility: 'visible', previousScrapeAt } });
+		}
+		return { urls: kept, pages };
+	}
+
+	create(kind, request, urlsIn, markerText, origin) {
 		const m = markers(markerText);
 		const createdAt = Date.now();
 		const id = uuidv7(createdAt);
+		const { urls, pages } = kind === 'crawl' ? this.trackChanges(request, urlsIn, createdAt) : { urls: urlsIn, pages: new Map() };
 		const job = {
+			pages,
 			id,
 			kind,
 			createdAt,
@@ -274,7 +327,7 @@ class Jobs {
 		const limit = queryInt('limit');
 		const done = this.finished(job, ph);
 		const options = this.scrapeOptionsOf(job);
-		const doc = (u, k) => fakeDocument(u, options, { origin: job.origin, seq: `${job.id}-${skip + k}` });
+		const doc = (u, k) => fakeDocument(u, options, { origin: job.origin, seq: `${job.id}-${skip + k}`, ...job.pages.get(u) });
 		let data;
 		if (/fake-pages-\d+/.test(job.request.url ?? '')) {
 			// Cut by size: documents while they fit in PAGE_BYTES (at least one).

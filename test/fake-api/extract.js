@@ -7,6 +7,8 @@
 // with `data` shaped by the schema (or {answer, sources} without one). Prompt markers:
 //   FAKE_DURATION_MS=<ms>          the job's duration (before timeScale)
 //   FAKE_OUTCOME=failed|cancelled  how the job ends (failed: error "Extract failed: fake outcome")
+//   FAKE_DATA=empty|nulls          a completed job found nothing: `data` is {} (empty), or every
+//                                  top-level field of the schema is null (nulls; {} without a schema)
 // URL marker: `fake-blocked` = a URL the service will not fetch (403 unless ignoreInvalidURLs, which
 // defaults to true: then it is listed in `invalidURLs` of the start answer and left out).
 const { fail, badRequest, isUuid, isPlainObject, uuidv7, iso } = require('./util');
@@ -108,7 +110,8 @@ function markers(prompt) {
 	const text = String(prompt ?? '');
 	const d = /\bFAKE_DURATION_MS=(\d+)/.exec(text);
 	const o = /\bFAKE_OUTCOME=(failed|cancelled)\b/.exec(text);
-	return { durationMs: d ? Number(d[1]) : undefined, outcome: o ? o[1] : 'completed' };
+	const e = /\bFAKE_DATA=(empty|nulls)\b/.exec(text);
+	return { durationMs: d ? Number(d[1]) : undefined, outcome: o ? o[1] : 'completed', data: e ? e[1] : undefined };
 }
 
 class ExtractJobs {
@@ -125,7 +128,7 @@ class ExtractJobs {
 		const m = markers(request.prompt);
 		const createdAt = Date.now();
 		const id = uuidv7(createdAt);
-		const job = { id, createdAt, request, urls, durationMs: this.state.scaled(m.durationMs ?? DEFAULT_DURATION_MS), outcome: m.outcome, polls: 0 };
+		const job = { id, createdAt, request, urls, durationMs: this.state.scaled(m.durationMs ?? DEFAULT_DURATION_MS), outcome: m.outcome, data: m.data, polls: 0 };
 		this.jobs.set(id, job);
 		return job;
 	}
@@ -147,7 +150,9 @@ class ExtractJobs {
 		const body = { success: status !== 'failed', data: [], status, expiresAt: iso(job.createdAt + DAY) };
 		if (status === 'completed') {
 			const source = job.urls[0] || 'https://www.example.com/';
-			body.data = r.schema ? extractResult({ prompt: r.prompt, schema: r.schema, urls: job.urls.length ? job.urls : [source] }) : { answer: `Extracted for: ${r.prompt ?? 'the given pages'}`, sources: job.urls };
+			if (job.data === 'empty' || (job.data === 'nulls' && !isPlainObject(r.schema?.properties))) body.data = {};
+			else if (job.data === 'nulls') body.data = Object.fromEntries(Object.keys(r.schema.properties).map((k) => [k, null]));
+			else body.data = r.schema ? extractResult({ prompt: r.prompt, schema: r.schema, urls: job.urls.length ? job.urls : [source] }) : { answer: `Extracted for: ${r.prompt ?? 'the given pages'}`, sources: job.urls };
 			body.tokensUsed = 1200;
 			body.creditsUsed = 5;
 			if (r.showSources) {

@@ -206,6 +206,7 @@ function fakeDocument(url, scrapeOptions = {}, extra = {}) {
 			visibility: 'visible',
 			diff: modes.includes('git-diff') ? null : undefined,
 			json: modes.includes('json') ? {} : undefined,
+			...(extra.changeTracking || {}), // a crawl that tracks changes (crawl.js trackChanges)
 		};
 		for (const k of Object.keys(doc.changeTracking)) if (doc.changeTracking[k] === undefined) delete doc.changeTracking[k];
 	}

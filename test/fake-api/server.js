@@ -225,6 +225,8 @@ async function startFakeApi(options = {}) {
 		setAgentDefaults: (defaults) => control.setAgentDefaults(defaults),
 		createAgentJob: (props) => control.createAgentJob(props),
 		seedMonitor: (props) => control.seedMonitor(props),
+		/** Edits the fake site that tracked crawls compare against: {<url>: {markdown} | {removed: true} | null}. */
+		setSitePages: (pages) => state.crawlJobs.setSitePages(pages),
 		/** Records a scrape job (id?, url?) that Interact can use: see interact.js. */
 		seedScrapeJob: (props) => interact.seedScrapeJob(state, props),
 		agentJob: (id) => control.agentJob(id),
@@ -357,6 +359,7 @@ function controlApi(state) {
 		['GET', /^\/__fake\/agent\/([^/]+)$/, (ctx, id) => c.agentJob(id)],
 		['POST', /^\/__fake\/agent\/([^/]+)\/finish$/, (ctx, id) => state.agents.finishNow(id)],
 		['POST', /^\/__fake\/monitor$/, (ctx) => c.seedMonitor(ctx.json())],
+		['POST', /^\/__fake\/site$/, (ctx) => state.crawlJobs.setSitePages(ctx.json())],
 		['POST', /^\/__fake\/scrape-job$/, (ctx) => interact.seedScrapeJob(state, ctx.json())],
 		['GET', /^\/__fake\/monitor\/([^/]+)$/, (ctx, id) => c.monitor(id)],
 		['POST', /^\/__fake\/monitor\/([^/]+)\/plan$/, (ctx, id) => c.setMonitorPlan(id, ctx.json())],

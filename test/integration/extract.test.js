@@ -211,3 +211,55 @@ describe('Start and Get Status', () => {
 		expect(result.error.description).toMatch(/Ignore Invalid URLs/);
 	});
 });
+
+describe('an empty result says so (issue 24.4): a field on the item, not an error', () => {
+	test('data {} → emptyResult names what came back empty and what to try about the prompt, schema and URLs given', async () => {
+		const result = await run(
+			{
+				operation: 'runAndWait',
+				urls: 'https://example.com/pricing, https://fake-blocked.example.org',
+				prompt: 'FAKE_DATA=empty The plan names',
+				outputShape: 'schema',
+				jsonSchema: JSON.stringify(SCHEMA),
+				maxWait: 30,
+			},
+			{ items: [{ n: 1 }, { n: 2 }] },
+		);
+		expect(result.status).toBe('success');
+		const items = result.items(NODE);
+		expect(items.map((it) => it.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		const [job] = items.map((it) => it.json);
+		expect(job).toMatchObject({ status: 'completed', data: {} });
+		expect(job.error).toBeUndefined();
+		expect(job.emptyResult).toMatch(/^The extract job completed but found nothing: data is \{\} \(no fields\)\. Try /);
+		expect(job.emptyResult).toMatch(/Prompt: name the facts to find/);
+		expect(job.emptyResult).toMatch(/Schema: use property names/);
+		expect(job.emptyResult).toMatch(/URLs: open them and check/);
+		expect(job.emptyResult).toMatch(/left out 1 URL\(s\) it would not fetch: https:\/\/fake-blocked\.example\.org/);
+		// The service was asked what the user gave: the note does not come from a different request.
+		const starts = api.requests({ method: 'POST', path: '/v2/extract' });
+		expect(starts.map((r) => r.body.schema)).toEqual([SCHEMA, SCHEMA]);
+	});
+
+	test('every schema field null → the note lists the fields that came back empty', async () => {
+		const result = await run({ operation: 'runAndWait', urls: 'https://example.com', prompt: 'FAKE_DATA=nulls', outputShape: 'schema', jsonSchema: JSON.stringify(SCHEMA), maxWait: 30 });
+		const [item] = result.items(NODE);
+		expect(item.json.data).toEqual({ company: null, supportsSso: null });
+		expect(item.json.emptyResult).toMatch(/every field of data is empty \(company: null, supportsSso: null\)/);
+	});
+
+	test('Get Status of a completed empty job gives the general advice; a job with data has no emptyResult field', async () => {
+		let result = await run({ operation: 'start', urls: 'https://example.com', prompt: 'FAKE_DATA=empty FAKE_DURATION_MS=100' });
+		const id = result.items(NODE)[0].json.id;
+		await sleep(100);
+		result = await run({ operation: 'getStatus', extractId: ref(id) });
+		const [status] = result.items(NODE);
+		expect(status.json).toMatchObject({ status: 'completed', data: {} });
+		expect(status.json.emptyResult).toMatch(/found nothing: data is \{\}.*a Prompt that names the facts.*a Schema whose property names.*URLs that open the pages/);
+
+		result = await run({ operation: 'runAndWait', urls: 'https://example.com', prompt: 'The page title', maxWait: 30 });
+		const [full] = result.items(NODE);
+		expect(full.json.status).toBe('completed');
+		expect(full.json).not.toHaveProperty('emptyResult');
+	});
+});

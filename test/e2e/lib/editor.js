@@ -130,6 +130,12 @@ const SHOTS = [
 		workflow: 'ai-agent/ai-agent-research-web',
 	},
 	{
+		name: 'site-to-vector-store-canvas',
+		title: 'a site kept in a vector store by its changes (examples/rag/site-to-vector-store.json)',
+		kind: 'canvas',
+		workflow: 'rag/site-to-vector-store',
+	},
+	{
 		name: 'ai-agent-tool-panel',
 		title: 'the Web Data Tool panel: Scrape as a tool (examples/ai-agent/ai-agent-research-web.json)',
 		kind: 'panel',

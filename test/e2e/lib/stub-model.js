@@ -11,7 +11,11 @@
  *   model.toolResults()  // every tool message received: [{name, callId, content}]
  *
  * Routes: GET /v1/models (the credential test and the model list); POST /v1/chat/completions,
- * streamed (SSE chunks) when the body asks for `stream: true`, else one JSON answer. The turn to
+ * streamed (SSE chunks) when the body asks for `stream: true`, else one JSON answer; POST
+ * /v1/embeddings (n8n's Embeddings OpenAI node): deterministic vectors of EMBEDDING_DIMENSIONS
+ * numbers, a bag of hashed words (texts sharing words are near each other, so a similarity search
+ * finds the page a question's words come from), as floats or base64 as `encoding_format` asks;
+ * every call is kept in `model.embeddingCalls` ([{input: [texts], model}], in order). The turn to
  * play is the number of assistant messages already in the conversation: turn 0 answers the user's
  * task, turn 1 answers the first tool results, and so on. A turn (or a function of the request
  * that returns one) is either
@@ -20,11 +24,26 @@
  *   { content: 'text' | (request) => 'text' }  the final answer.
  * Past the script's end it answers "Done." so a run always ends.
  */
+const crypto = require('node:crypto');
 const http = require('node:http');
+
+const EMBEDDING_DIMENSIONS = 64;
+
+/** A unit vector for a text: each lower-cased word adds 1 at a position given by its hash. */
+function embed(text) {
+	const v = new Array(EMBEDDING_DIMENSIONS).fill(0);
+	for (const word of String(text).toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+		v[crypto.createHash('sha256').update(word).digest().readUInt32BE(0) % EMBEDDING_DIMENSIONS] += 1;
+	}
+	const norm = Math.hypot(...v);
+	if (norm === 0) return v.map(() => 1 / Math.sqrt(EMBEDDING_DIMENSIONS)); // no words: still a unit vector
+	return v.map((x) => x / norm);
+}
 
 function startStubModel() {
 	let turns = [];
 	const requests = [];
+	const embeddingCalls = [];
 	let seq = 0;
 
 	function toolsOf(body) {
@@ -100,6 +119,24 @@ function startStubModel() {
 					usage,
 				});
 			}
+			if (req.method === 'POST' && /\/embeddings$/.test(path)) {
+				let body;
+				try {
+					body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+				} catch {
+					return send(res, 400, { error: { message: 'not JSON', type: 'invalid_request_error' } });
+				}
+				const input = Array.isArray(body.input) ? body.input.map(String) : [String(body.input ?? '')];
+				embeddingCalls.push({ input, model: body.model });
+				const data = input.map((text, index) => {
+					const vector = embed(text);
+					// The OpenAI SDK asks for base64 (little-endian float32) unless told otherwise.
+					const embedding = body.encoding_format === 'base64' ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector;
+					return { object: 'embedding', index, embedding };
+				});
+				const tokens = input.reduce((n, t) => n + t.split(/\s+/).length, 0);
+				return send(res, 200, { object: 'list', data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
+			}
 			send(res, 404, { error: { message: `the stub model has no ${req.method} ${path}`, type: 'invalid_request_error' } });
 		});
 	});
@@ -111,6 +148,8 @@ function startStubModel() {
 			resolve({
 				url: `http://127.0.0.1:${port}/v1`,
 				requests,
+				/** Every POST /v1/embeddings: [{input: [texts], model}], in order (clear with `.length = 0`). */
+				embeddingCalls,
 				/** Sets the turns of the next conversation and forgets earlier requests. */
 				script(list) {
 					turns = list;
@@ -130,4 +169,4 @@ function startStubModel() {
 	});
 }
 
-module.exports = { startStubModel };
+module.exports = { startStubModel, embed, EMBEDDING_DIMENSIONS };

@@ -46,6 +46,7 @@ const path = require('node:path');
 const proc = require('./proc');
 const { startFake, fakeClient } = require('./fake');
 const { freePort } = require('./n8n');
+const { runVectorStore } = require('./vector-store-phase');
 
 const TRIGGER_TYPE = 'n8n-nodes-webdata.webDataTrigger';
 const TOKEN_HEADER = 'X-WebData-Trigger-Token';
@@ -809,11 +810,17 @@ async function runTriggerPhase(env) {
 				continue;
 			}
 			const connection = item.check.trigger?.connection;
-			if (item.check.trigger?.reportsTo) await phase.runReportsTo(item);
+			if (item.check.trigger?.partOf) {
+				// run by its partner's proofs (lib/vector-store-phase.js), in the same n8n
+				if (!items.some((x) => x.base === item.check.trigger.partOf)) record(`trigger: ${item.name}`, false, `it runs with ${item.check.trigger.partOf}, which is not selected (E2E_FILTER)`);
+				continue;
+			}
+			if (item.check.trigger?.vectorStore) await runVectorStore(phase, item);
+			else if (item.check.trigger?.reportsTo) await phase.runReportsTo(item);
 			else if (item.check.trigger?.source === 'jobs') await phase.runJobs(item);
 			else if (connection === 'create') await phase.runCreate(item);
 			else if (connection === 'attach') await phase.runAttach(item);
-			else record(`trigger: ${item.name}`, false, `its check module must export trigger = {connection: 'create' | 'attach'}, {source: 'jobs'} or {reportsTo: '<example>'} (got ${JSON.stringify(item.check.trigger)})`);
+			else record(`trigger: ${item.name}`, false, `its check module must export trigger = {connection: 'create' | 'attach'}, {source: 'jobs'}, {reportsTo: '<example>'}, {vectorStore: {answer: '<example>'}} or {partOf: '<example>'} (got ${JSON.stringify(item.check.trigger)})`);
 		}
 	} finally {
 		await phase.stopN8n();

@@ -9,7 +9,7 @@ import { invalid, requireUuid } from '../../helpers/validation';
 import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../helpers/wait';
 import { defaultDeps } from '../../transport';
 import { extractFields, extractIdField } from './fields';
-import { buildExtractBody, getExtractJob, readExtractParameters, startExtract } from './request';
+import { buildExtractBody, emptyResultNote, getExtractJob, readExtractParameters, startExtract } from './request';
 
 /**
  * Extract: structured data from pages (or the web) by a prompt and/or a JSON Schema, as a job.
@@ -105,7 +105,9 @@ const runAndWait: Operation = {
 			error.context.jobId = id;
 			return failOrItem(this, error, job, i);
 		}
-		return [{ json: job }];
+		// A job that found nothing is no error (it ran and was billed), but the item says so and why.
+		const empty = emptyResultNote(job, body);
+		return [{ json: empty === undefined ? job : { ...job, emptyResult: empty } }];
 	},
 };
 
@@ -115,7 +117,9 @@ const getStatus: Operation = {
 		const raw = this.getNodeParameter('extractId', i, '', { extractValue: true });
 		// routes/v2.ts@4bcc2a3: GET /extract/:jobId has validateJobIdParam (a UUID), so check it first.
 		const id = requireUuid(this.getNode(), 'Extract Job ID', raw, i);
-		return [{ json: await getExtractJob(this, id, i, run?.transportDeps ?? defaultDeps) }];
+		const job = await getExtractJob(this, id, i, run?.transportDeps ?? defaultDeps);
+		const empty = emptyResultNote(job);
+		return [{ json: empty === undefined ? job : { ...job, emptyResult: empty } }];
 	},
 };
 

@@ -215,3 +215,61 @@ export async function getExtractJob(ctx: ApiContext, id: string, i: number, deps
 	const body = await apiRequest<IDataObject>(ctx, { method: 'GET', path: `/extract/${id}`, itemIndex: i, hints: EXTRACT_HINTS }, deps);
 	return extractItem(id, body);
 }
+
+/** Nothing in it: null, '', an empty list or object, or a list / object of such values only. */
+function isEmptyValue(value: unknown): boolean {
+	if (value === undefined || value === null || value === '') return true;
+	if (Array.isArray(value)) return value.every(isEmptyValue);
+	if (isPlainObject(value)) return Object.values(value).every(isEmptyValue);
+	return false;
+}
+
+/** What came back empty, in words: "data is {}", "every field of data is empty (company: null, …)". */
+function describeEmpty(data: unknown): string {
+	if (data === undefined || data === null) return 'the job completed without data';
+	if (Array.isArray(data)) return data.length === 0 ? 'data is [] (an empty list)' : 'data is a list of empty values';
+	if (isPlainObject(data)) {
+		const keys = Object.keys(data);
+		if (keys.length === 0) return 'data is {} (no fields)';
+		const shown = keys.slice(0, 5).map((k) => `${k}: ${JSON.stringify(data[k])}`);
+		return `every field of data is empty (${shown.join(', ')}${keys.length > 5 ? `, and ${keys.length - 5} more` : ''})`;
+	}
+	return `data is ${JSON.stringify(data)}`;
+}
+
+/**
+ * A completed job whose data holds nothing: a note for the item (not an error: the job did run and
+ * was billed) saying what came back empty and what to try. `sent` is the start body when this run
+ * sent it (Run and Wait), so the advice names what the user gave; Get Status gives general advice.
+ * Undefined when the job is not completed or its data holds something.
+ */
+export function emptyResultNote(job: IDataObject, sent?: IDataObject): string | undefined {
+	if (job.status !== 'completed' || !isEmptyValue(job.data)) return undefined;
+	const tips: string[] = [];
+	if (!sent) {
+		tips.push(
+			'a Prompt that names the facts to find and where they are on the pages',
+			'a Schema whose property names (and descriptions) use the words of the pages, with fewer required properties',
+			'URLs that open the pages holding the facts (a trailing /* reads the rest of a site; Options → Enable Web Search looks further)',
+		);
+	} else {
+		tips.push(
+			sent.prompt
+				? 'Prompt: name the facts to find and where they are on the pages (e.g. "the plan names and prices in the pricing table")'
+				: 'Prompt: add one that says what to find; a Schema alone tells the service little',
+		);
+		tips.push(
+			sent.schema
+				? 'Schema: use property names (and descriptions) in the words of the pages, and mark fewer properties required'
+				: 'Schema: set Output Shape to a Schema or a JSON Example that names the fields to fill',
+		);
+		const urls = Array.isArray(sent.urls) ? sent.urls : [];
+		const left = Array.isArray(job.invalidURLs) ? job.invalidURLs.map(String) : [];
+		let urlTip = urls.length
+			? 'URLs: open them and check that they hold the facts; a trailing /* reads the rest of a site, Options → Enable Web Search looks further'
+			: 'URLs: give the pages that hold the facts (without URLs the service has to find them itself)';
+		if (left.length) urlTip += `; the service left out ${left.length} URL(s) it would not fetch: ${left.join(', ')}`;
+		tips.push(urlTip);
+	}
+	return `The extract job completed but found nothing: ${describeEmpty(job.data)}. Try ${tips.join('; ')}.`;
+}
