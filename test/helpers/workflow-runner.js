@@ -276,6 +276,9 @@ function makeAdditionalData(credentials, hooks, executionId) {
  *   binaryMode   'default' (in memory, the default) | 'filesystem' (files in a temp dir)
  *   mode         the execution mode (default 'manual')
  *   startNode    name of the node to start from (default: n8n's choice, the trigger)
+ *   resume       the run data (result.run.data) of a WAITING execution: it is resumed as n8n's wait
+ *                tracker does when its wait time comes (through JSON, as n8n's database gives it back)
+ *   executionId  the execution's id (default: a new one; pass the waiting one's with `resume`)
  * Returns { done: Promise<result>, cancel() }.
  */
 function startWorkflow(workflowJson, options = {}) {
@@ -295,7 +298,7 @@ function startWorkflow(workflowJson, options = {}) {
 	const done = (async () => {
 		try {
 			await useBinaryService(binaryMode);
-			const executionId = String(++executionCounter);
+			const executionId = options.executionId !== undefined ? String(options.executionId) : String(++executionCounter);
 			const mode = options.mode || 'manual';
 			const workflow = new workflowLib.Workflow({
 				id: String(wf.id || 'test-workflow'),
@@ -316,12 +319,14 @@ function startWorkflow(workflowJson, options = {}) {
 			const workflowData = { id, name, nodes: Object.values(nodes), connections, settings };
 			const hooks = new core.ExecutionLifecycleHooks(mode, executionId, workflowData);
 			const additionalData = makeAdditionalData(options.credentials, hooks, executionId);
-			const runExecutionData = workflowLib.createRunExecutionData({
-				executionData: {
-					nodeExecutionStack: [{ node: startNode, data: { main: [[{ json: {} }]] }, source: null }],
-				},
-				resultData: { pinData: wf.pinData },
-			});
+			const runExecutionData = options.resume
+				? JSON.parse(JSON.stringify(options.resume))
+				: workflowLib.createRunExecutionData({
+						executionData: {
+							nodeExecutionStack: [{ node: startNode, data: { main: [[{ json: {} }]] }, source: null }],
+						},
+						resultData: { pinData: wf.pinData },
+					});
 
 			const workflowExecute = new core.WorkflowExecute(additionalData, mode, runExecutionData);
 			try {

@@ -1,5 +1,5 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteData, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteData, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { documentJson, type OutputMode, outputModeField, readOutputMode } from '../../helpers/document';
 import { uuidLocator } from '../../helpers/fields';
@@ -8,7 +8,7 @@ import { waitFor } from '../../helpers/poller';
 import type { Operation, RunContext } from '../../helpers/types';
 import { invalid, requireUuid } from '../../helpers/validation';
 import { webhookFieldOf } from '../../helpers/triggerTarget';
-import { type CompletionWaiter, type ResumeRead, waitMethodFields } from '../../helpers/resume';
+import { type CompletionWaiter, type ResumeContext, type ResumeRead, resumeParameter, waitMethodFields } from '../../helpers/resume';
 import type { OnTimeout } from '../../helpers/wait';
 import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';
 
@@ -367,7 +367,7 @@ export function jobWaiter(
 		runningStatus: 'scraping',
 		events: ['completed', 'failed'],
 		endEventTypes: [`${prefix}.completed`, `${prefix}.failed`, `${prefix}.cancelled`],
-		async resume(ctx: IWebhookFunctions, id: string, entry: IExecuteData): Promise<ResumeRead> {
+		async resume(ctx: ResumeContext, id: string, entry: IExecuteData): Promise<ResumeRead> {
 			const first = await readStatusPage(ctx, kind, id, 0, defaultDeps);
 			if (!TERMINAL.includes(String(first.status))) return { running: true };
 			const pairedItem = entry.data.main?.[0]?.at(-1)?.pairedItem ?? { item: 0 };
@@ -379,7 +379,7 @@ export function jobWaiter(
 			const all = await readAllDocuments(ctx, kind, first, 0, defaultDeps);
 			const status = statusJson(id, all.status);
 			if (all.documents.length === 0) return { items: [{ json: status, pairedItem }] };
-			const mode = ctx.getNodeParameter('output', 'full') === 'compact' ? 'compact' : 'full';
+			const mode = resumeParameter(ctx, 'output', 'full') === 'compact' ? 'compact' : 'full';
 			return { items: pages(entry, id, status, all.documents, mode) };
 		},
 	};
