@@ -453,7 +453,7 @@ export async function startAndWaitForWebhook(
 			node,
 			'On Timeout',
 			`Cancel the ${waiter.fieldNoun.charAt(0).toUpperCase()}${waiter.fieldNoun.slice(1)} and Fail`,
-			`it cannot be used with Wait Method "Resume on Completion Webhook": when Max Wait passes, n8n resumes the execution without running node code, so nothing could cancel the ${waiter.noun} then. Choose "Fail" or "Return Last Status", or Wait Method "Poll"`,
+			`it cannot be used with Wait Method "Resume on Completion Webhook": that wait does not cancel the ${waiter.noun} at Max Wait. Choose "Fail" or "Return Last Status", or Wait Method "Poll"`,
 			i,
 		);
 	}

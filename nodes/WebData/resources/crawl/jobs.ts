@@ -412,7 +412,7 @@ export function jobWaitMethodFields(kind: JobKind): INodeProperties[] {
 	return waitMethodFields(
 		NOUN[kind],
 		kind === 'crawl',
-		`The ${NOUN[kind]}'s end ("completed" or "failed" event) is sent to this execution's resume URL (built from n8n's WEBHOOK_URL), so the service must be able to reach this n8n; the pages are then read once. ${items} The Webhook options cannot be used with it. When Max Wait passes first, n8n resumes the execution without running node code: "Return Last Status" outputs the job's ID with status "scraping" and timedOut: true; "Fail" stops with an error.`,
+		`The ${NOUN[kind]}'s end ("completed" or "failed" event) is sent to this execution's resume URL (built from n8n's WEBHOOK_URL), so the service must be able to reach this n8n; the pages are then read once. ${items} The Webhook options cannot be used with it. If the webhook is lost (the service sends it once), the execution also reads the job itself now and then (80 s after the start, then every 80 s or 45 % of its age) and ends with its pages. When Max Wait passes first: "Return Last Status" outputs the job's ID with status "scraping" and timedOut: true; "Fail" stops with an error.`,
 	);
 }
 
