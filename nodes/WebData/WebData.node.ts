@@ -21,7 +21,7 @@ import { searchInteractSessions } from './resources/interact/listSearch';
 import { searchMonitorChecks, searchMonitors } from './methods/monitorSearch';
 import { account } from './resources/account';
 import { agent } from './resources/agent';
-import { resumeWaitingNode } from './resources/waiters';
+import { checkWaitingNode, resumeWaitingNode } from './resources/waiters';
 import { batchScrape } from './resources/batchScrape';
 import { crawl } from './resources/crawl';
 import { extract } from './resources/extract';
@@ -175,6 +175,9 @@ export class WebData implements INodeType {
 	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		// A paused Run and Wait ("Resume on Completion Webhook") checking its job when its wait time came.
+		const checked = await checkWaitingNode.call(this);
+		if (checked) return [checked];
 		const items = this.getInputData();
 		const resourceName = this.getNodeParameter('resource', 0) as string;
 		const operationName = this.getNodeParameter('operation', 0) as string;

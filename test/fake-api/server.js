@@ -238,6 +238,8 @@ async function startFakeApi(options = {}) {
 		tickMonitor: (id) => control.tickMonitor(id),
 		deliverMonitor: (id, opts) => control.deliverMonitor(id, opts),
 		redeliver: (webhookId) => control.redeliver(webhookId),
+		/** Delivery switches {retries, dropCustomHeaders, loseEvents} (webhooks.js); reset() restores them. */
+		setDelivery: (patch) => state.webhooks.setDelivery(patch),
 		settled: (timeoutMs) => control.settled(timeoutMs),
 		close: async () => {
 			state.monitors.reset();
@@ -367,6 +369,7 @@ function controlApi(state) {
 		['POST', /^\/__fake\/monitor\/([^/]+)\/deliver$/, (ctx, id) => c.deliverMonitor(id, ctx.json())],
 		['GET', /^\/__fake\/deliveries$/, () => state.webhooks.deliveries],
 		['POST', /^\/__fake\/redeliver\/([^/]+)$/, (ctx, id) => c.redeliver(id)],
+		['POST', /^\/__fake\/webhook-delivery$/, (ctx) => state.webhooks.setDelivery(ctx.json())],
 		['POST', /^\/__fake\/settled$/, (ctx) => c.settled(ctx.json().timeoutMs).then(() => ({ success: true }))],
 	];
 	return c;

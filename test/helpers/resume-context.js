@@ -7,7 +7,8 @@
  *
  *   const api = useSigningFakeApi(secret);     // at the top of a test file
  *   const call = resumeCaller({ api, apiKey });
- *   const { returned, response, warnings } = await call({ node, entry, executionId, raw, headers, credentials });
+ *   const { returned, response, warnings } = await call({ node, entry, stack?, query?, executionId, raw, headers, credentials });
+ * `stack`: the execution's node stack (entry first, then e.g. the waiting node's check entry); `query`: the URL's query.
  */
 const { record } = require('./canary');
 const { useFakeApi } = require('./resource-suite');
@@ -20,12 +21,15 @@ function parsedBody(rawBody) {
 	}
 }
 
-function resumeContext({ api, apiKey, node, entry, executionId, body, headers = {}, raw, credentials: creds }) {
+function resumeContext({ api, apiKey, node, entry, stack, query = {}, executionId, body, headers = {}, raw, credentials: creds }) {
 	const rawBody = raw ?? (body === undefined ? undefined : Buffer.from(JSON.stringify(body)));
 	const response = { status: undefined, body: undefined };
 	const warnings = [];
 	const ctx = {
 		executeData: entry,
+		// n8n-core's WebhookContext holds the execution's state; its stack starts with the paused entry.
+		runExecutionData: stack ? { executionData: { nodeExecutionStack: stack } } : null,
+		getQueryData: () => query,
 		getNode: () => node,
 		getWorkflow: () => ({ id: 'wf-1' }),
 		getExecutionId: () => executionId,

@@ -278,6 +278,9 @@ function makeAdditionalData(credentials, hooks, executionId, urlBase = 'http://1
  *   mode         the execution mode (default 'manual')
  *   startNode    name of the node to start from (default: n8n's choice, the trigger)
  *   urlBase      the instance's URL base for webhook and resume URLs (default http://127.0.0.1:5678)
+ *   resume       the run data (result.run.data) of a WAITING execution: it is resumed as n8n's wait
+ *                tracker does when its wait time comes (through JSON, as n8n's database gives it back)
+ *   executionId  the execution's id (default: a new one; pass the waiting one's with `resume`)
  * Returns { done: Promise<result>, cancel() }.
  */
 function startWorkflow(workflowJson, options = {}) {
@@ -297,7 +300,7 @@ function startWorkflow(workflowJson, options = {}) {
 	const done = (async () => {
 		try {
 			await useBinaryService(binaryMode);
-			const executionId = String(++executionCounter);
+			const executionId = options.executionId !== undefined ? String(options.executionId) : String(++executionCounter);
 			const mode = options.mode || 'manual';
 			const workflow = new workflowLib.Workflow({
 				id: String(wf.id || 'test-workflow'),
@@ -318,12 +321,14 @@ function startWorkflow(workflowJson, options = {}) {
 			const workflowData = { id, name, nodes: Object.values(nodes), connections, settings };
 			const hooks = new core.ExecutionLifecycleHooks(mode, executionId, workflowData);
 			const additionalData = makeAdditionalData(options.credentials, hooks, executionId, options.urlBase);
-			const runExecutionData = workflowLib.createRunExecutionData({
-				executionData: {
-					nodeExecutionStack: [{ node: startNode, data: { main: [[{ json: {} }]] }, source: null }],
-				},
-				resultData: { pinData: wf.pinData },
-			});
+			const runExecutionData = options.resume
+				? JSON.parse(JSON.stringify(options.resume))
+				: workflowLib.createRunExecutionData({
+						executionData: {
+							nodeExecutionStack: [{ node: startNode, data: { main: [[{ json: {} }]] }, source: null }],
+						},
+						resultData: { pinData: wf.pinData },
+					});
 
 			const workflowExecute = new core.WorkflowExecute(additionalData, mode, runExecutionData);
 			try {

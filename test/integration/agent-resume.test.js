@@ -68,7 +68,7 @@ async function startWaiting(parameters, opts) {
 // ---- the waiting half ---------------------------------------------------------------------------
 
 describe('the run starts and the execution waits', () => {
-	test('the webhook points at the execution\'s resume URL with a per-execution token and the ending events; the execution waits until Max Wait; nothing is polled', async () => {
+	test('the webhook points at the execution\'s resume URL with a per-execution token (header and URL) and the ending events; the execution waits until its first check; nothing is polled', async () => {
 		const { result, t0, start, jobId } = await startWaiting({ maxWait: 600, options: { maxCredits: 50 } });
 		expect(result.status).toBe('waiting');
 		expect(api.requests('/v2/agent').map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v2/agent']);
@@ -76,38 +76,107 @@ describe('the run starts and the execution waits', () => {
 		expect(rest).toEqual({ prompt: `Find robotics start-ups ${LONG}`, maxCredits: 50 });
 		const runData = result.run.data;
 		const executionId = new URL(webhook.url).pathname.split('/').pop();
-		expect(webhook.url).toBe(`http://127.0.0.1:5678/webhook-waiting/${executionId}?signature=${runData.resumeToken}`);
-		expect(webhook.events).toEqual(['completed', 'failed', 'cancelled']);
 		const node = { id: 'agent-node-id', name: NODE };
-		expect(webhook.headers).toEqual({ [resume.RESUME_TOKEN_HEADER]: resume.resumeToken(CANARY_KEY, executionId, node) });
+		const token = resume.resumeToken(CANARY_KEY, executionId, node);
+		expect(webhook.url).toBe(`http://127.0.0.1:5678/webhook-waiting/${executionId}?signature=${runData.resumeToken}&webdataToken=${token}`);
+		expect(webhook.events).toEqual(['completed', 'failed', 'cancelled']);
+		expect(webhook.headers).toEqual({ [resume.RESUME_TOKEN_HEADER]: token });
 		// The token is bound to the execution and the node, and needs the API key.
-		expect(resume.resumeToken(CANARY_KEY, String(Number(executionId) + 1), node)).not.toBe(webhook.headers[resume.RESUME_TOKEN_HEADER]);
-		expect(resume.resumeToken(CANARY_KEY, executionId, { id: 'other', name: NODE })).not.toBe(webhook.headers[resume.RESUME_TOKEN_HEADER]);
-		expect(resume.resumeToken('another-key', executionId, node)).not.toBe(webhook.headers[resume.RESUME_TOKEN_HEADER]);
+		expect(resume.resumeToken(CANARY_KEY, String(Number(executionId) + 1), node)).not.toBe(token);
+		expect(resume.resumeToken(CANARY_KEY, executionId, { id: 'other', name: NODE })).not.toBe(token);
+		expect(resume.resumeToken('another-key', executionId, node)).not.toBe(token);
 
+		// n8n resumes it at the first check (80 s), not at Max Wait; the item says until when it may wait.
 		const waitTill = Date.parse(runData.waitTill);
-		expect(waitTill - t0).toBeGreaterThanOrEqual(599000);
-		expect(waitTill - Date.now()).toBeLessThanOrEqual(600000);
-		expect(result.json(NODE)).toEqual([{ id: jobId, status: 'processing', waitMethod: 'completionWebhook', waitingUntil: runData.waitTill.toISOString() }]);
+		expect(waitTill - t0).toBeGreaterThanOrEqual(79000);
+		expect(waitTill - Date.now()).toBeLessThanOrEqual(80000);
+		const [item] = result.json(NODE);
+		expect(item).toEqual({ id: jobId, status: 'processing', waitMethod: 'completionWebhook', waitingUntil: expect.any(String) });
+		expect(Date.parse(item.waitingUntil) - t0).toBeGreaterThanOrEqual(599000);
+		expect(Date.parse(item.waitingUntil) - Date.now()).toBeLessThanOrEqual(600000);
 		expect(result.items(NODE)[0].pairedItem).toEqual({ item: 0 });
 
-		// What Max Wait expiry passes on: the stack entry n8n keeps with the waiting execution.
-		const entry = runData.executionData.nodeExecutionStack[0];
-		expect(entry.node.name).toBe(NODE);
-		expect(entry.data.main[0]).toEqual([
-			{ json: expect.objectContaining({ id: jobId, status: 'processing', timedOut: true, waitMethod: 'completionWebhook', waitedUntil: runData.waitTill.toISOString() }), pairedItem: { item: 0 } },
-		]);
-		expect(entry.metadata?.resumeError).toBeUndefined();
+		// The stack n8n keeps: the paused entry passes nothing on when the time comes; the check entry
+		// behind it (the same node, with its input item) then runs and reads the run.
+		const [paused, check, ...more] = runData.executionData.nodeExecutionStack;
+		expect(more).toEqual([]);
+		expect(paused.node.name).toBe(NODE);
+		expect(paused.data).toEqual({ main: [] });
+		expect(paused.metadata.webDataResume.wait).toMatchObject({ jobId, phase: 'waiting', reads: 0, onTimeout: 'returnStatus' });
+		expect(paused.metadata.resumeError).toBeUndefined();
+		expect(check.node).toMatchObject({ name: NODE, disabled: false });
+		expect(check.data.main[0]).toEqual([expect.objectContaining({ json: {} })]);
+		expect(check.metadata.webDataResume.wait).toMatchObject({ jobId, phase: 'check', carried: [], pairedItem: { item: 0 } });
 		expect(api.agentPolls(jobId)).toBe(0);
 	});
 
-	test('On Timeout "Fail" prepares the error Max Wait expiry fails with', async () => {
-		const { result, jobId } = await startWaiting({ maxWait: 30, onTimeout: 'fail' });
-		expect(result.status).toBe('waiting');
-		const error = result.run.data.executionData.nodeExecutionStack[0].metadata.resumeError;
-		expect(error.message).toBe('The agent run did not send its completion webhook within Max Wait (30 s)');
-		expect(error.description).toContain(jobId);
-		expect(error.description).toContain('WEBHOOK_URL');
+	test('a lost completion delivery: when the check time comes, n8n resumes the execution and the check reads the run once → the run\'s result', async () => {
+		const { result, jobId } = await startWaiting({ maxWait: 600 });
+		api.finishAgentJob(jobId); // its agent.completed never reaches n8n
+		const resumed = record(await runWorkflow(workflow({ maxWait: 600 }), { credentials: credentials(), resume: result.run.data }));
+		expect(resumed.status).toBe('success');
+		expect(resumed.runData[NODE]).toHaveLength(1); // the paused run is replaced, no empty run is added
+		const items = resumed.items(NODE);
+		expect(items).toHaveLength(1);
+		expect(items[0].pairedItem).toEqual({ item: 0 });
+		expect(items[0].json).toMatchObject({ id: jobId, status: 'completed' });
+		expect(items[0].json.data.answer).toMatch(/Fake research result/);
+		expect(api.agentPolls(jobId)).toBe(1);
+	});
+
+	test('still going at a check → the execution pauses again until the next check (no output yet), one read per check', async () => {
+		const { result, jobId } = await startWaiting({ maxWait: 600 });
+		const t1 = Date.now();
+		const again = record(await runWorkflow(workflow({ maxWait: 600 }), { credentials: credentials(), resume: result.run.data }));
+		expect(again.status).toBe('waiting');
+		expect(Date.parse(again.run.data.waitTill) - t1).toBeGreaterThanOrEqual(79000);
+		const [paused, check] = again.run.data.executionData.nodeExecutionStack;
+		expect(paused.data).toEqual({ main: [] });
+		expect(check.metadata.webDataResume.wait).toMatchObject({ jobId, phase: 'check', reads: 1 });
+		expect(again.json(NODE)).toEqual([expect.objectContaining({ id: jobId, status: 'processing' })]);
+		expect(api.agentPolls(jobId)).toBe(1);
+		// The next check finds it ended.
+		api.finishAgentJob(jobId);
+		const done = record(await runWorkflow(workflow({ maxWait: 600 }), { credentials: credentials(), resume: again.run.data }));
+		expect(done.status).toBe('success');
+		expect(done.json(NODE)[0]).toMatchObject({ id: jobId, status: 'completed' });
+		expect(api.agentPolls(jobId)).toBe(2);
+	});
+
+	test('the check at Max Wait reads once more: "Return Last Status" → the timed-out item saying when it was read; "Fail" → the Max Wait error', async () => {
+		const a = await startWaiting({ maxWait: 1 });
+		expect(Date.parse(a.result.run.data.waitTill) - a.t0).toBeLessThanOrEqual(1500); // the only check is at Max Wait
+		await new Promise((r) => setTimeout(r, 1100));
+		const timedOut = record(await runWorkflow(workflow({ maxWait: 1 }), { credentials: credentials(), resume: a.result.run.data }));
+		expect(timedOut.status).toBe('success');
+		const [item] = timedOut.json(NODE);
+		expect(item).toMatchObject({ id: a.jobId, status: 'processing', timedOut: true, waitMethod: 'completionWebhook' });
+		expect(item.message).toMatch(/^Max Wait \(1 s\) passed: no completion webhook came, and the status read at .+ said the agent run was still going\. Read it later with Agent → Get/);
+		expect(api.agentPolls(a.jobId)).toBe(1);
+
+		const b = await startWaiting({ maxWait: 1, onTimeout: 'fail' });
+		await new Promise((r) => setTimeout(r, 1100));
+		const failed = record(await runWorkflow(workflow({ maxWait: 1, onTimeout: 'fail' }), { credentials: credentials(), resume: b.result.run.data }));
+		expect(failed.status).toBe('error');
+		expect(failed.error.message).toBe('The agent run did not send its completion webhook within Max Wait (1 s)');
+		expect(failed.error.description).toContain(b.jobId);
+	});
+
+	test('a check that finds a failed run with "Stop With Error" fails the node with the run\'s error', async () => {
+		const w = await startWaiting({ prompt: `Refuse ${LONG} FAKE_OUTCOME=fail` });
+		api.finishAgentJob(w.jobId);
+		const resumed = record(await runWorkflow(workflow({ prompt: `Refuse ${LONG} FAKE_OUTCOME=fail` }), { credentials: credentials(), resume: w.result.run.data }));
+		expect(resumed.status).toBe('error');
+		expect(resumed.error.message).toBe('The agent run failed: Agent run failed due to an internal error.');
+		expect(api.agentPolls(w.jobId)).toBe(1);
+	});
+
+	test('a status read that fails at a check is not an end: the execution pauses until the next check', async () => {
+		const { result, jobId } = await startWaiting({ maxWait: 600 });
+		api.fault({ method: 'GET', path: `/v2/agent/${jobId}`, statuses: [404] });
+		const again = record(await runWorkflow(workflow({ maxWait: 600 }), { credentials: credentials(), resume: result.run.data }));
+		expect(again.status).toBe('waiting');
+		expect(again.run.data.executionData.nodeExecutionStack[1].metadata.webDataResume.wait).toMatchObject({ jobId, phase: 'check', reads: 1 });
 	});
 
 	test('Wait Method "Poll" (and saved workflows without the field) keep polling: no webhook is sent', async () => {
@@ -184,7 +253,8 @@ function agentNode({ nodeOver = {}, parameters = {} } = {}) {
 async function waitingRun(parameters = {}, { prompt = `Find robotics start-ups ${LONG}`, outcome } = {}) {
 	const { result, start, jobId } = await startWaiting({ prompt, ...parameters });
 	expect(result.status).toBe('waiting');
-	const entry = result.run.data.executionData.nodeExecutionStack[0];
+	const stack = result.run.data.executionData.nodeExecutionStack; // [the paused entry, its check entry]
+	const entry = stack[0];
 	const executionId = new URL(start.body.webhook.url).pathname.split('/').pop();
 	const token = start.body.webhook.headers[resume.RESUME_TOKEN_HEADER];
 	if (outcome !== 'running') api.finishAgentJob(jobId);
@@ -194,7 +264,7 @@ async function waitingRun(parameters = {}, { prompt = `Find robotics start-ups $
 		...(tokenValue ? { [resume.RESUME_TOKEN_HEADER.toLowerCase()]: tokenValue } : {}),
 		...(secret ? { 'x-firecrawl-signature': `sha256=${signature.signBody(secret, raw)}` } : {}),
 	});
-	return { result, entry, executionId, token, jobId, envelope, headersFor };
+	return { result, entry, stack, executionId, token, jobId, envelope, headersFor };
 }
 
 async function callWebhook({ nodeOver, parameters, ...rest }) {
@@ -204,12 +274,13 @@ async function callWebhook({ nodeOver, parameters, ...rest }) {
 const statusReads = (jobId) => api.requests({ method: 'GET', path: `/v2/agent/${jobId}` }).length;
 
 describe('the resume call (WebData.webhook)', () => {
-	test('a signed delivery of the run\'s end resumes with the run read once (GET /v2/agent/{id})', async () => {
+	test('a signed delivery of the run\'s end resumes with the run read once (GET /v2/agent/{id}); the check entry is dropped, so the node outputs once', async () => {
 		const w = await waitingRun({ onTimeout: 'fail' });
-		expect(w.entry.metadata.resumeError).toBeDefined();
+		expect(w.stack).toHaveLength(2);
 		const body = w.envelope();
 		const raw = Buffer.from(JSON.stringify(body));
-		const { returned, response } = await callWebhook({ entry: w.entry, executionId: w.executionId, raw, headers: w.headersFor(raw), credentials: { webhookSecret: SECRET } });
+		const { returned, response } = await callWebhook({ entry: w.entry, stack: w.stack, executionId: w.executionId, raw, headers: w.headersFor(raw), credentials: { webhookSecret: SECRET } });
+		expect(w.stack).toEqual([w.entry]);
 		expect(response.status).toBeUndefined();
 		expect(returned.webhookResponse).toEqual({ received: true });
 		expect(returned.workflowData).toHaveLength(1);
@@ -219,7 +290,6 @@ describe('the resume call (WebData.webhook)', () => {
 		expect(item.json.data.answer).toMatch(/Fake research result/);
 		expect(item.json.success).toBeUndefined();
 		expect(statusReads(w.jobId)).toBe(1);
-		// The error prepared for Max Wait expiry is gone, so n8n passes the result on.
 		expect(w.entry.metadata.resumeError).toBeUndefined();
 	});
 
@@ -231,29 +301,46 @@ describe('the resume call (WebData.webhook)', () => {
 	});
 
 	test.each([
-		['no token', { tokenValue: null }, {}],
-		['a wrong token', { tokenValue: 'f'.repeat(64) }, {}],
-		['the token of another execution', { tokenValue: 'other-execution' }, {}],
-		['no signature (secret set)', { secret: null }, { webhookSecret: SECRET }],
-		['a signature with another secret', { secret: 'not-the-secret' }, { webhookSecret: SECRET }],
-	])('%s → 401, nothing resumes, nothing is read', async (_name, headerOptions, creds) => {
+		['the token in the URL only (a service that drops custom headers)', { tokenValue: null, secret: null }, {}, 'url'],
+		['the signature only (a service that forwards neither headers nor the URL\'s query)', { tokenValue: null }, { webhookSecret: SECRET }, 'none'],
+		['the token header only', { secret: null }, { webhookSecret: SECRET }, 'none'],
+	])('%s → accepted: the run is read once and the execution resumes', async (_name, headerOptions, creds, query) => {
+		const w = await waitingRun();
+		const raw = Buffer.from(JSON.stringify(w.envelope()));
+		const { returned, response } = await callWebhook({ entry: w.entry, stack: w.stack, executionId: w.executionId, raw, headers: w.headersFor(raw, headerOptions), query: query === 'url' ? { signature: 'n8n-token', webdataToken: w.token } : {}, credentials: creds });
+		expect(response.status).toBeUndefined();
+		expect(returned.workflowData[0][0].json).toMatchObject({ id: w.jobId, status: 'completed' });
+		expect(statusReads(w.jobId)).toBe(1);
+	});
+
+	test.each([
+		['no token and no signature', { tokenValue: null, secret: null }, { webhookSecret: SECRET }, {}],
+		['no token, and a signature the credential has no secret to check', { tokenValue: null }, {}, {}],
+		['a wrong token', { tokenValue: 'f'.repeat(64), secret: null }, {}, {}],
+		['a wrong token with a valid signature', { tokenValue: 'f'.repeat(64) }, { webhookSecret: SECRET }, {}],
+		['the token of another execution', { tokenValue: 'other-execution', secret: null }, {}, {}],
+		['a wrong token in the URL with a valid header token', { secret: null }, {}, { webdataToken: 'f'.repeat(64) }],
+		['the token in the URL twice', { tokenValue: null, secret: null }, {}, { webdataToken: ['x', 'y'] }],
+		['a signature with another secret, and the right token', { secret: 'not-the-secret' }, { webhookSecret: SECRET }, {}],
+	])('%s → 401, nothing resumes, nothing is read', async (_name, headerOptions, creds, query) => {
 		const w = await waitingRun();
 		const raw = Buffer.from(JSON.stringify(w.envelope()));
 		const tokenValue = headerOptions.tokenValue === 'other-execution' ? resume.resumeToken(CANARY_KEY, `${w.executionId}9`, { id: 'agent-node-id' }) : headerOptions.tokenValue;
 		const headers = w.headersFor(raw, { ...headerOptions, tokenValue: tokenValue === undefined ? w.token : tokenValue });
-		const { returned, response, warnings } = await callWebhook({ entry: w.entry, executionId: w.executionId, raw, headers, credentials: creds });
+		const { returned, response, warnings } = await callWebhook({ entry: w.entry, stack: w.stack, executionId: w.executionId, raw, headers, query, credentials: creds });
 		expect(response).toEqual({ status: 401, body: { success: false, error: 'Unauthorized' } });
 		expect(returned).toEqual({ noWebhookResponse: true });
 		expect(warnings.join('\n')).toMatch(/refused a resume call/);
 		expect(warnings.join('\n')).not.toContain(w.token);
 		expect(statusReads(w.jobId)).toBe(0);
+		expect(w.stack).toHaveLength(2);
 	});
 
 	test('a body changed after signing → 401', async () => {
 		const w = await waitingRun();
 		const signed = Buffer.from(JSON.stringify(w.envelope()));
 		const changed = Buffer.from(JSON.stringify(w.envelope({ data: [{ creditsUsed: 0, data: { forged: true } }] })));
-		const { response } = await callWebhook({ entry: w.entry, executionId: w.executionId, raw: changed, headers: w.headersFor(signed), credentials: { webhookSecret: SECRET } });
+		const { response } = await callWebhook({ entry: w.entry, executionId: w.executionId, raw: changed, headers: w.headersFor(signed, { tokenValue: null }), credentials: { webhookSecret: SECRET } });
 		expect(response.status).toBe(401);
 		expect(statusReads(w.jobId)).toBe(0);
 	});
@@ -277,23 +364,41 @@ describe('the resume call (WebData.webhook)', () => {
 		expect(statusReads(w.jobId)).toBe(0);
 	});
 
-	test('a run still processing when read → 503 (the service retries), nothing resumes', async () => {
+	test('a run that does not read as ended yet: answered 200 (the service sends once), and the execution is resumed into its check, which reads again and waits at most 60 s more', async () => {
 		const w = await waitingRun({}, { outcome: 'running' });
 		const raw = Buffer.from(JSON.stringify(w.envelope()));
-		const { returned, response } = await callWebhook({ entry: w.entry, executionId: w.executionId, raw, headers: w.headersFor(raw) });
-		expect(response.status).toBe(503);
-		expect(returned.workflowData).toBeUndefined();
+		const before = Date.now();
+		const { returned, response } = await callWebhook({ entry: w.entry, stack: w.stack, executionId: w.executionId, raw, headers: w.headersFor(raw) });
+		expect(response.status).toBeUndefined();
+		expect(returned.webhookResponse).toEqual({ received: true, note: expect.stringMatching(/does not read as ended yet; the execution reads it again now/) });
+		expect(returned.workflowData).toEqual([]); // the paused entry passes nothing on; the check runs next
+		expect(w.stack).toHaveLength(2);
+		expect(w.stack[1].metadata.webDataResume.wait.deliveredAt).toBeGreaterThanOrEqual(before);
 		expect(statusReads(w.jobId)).toBe(1);
+		// What n8n then runs: the check (still running → the next check within 60 s).
+		const data = w.result.run.data;
+		data.executionData.nodeExecutionStack = w.stack;
+		const t = Date.now();
+		const again = record(await runWorkflow(workflow({}), { credentials: credentials(), resume: data }));
+		expect(again.status).toBe('waiting');
+		expect(Date.parse(again.run.data.waitTill) - t).toBeLessThanOrEqual(60000);
+		expect(Date.parse(again.run.data.waitTill) - t).toBeGreaterThanOrEqual(59000);
+		expect(statusReads(w.jobId)).toBe(2);
 	});
 
-	test('the run cannot be read (404) → 502, nothing resumes', async () => {
+	test('the run cannot be read (404): answered 200, resumed into the check; an execution paused by an older version (no check entry) keeps waiting, answered 200', async () => {
 		const w = await waitingRun();
-		api.fault({ method: 'GET', path: `/v2/agent/${w.jobId}`, statuses: [404] });
+		api.fault({ method: 'GET', path: `/v2/agent/${w.jobId}`, statuses: [404], times: 2 });
 		const raw = Buffer.from(JSON.stringify(w.envelope()));
-		const { returned, response, warnings } = await callWebhook({ entry: w.entry, executionId: w.executionId, raw, headers: w.headersFor(raw) });
-		expect(response.status).toBe(502);
-		expect(returned.workflowData).toBeUndefined();
+		const { returned, response, warnings } = await callWebhook({ entry: w.entry, stack: w.stack, executionId: w.executionId, raw, headers: w.headersFor(raw) });
+		expect(response.status).toBeUndefined();
+		expect(returned.workflowData).toEqual([]);
+		expect(returned.webhookResponse.note).toMatch(/could not be read/);
 		expect(warnings.join('\n')).toMatch(/could not read agent run/);
+		const old = { node: w.entry.node, data: { main: [[{ json: { id: w.jobId, status: 'processing', timedOut: true, waitedUntil: new Date().toISOString() }, pairedItem: { item: 0 } }]] }, metadata: {} };
+		const second = await callWebhook({ entry: old, stack: [old], executionId: w.executionId, raw, headers: w.headersFor(raw) });
+		expect(second.response.status).toBeUndefined();
+		expect(second.returned).toEqual({ webhookResponse: { received: true, note: expect.stringMatching(/keeps waiting until Max Wait/) } });
 	});
 
 	test('no waiting run of this node in the execution → 409', async () => {

@@ -64,10 +64,11 @@ async function startWaiting(resource, parameters, opts = {}) {
 	const result = record(await runWorkflow(workflow(resource, parameters, opts), { credentials: credentials(opts.credentials) }));
 	const start = api.requests({ method: 'POST', path: PATHS[resource] }).at(-1);
 	const waiting = result.status === 'waiting';
-	const entry = waiting ? result.run.data.executionData.nodeExecutionStack[0] : undefined;
+	const stack = waiting ? result.run.data.executionData.nodeExecutionStack : undefined; // [the paused entry, its check entry]
+	const entry = stack?.[0];
 	const executionId = start?.body?.webhook ? new URL(start.body.webhook.url).pathname.split('/').pop() : undefined;
-	const jobId = entry?.data.main[0].at(-1).json.id;
-	return { result, t0, start, jobId, entry, executionId, params: parameters };
+	const jobId = waiting ? result.items(NODE).at(-1).json.id : undefined;
+	return { result, t0, start, jobId, entry, stack, executionId, params: parameters, opts };
 }
 
 const statusReads = (resource, jobId) => api.requests({ method: 'GET', path: `${PATHS[resource]}/${jobId}` }).filter((r) => !r.path.endsWith('/errors'));
@@ -90,6 +91,7 @@ async function resumeWith(w, resource, delivery, { parameters = {}, nodeOver = {
 	return await call({
 		node,
 		entry: w.entry,
+		stack: w.stack,
 		executionId: w.executionId,
 		raw: raw ?? Buffer.from(delivery.rawBody),
 		headers: headers ?? Object.fromEntries(Object.entries(delivery.headers).map(([k, v]) => [k.toLowerCase(), v])),
@@ -102,19 +104,21 @@ async function resumeWith(w, resource, delivery, { parameters = {}, nodeOver = {
 describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 	const crawl = (over = {}) => ({ url: 'https://example.com/fake-duration-1500', limit: 7, ...over });
 
-	test('the crawl starts with its webhook on the resume URL (token header, events completed + failed); the execution waits; the job\'s end resumes it with the pages read once, following next; nothing was polled', async () => {
+	test('the crawl starts with its webhook on the resume URL (token header and URL token, events completed + failed); the execution waits; the job\'s end resumes it with the pages read once, following next; nothing was polled', async () => {
 		const w = await startWaiting('crawl', crawl({ options: { maxDiscoveryDepth: 3 } }));
 		expect(w.result.status).toBe('waiting');
 		const { webhook, ...rest } = w.start.body;
 		expect(rest).toEqual({ url: 'https://example.com/fake-duration-1500', limit: 7, maxDiscoveryDepth: 3, scrapeOptions: { formats: ['markdown'] } });
 		const runData = w.result.run.data;
+		const token = resume.resumeToken(CANARY_KEY, w.executionId, { id: NODE_ID, name: NODE });
 		expect(webhook).toEqual({
-			url: `http://127.0.0.1:5678/webhook-waiting/${w.executionId}?signature=${runData.resumeToken}`,
-			headers: { [resume.RESUME_TOKEN_HEADER]: resume.resumeToken(CANARY_KEY, w.executionId, { id: NODE_ID, name: NODE }) },
+			url: `http://127.0.0.1:5678/webhook-waiting/${w.executionId}?signature=${runData.resumeToken}&webdataToken=${token}`,
+			headers: { [resume.RESUME_TOKEN_HEADER]: token },
 			events: ['completed', 'failed'],
 		});
-		expect(w.result.json(NODE)).toEqual([{ id: w.jobId, status: 'scraping', waitMethod: 'completionWebhook', waitingUntil: runData.waitTill.toISOString() }]);
-		expect(Date.parse(runData.waitTill) - w.t0).toBeGreaterThanOrEqual(599000);
+		expect(w.result.json(NODE)).toEqual([{ id: w.jobId, status: 'scraping', waitMethod: 'completionWebhook', waitingUntil: expect.any(String) }]);
+		expect(Date.parse(w.result.json(NODE)[0].waitingUntil) - w.t0).toBeGreaterThanOrEqual(599000);
+		expect(Date.parse(runData.waitTill) - w.t0).toBeGreaterThanOrEqual(79000); // the first check
 
 		// The job runs to its end: the fake delivers crawl.completed only (the events asked for), signed.
 		const delivery = await deliveryOf(w.jobId, 'crawl.completed');
@@ -126,6 +130,7 @@ describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 		const { returned, response } = await resumeWith(w, 'crawl', delivery);
 		expect(response.status).toBeUndefined();
 		expect(returned.webhookResponse).toEqual({ received: true });
+		expect(w.stack).toEqual([w.entry]); // the check entry is dropped: the node outputs once
 		const items = returned.workflowData[0];
 		expect(items).toHaveLength(7);
 		expect(items.map((i) => i.pairedItem)).toEqual(Array(7).fill({ item: 0 }));
@@ -148,9 +153,8 @@ describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 	});
 
 	test.each([
-		['no token', (h) => ({ ...h, 'x-webdata-resume-token': undefined })],
+		['no token and no signature', (h) => ({ ...h, 'x-webdata-resume-token': undefined, 'x-firecrawl-signature': undefined })],
 		['a wrong token', (h) => ({ ...h, 'x-webdata-resume-token': 'f'.repeat(64) })],
-		['no signature', (h) => ({ ...h, 'x-firecrawl-signature': undefined })],
 		['a signature with another secret', (h, raw) => ({ ...h, 'x-firecrawl-signature': `sha256=${signature.signBody('other', raw)}` })],
 	])('a forged resume call (%s) → 401, nothing resumes, nothing is read', async (_name, forge) => {
 		const w = await startWaiting('crawl', crawl());
@@ -178,15 +182,33 @@ describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 		expect(statusReads('crawl', w.jobId)).toHaveLength(0);
 	});
 
-	test('a completed event while the job still runs → 503 (send again later), nothing resumes', async () => {
+	test('a completed event while the job still runs → 200 (the service sends once) and the execution is resumed into its check; the check reads it again and pauses again', async () => {
 		const w = await startWaiting('crawl', crawl({ url: `https://example.com/${LONG}` }));
 		const raw = JSON.stringify({ success: true, type: 'crawl.completed', id: w.jobId, webhookId: crypto.randomUUID(), data: [], metadata: {} });
 		const token = w.start.body.webhook.headers[resume.RESUME_TOKEN_HEADER];
 		const headers = { 'x-webdata-resume-token': token, 'x-firecrawl-signature': `sha256=${signature.signBody(SECRET, raw)}` };
 		const { returned, response } = await resumeWith(w, 'crawl', null, { raw: Buffer.from(raw), headers });
-		expect(response.status).toBe(503);
-		expect(returned.workflowData).toBeUndefined();
+		expect(response.status).toBeUndefined();
+		expect(returned.workflowData).toEqual([]);
+		expect(returned.webhookResponse.note).toMatch(/does not read as ended yet/);
 		expect(statusReads('crawl', w.jobId)).toHaveLength(1);
+		const data = w.result.run.data;
+		data.executionData.nodeExecutionStack = w.stack;
+		const again = record(await runWorkflow(workflow('crawl', w.params), { credentials: credentials(), resume: data }));
+		expect(again.status).toBe('waiting');
+		expect(statusReads('crawl', w.jobId)).toHaveLength(2);
+	});
+
+	test('a lost crawl.completed: the check reads the ended crawl when its time comes and outputs its pages (read once, following next)', async () => {
+		const w = await startWaiting('crawl', crawl());
+		await deliveryOf(w.jobId, 'crawl.completed'); // sent where nothing listens: lost
+		const done = record(await runWorkflow(workflow('crawl', w.params), { credentials: credentials(), resume: w.result.run.data }));
+		expect(done.status).toBe('success');
+		const items = done.items(NODE);
+		expect(items).toHaveLength(7);
+		expect(items.every((i) => i.json.jobId === w.jobId && i.json.jobStatus === 'completed')).toBe(true);
+		expect(items.map((i) => i.pairedItem)).toEqual(Array(7).fill({ item: 0 }));
+		expect(statusReads('crawl', w.jobId)).toHaveLength(3);
 	});
 
 	test('a failed crawl: the fake\'s crawl.failed delivery resumes into the poll mode\'s error; under Continue (regular output) into an error item', async () => {
@@ -208,17 +230,19 @@ describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 		expect(c.entry.metadata?.resumeError).toBeUndefined();
 	});
 
-	test('Max Wait: "Return Last Status" prepares the same item as the poll mode\'s (timedOut: true); "Fail" prepares the error; nothing is read', async () => {
-		const w = await startWaiting('crawl', crawl({ url: `https://example.com/${LONG}`, maxWait: 30 }));
-		const entry = w.entry;
-		expect(entry.node.name).toBe(NODE);
-		const [prepared] = entry.data.main[0];
+	test('Max Wait: the check at Max Wait reads once more; "Return Last Status" gives the same item as the poll mode\'s (timedOut: true); "Fail" fails naming Max Wait', async () => {
+		const w = await startWaiting('crawl', crawl({ url: `https://example.com/${LONG}`, maxWait: 1 }));
+		expect(w.entry.data).toEqual({ main: [] });
+		expect(statusReads('crawl', w.jobId)).toHaveLength(0);
+		await sleep(1100);
+		const timedOut = record(await runWorkflow(workflow('crawl', w.params), { credentials: credentials(), resume: w.result.run.data }));
+		expect(timedOut.status).toBe('success');
+		const [prepared] = timedOut.items(NODE);
 		expect(prepared).toEqual({
-			json: { id: w.jobId, status: 'scraping', timedOut: true, waitMethod: 'completionWebhook', waitedUntil: w.result.run.data.waitTill.toISOString(), message: expect.stringMatching(/Max Wait \(30 s\)/) },
+			json: { id: w.jobId, status: 'scraping', timedOut: true, waitMethod: 'completionWebhook', waitedUntil: expect.any(String), message: expect.stringMatching(/^Max Wait \(1 s\) passed/) },
 			pairedItem: { item: 0 },
 		});
-		expect(entry.metadata?.resumeError).toBeUndefined();
-		expect(statusReads('crawl', w.jobId)).toHaveLength(0);
+		expect(statusReads('crawl', w.jobId)).toHaveLength(1);
 
 		// The poll mode's Return Last Status item on the same kind of job: the same marks.
 		const polled = record(await runWorkflow(workflow('crawl', crawl({ url: `https://example.com/${LONG}`, maxWait: 1, waitMethod: 'poll' })), { credentials: credentials() }));
@@ -227,9 +251,12 @@ describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 		expect(item).toMatchObject({ status: 'scraping', timedOut: true, waitMethod: 'poll', waitedUntil: expect.any(String) });
 		for (const key of Object.keys(prepared.json)) expect([key, key in item]).toEqual([key, true]);
 
-		const f = await startWaiting('crawl', crawl({ url: `https://example.com/${LONG}`, maxWait: 30, onTimeout: 'fail' }));
-		expect(f.entry.metadata.resumeError.message).toBe('The crawl did not send its completion webhook within Max Wait (30 s)');
-		expect(f.entry.metadata.resumeError.description).toContain(f.jobId);
+		const f = await startWaiting('crawl', crawl({ url: `https://example.com/${LONG}`, maxWait: 1, onTimeout: 'fail' }));
+		await sleep(1100);
+		const failed = record(await runWorkflow(workflow('crawl', f.params), { credentials: credentials(), resume: f.result.run.data }));
+		expect(failed.status).toBe('error');
+		expect(failed.error.message).toBe('The crawl did not send its completion webhook within Max Wait (1 s)');
+		expect(failed.error.description).toContain(f.jobId);
 	});
 
 	test.each([
@@ -268,9 +295,8 @@ describe('Batch Scrape → Run and Wait, "Resume on Completion Webhook"', () => 
 		const waitingOut = w.result.items(NODE);
 		expect(waitingOut[0].json.error).toMatch(/^URL "not a url" is not valid/);
 		expect(waitingOut.at(-1)).toEqual({ json: expect.objectContaining({ id: w.jobId, status: 'scraping', waitMethod: 'completionWebhook' }), pairedItem: [{ item: 0 }, { item: 2 }, { item: 3 }, { item: 4 }] });
-		// Max Wait expiry would pass on the carried error item and the timed-out job item.
-		expect(w.entry.data.main[0]).toHaveLength(2);
-		expect(w.entry.data.main[0][1].json).toMatchObject({ id: w.jobId, timedOut: true });
+		// The check entry keeps the carried error item for its output.
+		expect(w.stack[1].metadata.webDataResume.wait.carried).toHaveLength(1);
 
 		const delivery = await deliveryOf(w.jobId, 'batch_scrape.completed');
 		expect(api.deliveries.filter((d) => d.jobId === w.jobId).map((d) => d.type)).toEqual(['batch_scrape.completed']);
@@ -289,9 +315,8 @@ describe('Batch Scrape → Run and Wait, "Resume on Completion Webhook"', () => 
 		expect(statusReads('batchScrape', w.jobId)).toHaveLength(2); // 4 pages, PAGE_SIZE 3: the first page and one `next`
 	});
 
-	test('a forged call → 401 and nothing read; Max Wait "Fail" prepares the batch error; the own Webhook URL is refused with zero requests', async () => {
+	test('a forged call → 401 and nothing read; the delivery resumes; the own Webhook URL is refused with zero requests', async () => {
 		const w = await startWaiting('batchScrape', batch({ maxWait: 45, onTimeout: 'fail' }), { items: [{ url: urls[0] }, { url: urls[1] }] });
-		expect(w.entry.metadata.resumeError.message).toBe('The batch scrape did not send its completion webhook within Max Wait (45 s)');
 		const delivery = await deliveryOf(w.jobId, 'batch_scrape.completed');
 		const headers = { 'x-webdata-resume-token': 'f'.repeat(64), 'x-firecrawl-signature': delivery.headers['X-Firecrawl-Signature'] };
 		expect((await resumeWith(w, 'batchScrape', delivery, { headers })).response.status).toBe(401);
@@ -299,6 +324,17 @@ describe('Batch Scrape → Run and Wait, "Resume on Completion Webhook"', () => 
 		const { returned } = await resumeWith(w, 'batchScrape', delivery);
 		expect(returned.workflowData[0].map((p) => p.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(w.entry.metadata.resumeError).toBeUndefined();
+
+		// A lost batch_scrape.completed: the check outputs the pages, each paired to its item, the carried error item first.
+		api.reset();
+		const items = [{ url: urls[0] }, { url: 'not a url' }, { url: urls[1] }];
+		const l = await startWaiting('batchScrape', batch(), { items, node: { onError: 'continueRegularOutput' } });
+		await deliveryOf(l.jobId, 'batch_scrape.completed');
+		const done = record(await runWorkflow(workflow('batchScrape', l.params, l.opts), { credentials: credentials(), resume: l.result.run.data }));
+		expect(done.status).toBe('success');
+		const out = done.items(NODE);
+		expect(out[0].json.error).toMatch(/^URL "not a url" is not valid/);
+		expect(out.slice(1).map((p) => [p.json.metadata.sourceURL, p.pairedItem])).toEqual([[urls[0], { item: 0 }], [urls[1], { item: 2 }]]);
 
 		api.reset();
 		const refused = record(await runWorkflow(workflow('batchScrape', batch({ options: { webhookUrl: 'https://hooks.example.com/mine' } }), { items: [{ url: urls[0] }] }), { credentials: credentials() }));

@@ -112,3 +112,68 @@ export function verifyDelivery(input: DeliveryCheck): DeliveryVerdict {
 	}
 	return { ok: true, verifiedBy };
 }
+
+export interface ResumeCallCheck {
+	headers: HeaderBag | undefined;
+	/** The query of the call's URL (n8n's parsed query). */
+	query: Record<string, unknown> | undefined;
+	/** The exact bytes received; needed for the signature. */
+	rawBody: Buffer | string | undefined;
+	tokenHeader: string;
+	tokenQuery: string;
+	expectedToken: string;
+	/** The signing secret of the credential, or undefined/empty when none is set. */
+	signingSecret?: string;
+}
+
+export type ResumeCallVerdict =
+	| { ok: true; verifiedBy: Array<'header token' | 'URL token' | 'signature'> }
+	| { ok: false; reason: string };
+
+/** One query value as a string; undefined when absent, `null` when sent more than once or not a string. */
+function queryValue(query: Record<string, unknown> | undefined, name: string): string | null | undefined {
+	if (!query || !Object.prototype.hasOwnProperty.call(query, name)) return undefined;
+	const value = query[name];
+	return typeof value === 'string' ? value : null;
+}
+
+/**
+ * A resume call is authentic when it proves ANY ONE of: the per-execution token in the
+ * `tokenHeader` header (the webhook's custom headers), the same token in the URL's `tokenQuery`
+ * parameter (for services that do not forward custom headers), or the service's HMAC signature
+ * over the exact body with the credential's signing secret (for services that forward neither).
+ * A proof that is present but wrong refuses the call whatever else it carries (a changed body, a
+ * guessed token): only calls whose every presented proof holds, and at least one, pass.
+ * (A signature header without a secret on the credential cannot be checked and counts as absent.)
+ */
+export function verifyResumeCall(input: ResumeCallCheck): ResumeCallVerdict {
+	const verifiedBy: Array<'header token' | 'URL token' | 'signature'> = [];
+	const tokenHeaderValue = headerValue(input.headers, input.tokenHeader);
+	const hasTokenHeader = Object.keys(input.headers ?? {}).some((k) => k.toLowerCase() === input.tokenHeader.toLowerCase());
+	if (hasTokenHeader) {
+		if (tokenHeaderValue === undefined || !safeEqual(tokenHeaderValue, input.expectedToken)) return { ok: false, reason: `the ${input.tokenHeader} header is wrong` };
+		verifiedBy.push('header token');
+	}
+	const tokenInUrl = queryValue(input.query, input.tokenQuery);
+	if (tokenInUrl !== undefined) {
+		if (tokenInUrl === null || !safeEqual(tokenInUrl, input.expectedToken)) return { ok: false, reason: `the ${input.tokenQuery} URL parameter is wrong` };
+		verifiedBy.push('URL token');
+	}
+	const secret = input.signingSecret?.trim();
+	const signatureHeader = headerValue(input.headers, SIGNATURE_HEADER);
+	if (secret && signatureHeader !== undefined) {
+		if (input.rawBody === undefined || !signatureMatches(secret, input.rawBody, signatureHeader)) {
+			return { ok: false, reason: `the ${SIGNATURE_HEADER} header does not match the body` };
+		}
+		verifiedBy.push('signature');
+	}
+	if (verifiedBy.length === 0) {
+		return {
+			ok: false,
+			reason: secret
+				? `it carries neither the ${input.tokenHeader} header, nor the ${input.tokenQuery} URL parameter, nor the ${SIGNATURE_HEADER} header`
+				: `it carries neither the ${input.tokenHeader} header nor the ${input.tokenQuery} URL parameter (and the credential has no signing secret to check a signature)`,
+		};
+	}
+	return { ok: true, verifiedBy };
+}

@@ -1,6 +1,6 @@
-import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { type CompletionWaiter, resumeWebhook } from '../helpers/resume';
+import { type CompletionWaiter, continueWaiting, resumeWebhook } from '../helpers/resume';
 import { agentWaiter } from './agent/resume';
 import { batchWaiter } from './batchScrape';
 import { crawlWaiter } from './crawl';
@@ -15,4 +15,12 @@ export const WAITERS: Record<string, CompletionWaiter> = {
 /** WebData.webhook(): the resume call of a paused Run and Wait execution. */
 export async function resumeWaitingNode(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	return await resumeWebhook.call(this, WAITERS);
+}
+
+/**
+ * WebData.execute() of a paused Run and Wait's check (helpers/resume.ts continueWaiting): the node's
+ * output when this node run is a check of a waiting job, undefined otherwise.
+ */
+export async function checkWaitingNode(this: IExecuteFunctions): Promise<INodeExecutionData[] | undefined> {
+	return await continueWaiting(this, WAITERS);
 }

@@ -2,8 +2,8 @@
 // test/e2e/workflows/agent-run-and-resume.json: Manual Trigger → Web Data (Agent → Run and Wait,
 // Wait Method "Resume on Completion Webhook") under `n8n execute`. The CLI cannot serve the resume
 // URL, so this proves the waiting half: the run starts with its webhook on the execution's resume
-// URL, the execution is stored as "waiting" (the CLI process ends: nothing holds it), the node
-// prepared what Max Wait expiry gives, and no status was read. The resume itself (webhook, forged
+// URL, the execution is stored as "waiting" until its first check (the CLI process ends: nothing
+// holds it), with the check entry queued behind the paused one, and no status was read. The resume itself (webhook, forged
 // calls, restart, Max Wait expiry) is proven under `n8n start` by `npm run test:e2e:agent-resume`.
 const assert = require('node:assert/strict');
 const { nodeItems } = require('../lib/output');
@@ -19,7 +19,6 @@ async function check({ output, exitCode, fake, apiKey }) {
 	const waiting = items[0].json;
 	assert.equal(waiting.status, 'processing');
 	assert.equal(waiting.waitMethod, 'completionWebhook');
-	assert.equal(Date.parse(waiting.waitingUntil), waitTill, 'n8n waits until Max Wait');
 
 	const log = await fake.log();
 	const trail = log.map((r) => `${r.method} ${r.path} ${r.status}`);
@@ -34,16 +33,19 @@ async function check({ output, exitCode, fake, apiKey }) {
 	assert.deepEqual(Object.keys(webhook.headers), [TOKEN_HEADER]);
 	assert.match(webhook.headers[TOKEN_HEADER], /^[0-9a-f]{64}$/);
 	assert.deepEqual(webhook.events, ['completed', 'failed', 'cancelled']);
-	assert.equal(waitTill - start.at > 115000 && waitTill - start.at < 125000, true, 'Max Wait 120 s from the start');
+	assert.equal(url.searchParams.get('webdataToken'), webhook.headers[TOKEN_HEADER], 'the node token in the URL too');
+	const until = Date.parse(waiting.waitingUntil);
+	assert.equal(until - start.at > 115000 && until - start.at < 125000, true, 'Max Wait 120 s from the start');
+	assert.equal(waitTill - start.at > 75000 && waitTill - start.at < 85000, true, 'n8n resumes it at its first check, 80 s after the start');
 
-	// What Max Wait expiry will pass on (no node code runs then): the stack entry n8n saved.
-	const entry = output.data.executionData.nodeExecutionStack[0];
+	// The stack n8n saved: the paused entry (passes nothing on when the time comes), then its check entry.
+	const [entry, checkEntry] = output.data.executionData.nodeExecutionStack;
 	assert.equal(entry.node.name, 'Run agent');
-	const prepared = entry.data.main[0][0].json;
-	assert.equal(prepared.id, waiting.id);
-	assert.equal(prepared.timedOut, true);
-	assert.equal(prepared.status, 'processing');
-	assert.equal(entry.metadata?.resumeError, undefined, 'On Timeout "Return Last Status" prepares no error');
+	assert.deepEqual(entry.data, { main: [] });
+	assert.equal(entry.metadata?.resumeError, undefined);
+	assert.equal(checkEntry.node.name, 'Run agent');
+	assert.equal(checkEntry.metadata.webDataResume.wait.phase, 'check');
+	assert.equal(checkEntry.metadata.webDataResume.wait.jobId, waiting.id);
 
 	const internal = await fake.agent(waiting.id);
 	assert.equal(internal.polls, 0, 'the fake counted no status read');

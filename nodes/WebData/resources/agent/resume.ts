@@ -1,6 +1,6 @@
-import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import type { CompletionWaiter, ResumeRead } from '../../helpers/resume';
+import { type CompletionWaiter, type ResumeContext, type ResumeRead, resumeParameter } from '../../helpers/resume';
 import { getAgentJob } from './get';
 import { classifyRun, isUnsuccessful, runFacts, unsuccessfulRunError } from './outcome';
 
@@ -23,13 +23,13 @@ export const agentWaiter: CompletionWaiter = {
 	runningStatus: 'processing',
 	events: RESUME_EVENTS,
 	endEventTypes: END_EVENT_TYPES,
-	async resume(ctx: IWebhookFunctions, jobId: string): Promise<ResumeRead> {
+	async resume(ctx: ResumeContext, jobId: string): Promise<ResumeRead> {
 		const job = await getAgentJob(ctx, jobId, 0);
 		const outcome = classifyRun(job);
 		if (outcome === 'running') return { running: true };
 		const items = [{ json: job, pairedItem: { item: 0 } }];
-		if (!isUnsuccessful(outcome) || ctx.getNodeParameter('onUnsuccessful', 'error') === 'outputItem') return { items };
-		const options = ctx.getNodeParameter('options', {}) as IDataObject;
+		if (!isUnsuccessful(outcome) || resumeParameter(ctx, 'onUnsuccessful', 'error') === 'outputItem') return { items };
+		const options = resumeParameter(ctx, 'options', {}) as IDataObject;
 		const maxCredits = typeof options.maxCredits === 'number' ? options.maxCredits : undefined;
 		return { items, error: unsuccessfulRunError(ctx.getNode(), job, outcome, 0, maxCredits), errorFacts: runFacts(job) };
 	},

@@ -22,7 +22,7 @@ const properties: INodeProperties[] = [
 	...waitMethodFields(
 		'run',
 		true,
-		'The run\'s end is sent to this execution\'s resume URL (built from n8n\'s WEBHOOK_URL), so the service must be able to reach this n8n. One input item per execution: loop over several items with "Loop Over Items" (batch size 1). When Max Wait passes first, n8n resumes the execution without running node code: "Return Last Status" outputs the run\'s ID with status "processing" and timedOut: true; "Fail" stops with an error.',
+		'The run\'s end is sent to this execution\'s resume URL (built from n8n\'s WEBHOOK_URL), so the service must be able to reach this n8n. One input item per execution: loop over several items with "Loop Over Items" (batch size 1). If the webhook is lost (the service sends it once), the execution also reads the run itself now and then (80 s after the start, then every 80 s or 45 % of its age) and ends with its result. When Max Wait passes first: "Return Last Status" outputs the run\'s ID with status "processing" and timedOut: true; "Fail" stops with an error.',
 	),
 	maxWaitField('run', {
 		description:

@@ -1,5 +1,5 @@
 import { NodeOperationError } from 'n8n-workflow';
-import type { IDataObject, IExecuteData, IExecuteFunctions, INode, INodeExecutionData, INodeProperties, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteData, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { documentJson, type OutputMode, outputModeField, readOutputMode } from '../../helpers/document';
 import { uuidLocator } from '../../helpers/fields';
@@ -8,7 +8,7 @@ import { waitFor } from '../../helpers/poller';
 import type { Operation, RunContext } from '../../helpers/types';
 import { invalid, requireUuid } from '../../helpers/validation';
 import { webhookFieldOf } from '../../helpers/triggerTarget';
-import { type CompletionWaiter, type ResumeRead, waitMethodFields } from '../../helpers/resume';
+import { type CompletionWaiter, type ResumeContext, type ResumeRead, resumeParameter, waitMethodFields } from '../../helpers/resume';
 import type { OnTimeout } from '../../helpers/wait';
 import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';
 
@@ -367,7 +367,7 @@ export function jobWaiter(
 		runningStatus: 'scraping',
 		events: ['completed', 'failed'],
 		endEventTypes: [`${prefix}.completed`, `${prefix}.failed`, `${prefix}.cancelled`],
-		async resume(ctx: IWebhookFunctions, id: string, entry: IExecuteData): Promise<ResumeRead> {
+		async resume(ctx: ResumeContext, id: string, entry: IExecuteData): Promise<ResumeRead> {
 			const first = await readStatusPage(ctx, kind, id, 0, defaultDeps);
 			if (!TERMINAL.includes(String(first.status))) return { running: true };
 			const pairedItem = entry.data.main?.[0]?.at(-1)?.pairedItem ?? { item: 0 };
@@ -379,7 +379,7 @@ export function jobWaiter(
 			const all = await readAllDocuments(ctx, kind, first, 0, defaultDeps);
 			const status = statusJson(id, all.status);
 			if (all.documents.length === 0) return { items: [{ json: status, pairedItem }] };
-			const mode = ctx.getNodeParameter('output', 'full') === 'compact' ? 'compact' : 'full';
+			const mode = resumeParameter(ctx, 'output', 'full') === 'compact' ? 'compact' : 'full';
 			return { items: pages(entry, id, status, all.documents, mode) };
 		},
 	};
@@ -412,7 +412,7 @@ export function jobWaitMethodFields(kind: JobKind): INodeProperties[] {
 	return waitMethodFields(
 		NOUN[kind],
 		kind === 'crawl',
-		`The ${NOUN[kind]}'s end ("completed" or "failed" event) is sent to this execution's resume URL (built from n8n's WEBHOOK_URL), so the service must be able to reach this n8n; the pages are then read once. ${items} The Webhook options cannot be used with it. When Max Wait passes first, n8n resumes the execution without running node code: "Return Last Status" outputs the job's ID with status "scraping" and timedOut: true; "Fail" stops with an error.`,
+		`The ${NOUN[kind]}'s end ("completed" or "failed" event) is sent to this execution's resume URL (built from n8n's WEBHOOK_URL), so the service must be able to reach this n8n; the pages are then read once. ${items} The Webhook options cannot be used with it. If the webhook is lost (the service sends it once), the execution also reads the job itself now and then (80 s after the start, then every 80 s or 45 % of its age) and ends with its pages. When Max Wait passes first: "Return Last Status" outputs the job's ID with status "scraping" and timedOut: true; "Fail" stops with an error.`,
 	);
 }
 
