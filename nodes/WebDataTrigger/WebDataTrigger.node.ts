@@ -8,7 +8,8 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { itemsForDelivery, jobItemsForDelivery, parseDelivery, redactedHeaders } from './delivery';
+import { itemsForDelivery, jobItemsForDelivery, needsJobEndRead, parseDelivery, redactedHeaders } from './delivery';
+import { readJobEnd } from './jobEnd';
 import { triggerProperties } from './description';
 import { searchMonitors } from './listSearch';
 import { checkExists, create, registrationOf, remove, type Connection } from './registration';
@@ -215,8 +216,17 @@ export class WebDataTrigger implements INodeType {
 		// 4. Events, filters and items.
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		if (source === 'jobs') {
+			const events = this.getNodeParameter('jobEvents', []) as string[];
+			// A crawl / batch end: its real end is read once (the open-source server announces every end as completed).
+			const end = needsJobEndRead(envelope.type, events) ? await readJobEnd(this, envelope) : undefined;
+			if (end && 'readError' in end) {
+				this.logger.warn(`Web Data Trigger "${node.name}" could not read how job ${String(envelope.id)} ended: ${end.readError}`, {
+					workflowId: this.getWorkflow().id,
+				});
+			}
 			const decision = jobItemsForDelivery(envelope, {
-				events: this.getNodeParameter('jobEvents', []) as string[],
+				events,
+				end,
 				passUnknownEvents: options.passUnknownEvents === true,
 				headers: options.includeHeaders === true ? redactedHeaders(headers) : undefined,
 			});

@@ -135,8 +135,10 @@ export function redactedHeaders(headers: HeaderBag | undefined): IDataObject {
  * apps/api/src/services/webhook/types.ts c4ccc61f7f20 `WebhookEvent`): the same envelope, with `id`
  * = the crawl, batch-scrape or agent job id (`jobId` from v0 senders, delivery.ts 3b844de23cfe).
  * `crawl.failed`/`batch_scrape.failed` are accepted by the crawl/batch `webhook.events` filter
- * (`failed`); `crawl.cancelled` exists in newer builds (api-facts 3, types.ts 2d9ef30);
- * `batch_scrape.cancelled` is listed for symmetry, in case the service sends it.
+ * (`failed`); `crawl.cancelled` exists in some builds (api-facts 3, types.ts 2d9ef30);
+ * `batch_scrape.cancelled` is listed for symmetry, in case the service sends it. The open-source
+ * server as of 2026-08 (apps/api @ ca0be9b) sends none of the four: every crawl / batch end is
+ * `<prefix>.completed` with success true, so the trigger reads the job's status (see JobEnd).
  */
 export const JOB_EVENTS = [
 	'crawl.started',
@@ -159,9 +161,56 @@ export const JOB_EVENTS = [
 /** Events whose `data[]` holds scraped pages (Documents): one item per page. */
 const PAGE_EVENTS = ['crawl.page', 'batch_scrape.page'];
 
+/** The crawl / batch-scrape events that announce a job's end. */
+const END_EVENT_KINDS = ['completed', 'failed', 'cancelled'];
+/** The ways a crawl / batch scrape really ends (its status read). */
+export const JOB_END_STATUSES = ['completed', 'failed', 'cancelled'] as const;
+
+/** A crawl / batch end delivery: its job kind prefix and the end it announces, or undefined. */
+export function jobEndAnnouncement(type: string): { prefix: 'crawl' | 'batch_scrape'; announced: string } | undefined {
+	const match = /^(crawl|batch_scrape)\.(\w+)$/.exec(type);
+	if (!match || !END_EVENT_KINDS.includes(match[2])) return undefined;
+	return { prefix: match[1] as 'crawl' | 'batch_scrape', announced: match[2] };
+}
+
+/**
+ * Whether the job's status is read before this delivery is decided: for a crawl / batch end event
+ * that some chosen event can receive (the announced one, or — when the server announces every end
+ * as completed — the `failed` / `cancelled` event of the same job kind).
+ */
+export function needsJobEndRead(type: string, events: string[]): boolean {
+	const end = jobEndAnnouncement(type);
+	if (!end) return false;
+	if (events.includes(type)) return true;
+	return end.announced === 'completed' && (events.includes(`${end.prefix}.failed`) || events.includes(`${end.prefix}.cancelled`));
+}
+
+/**
+ * The job's real end, read once with its status (GET /v2/crawl/{id} or /v2/batch/scrape/{id}):
+ * `status` (completed, failed, cancelled, or scraping if it has not ended), the page counts, the
+ * credits; or why it could not be read.
+ */
+export type JobEnd = { status: string; total?: number; completed?: number; creditsUsed?: number } | { readError: string };
+
+/** The JobEnd of a status body. */
+export function jobEndOf(body: IDataObject): JobEnd {
+	if (typeof body.status !== 'string') return { readError: 'the status answer has no "status"' };
+	const end: JobEnd = { status: body.status };
+	for (const key of ['total', 'completed', 'creditsUsed'] as const) {
+		if (typeof body[key] === 'number') end[key] = body[key];
+	}
+	return end;
+}
+
 export interface JobOutputOptions {
 	/** Job events chosen on the node. */
 	events: string[];
+	/**
+	 * For a crawl / batch end event: the job's status as read (needsJobEndRead). A `completed`
+	 * announcement of a job that failed or was cancelled then also reaches a chosen "Failed" /
+	 * "Cancelled" event, and the item says the real end.
+	 */
+	end?: JobEnd;
 	/** Start the workflow for event types this node does not know (crawl.*, batch_scrape.*, agent.* only). */
 	passUnknownEvents?: boolean;
 	/** Headers to add to each item (already redacted), when "Include Request Headers" is on. */
@@ -180,12 +229,25 @@ const jobTypeOf = (type: string): string => type.split('.')[0];
  *    `data[]` entry's fields are merged in (agent `creditsUsed`, `data`), several stay as `data`.
  * Envelope fields beside the page: `event`, `jobType`, `jobId`, `webhookId`, `success`, `error`,
  * `webhookMetadata` (the webhook's `metadata`; `metadata` stays the page's metadata). They win
- * over entry keys of the same name.
+ * over entry keys of the same name. A crawl / batch end item also has the job's real end as read
+ * (`options.end`): `status` (completed, failed, cancelled), `total`, `completed` (pages), `creditsUsed`;
+ * `status: null` and `statusReadError` when it could not be read.
  */
 export function jobItemsForDelivery(envelope: Envelope, options: JobOutputOptions): Decision {
 	const { type } = envelope;
+	const announcement = jobEndAnnouncement(type);
+	const end = announcement ? options.end : undefined;
+	const realStatus = end && 'status' in end ? end.status : undefined;
 	if (isJobEvent(type)) {
-		if (!options.events.includes(type)) return { run: false, reason: 'event not selected' };
+		// The open-source server announces a failed or cancelled job as <prefix>.completed: its real
+		// end (read) reaches the "Failed" / "Cancelled" choice too.
+		const realEvent =
+			announcement && announcement.announced === 'completed' && (realStatus === 'failed' || realStatus === 'cancelled')
+				? `${announcement.prefix}.${realStatus}`
+				: undefined;
+		if (!options.events.includes(type) && !(realEvent && options.events.includes(realEvent))) {
+			return { run: false, reason: 'event not selected' };
+		}
 	} else if (!options.passUnknownEvents || !/^(crawl|batch_scrape|agent)\./.test(type)) {
 		return { run: false, reason: isKnown(type) ? 'event not selected' : 'unknown event' };
 	}
@@ -206,6 +268,18 @@ export function jobItemsForDelivery(envelope: Envelope, options: JobOutputOption
 		bodies = [entries[0] as IDataObject];
 	} else {
 		bodies = [entries.length ? { data: entries as IDataObject[] } : {}];
+	}
+	if (end) {
+		// The job's real end beside the event the service sent (`event` and `success` stay as sent).
+		if ('status' in end) {
+			beside.status = end.status;
+			for (const key of ['total', 'completed', 'creditsUsed'] as const) {
+				if (end[key] !== undefined) beside[key] = end[key];
+			}
+		} else {
+			beside.status = null;
+			beside.statusReadError = end.readError;
+		}
 	}
 	const items = bodies.map((body) => {
 		// An entry's own `error` (a page's) is kept when the envelope has none.

@@ -5,10 +5,29 @@ import { timezoneField, timezoneFieldV2 } from '../WebData/resources/monitor/fie
 import { CRON_HELP, SCHEDULE_TEXT_DESCRIPTION } from '../WebData/resources/monitor/schedule';
 import { SIGNATURE_HEADER, TOKEN_HEADER, TOKEN_QUERY } from './verify';
 
+/**
+ * What each crawl / batch-scrape end choice receives. The open-source service (apps/api @ ca0be9b,
+ * 2026-08) sends no <prefix>.failed and no <prefix>.cancelled: every end is <prefix>.completed with
+ * success true; some builds send the other two. The trigger reads the job's status on an end event
+ * (delivery.ts needsJobEndRead), so each choice receives the ends it names on either kind of server.
+ */
+const JOB_END_TEXT = {
+	completed: (noun: string, prefix: string) =>
+		`Every end the service announces as "${prefix}.completed": on the open-source service also failed and cancelled ${noun}s. The item's "status" (read from the service) says completed, failed or cancelled, with the page counts.`,
+	failed: (noun: string, prefix: string) =>
+		`A ${noun} that failed: a "${prefix}.completed" whose status reads "failed"; "${prefix}.failed" where the service sends it (the open-source one does not, and Completed receives it too there).`,
+	cancelled: (noun: string, prefix: string) =>
+		`A ${noun} that was cancelled: a "${prefix}.completed" whose status reads "cancelled"; "${prefix}.cancelled" where the service sends it (the open-source one does not, and Completed receives it too there).`,
+};
+
 /** The trigger's parameters, as plain data. */
 export const triggerProperties: INodeProperties[] = [
 	{
-		displayName: 'Source',
+		// n8n's node creator lists a trigger's "actions" from the options of its first parameter shown
+		// as "Event", "Events" or "Trigger On" (editor-ui useActionsGeneration, triggersCategory), and
+		// an action sets that one parameter. This one comes first, so both sources are listed and an
+		// action picks its source (the event lists below then default to their usual choices).
+		displayName: 'Trigger On',
 		name: 'source',
 		type: 'options',
 		noDataExpression: true,
@@ -18,12 +37,15 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Monitor Events',
 				value: 'monitor',
+				action: 'On monitor page checked or check completed',
 				description: 'A web monitor checked a page or finished a check',
 			},
 			{
 				name: 'Job Events (Crawl, Batch Scrape, Agent)',
 				value: 'jobs',
-				description: 'A crawl, batch scrape or agent run that reports to this workflow started, scraped a page, or ended',
+				action: 'On crawl, batch scrape or agent job event (page scraped, job ended)',
+				description:
+					'A crawl, batch scrape or agent run that reports to this workflow started, scraped a page, or ended (completed, failed, cancelled)',
 			},
 		],
 	},
@@ -221,22 +243,31 @@ export const triggerProperties: INodeProperties[] = [
 		required: true,
 		default: ['crawl.page', 'crawl.completed', 'crawl.failed', 'batch_scrape.page', 'batch_scrape.completed', 'batch_scrape.failed'],
 		description:
-			'Which crawl, batch scrape and agent events start the workflow (the job itself chooses which events it sends). Each delivery starts one execution: a page event gives one item per page, the others one summary item.',
+			'Which crawl, batch scrape and agent events start the workflow (the job itself chooses which events it sends). Each delivery starts one execution: a page event gives one item per page, the others one summary item. A crawl or batch scrape end is checked with one status read, so its item says how the job really ended.',
+		hint: 'The open-source service announces every crawl and batch scrape end as "Completed" (also failed and cancelled ones); the item\'s "status" says which',
 		displayOptions: { show: { source: ['jobs'] } },
 		options: [
 			{ name: 'Agent Action', value: 'agent.action', description: 'The agent did a step (search, scrape, …) (event "agent.action")' },
-			{ name: 'Agent Cancelled', value: 'agent.cancelled', description: 'Event "agent.cancelled"' },
+			{ name: 'Agent Cancelled', value: 'agent.cancelled', description: 'The run was cancelled (event "agent.cancelled")' },
 			{ name: 'Agent Completed', value: 'agent.completed', description: 'With the result in "data" (event "agent.completed")' },
-			{ name: 'Agent Failed', value: 'agent.failed', description: 'Event "agent.failed"' },
+			{
+				name: 'Agent Failed',
+				value: 'agent.failed',
+				description: 'The run failed, was refused, or stopped at its Max Credits; "error" says why (event "agent.failed")',
+			},
 			{ name: 'Agent Started', value: 'agent.started', description: 'Event "agent.started"' },
-			{ name: 'Batch Scrape Cancelled', value: 'batch_scrape.cancelled', description: 'Event "batch_scrape.cancelled"' },
-			{ name: 'Batch Scrape Completed', value: 'batch_scrape.completed', description: 'Event "batch_scrape.completed"' },
-			{ name: 'Batch Scrape Failed', value: 'batch_scrape.failed', description: 'Event "batch_scrape.failed"' },
+			{
+				name: 'Batch Scrape Cancelled',
+				value: 'batch_scrape.cancelled',
+				description: JOB_END_TEXT.cancelled('batch scrape', 'batch_scrape'),
+			},
+			{ name: 'Batch Scrape Completed', value: 'batch_scrape.completed', description: JOB_END_TEXT.completed('batch scrape', 'batch_scrape') },
+			{ name: 'Batch Scrape Failed', value: 'batch_scrape.failed', description: JOB_END_TEXT.failed('batch scrape', 'batch_scrape') },
 			{ name: 'Batch Scrape Page', value: 'batch_scrape.page', description: 'One item per scraped page (event "batch_scrape.page")' },
 			{ name: 'Batch Scrape Started', value: 'batch_scrape.started', description: 'Event "batch_scrape.started"' },
-			{ name: 'Crawl Cancelled', value: 'crawl.cancelled', description: 'Event "crawl.cancelled"' },
-			{ name: 'Crawl Completed', value: 'crawl.completed', description: 'Event "crawl.completed"' },
-			{ name: 'Crawl Failed', value: 'crawl.failed', description: 'Event "crawl.failed"' },
+			{ name: 'Crawl Cancelled', value: 'crawl.cancelled', description: JOB_END_TEXT.cancelled('crawl', 'crawl') },
+			{ name: 'Crawl Completed', value: 'crawl.completed', description: JOB_END_TEXT.completed('crawl', 'crawl') },
+			{ name: 'Crawl Failed', value: 'crawl.failed', description: JOB_END_TEXT.failed('crawl', 'crawl') },
 			{ name: 'Crawl Page', value: 'crawl.page', description: 'One item per crawled page, as it is crawled (event "crawl.page")' },
 			{ name: 'Crawl Started', value: 'crawl.started', description: 'Event "crawl.started"' },
 		],

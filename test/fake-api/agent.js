@@ -9,6 +9,9 @@ const { str, num, bool, arr, obj, rec, union, assertValid } = require('./validat
 const DAY = 24 * 3600 * 1000;
 const PAGE_SIZE = 20;
 const OUTCOMES = ['completed', 'credit_limit', 'fail', 'refused'];
+const STATUS_SHAPES = ['newest', 'oss', 'errorcode'];
+/** The error text of a credit-limited run in builds without stopReason. */
+const OSS_CREDIT_LIMIT_ERROR = 'Max credits exceeded';
 const JSON_SCHEMA_TYPES = ['object', 'array', 'string', 'number', 'integer', 'boolean', 'null'];
 const ERRORS = {
 	cancelled: 'Agent run was cancelled.',
@@ -67,6 +70,9 @@ const agentRequestSchema = obj(
 
 /**
  * Prompt markers: FAKE_DURATION_MS=500 FAKE_COST=40 FAKE_OUTCOME=fail|refused|credit_limit FAKE_LEGACY,
+ * FAKE_STATUS_SHAPE=oss|errorcode (how the status read says why a run ended: `oss` as the open-source
+ * API @ ca0be9b, 2026-08: status, error, data, model, expiresAt, creditsUsed only; `errorcode` as an
+ * older build: `errorCode: "MAX_CREDITS_EXCEEDED"`; default: the newest, with stopReason and partial),
  * and for webhooks FAKE_NO_WEBHOOK (the run's end sends no webhook) FAKE_WEBHOOK_DELAY_MS=N (the end's
  * webhook leaves N ms after the end, before timeScale).
  */
@@ -77,6 +83,7 @@ function promptMarkers(prompt) {
 		else if (key === 'COST') out.cost = Number(value);
 		else if (key === 'OUTCOME' && OUTCOMES.includes(value)) out.outcome = value;
 		else if (key === 'LEGACY') out.legacy = true;
+		else if (key === 'STATUS_SHAPE' && STATUS_SHAPES.includes(value)) out.statusShape = value;
 		else if (key === 'NO_WEBHOOK') out.noWebhook = true;
 		else if (key === 'WEBHOOK_DELAY_MS') out.webhookDelayMs = Number(value);
 	}
@@ -141,6 +148,7 @@ class Agents {
 			cost: props.cost,
 			outcome: props.outcome,
 			legacy: !!props.legacy,
+			statusShape: props.statusShape ?? 'newest',
 			data: props.data,
 			partial: props.partial,
 			cancelledAt: null,
@@ -247,7 +255,14 @@ class Agents {
 		const body = { success: true, status: ph.status };
 		if (ph.kind === 'completed') body.data = this.resultData(job);
 		if (ph.status === 'failed') body.error = ERRORS[ph.kind];
-		if (ph.kind === 'credit_limit') {
+		if (job.statusShape === 'oss') {
+			if (ph.kind === 'credit_limit') body.error = OSS_CREDIT_LIMIT_ERROR;
+		} else if (job.statusShape === 'errorcode') {
+			if (ph.kind === 'credit_limit') {
+				body.error = OSS_CREDIT_LIMIT_ERROR;
+				body.errorCode = 'MAX_CREDITS_EXCEEDED';
+			}
+		} else if (ph.kind === 'credit_limit') {
 			body.stopReason = 'credit_limit_reached';
 			body.partial = job.partial ?? { note: 'Best-effort partial result', itemsFound: 1 };
 			body.partialSchemaValid = false;

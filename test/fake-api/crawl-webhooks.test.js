@@ -1,7 +1,7 @@
 'use strict';
 // The fake API's crawl and batch-scrape webhooks (api-facts 3; webhooks OpenAPI crawl*/batchScrape*):
 // <prefix>.started, one <prefix>.page per finished page as the job's clock passes it, then
-// completed / failed / cancelled; the envelope {success, type, id, webhookId, data, error?, metadata},
+// <prefix>.completed for every end as the open-source server (or failed / cancelled with jobEndEvents 'split'); the envelope {success, type, id, webhookId, data, error?, metadata},
 // the events filter (omitted = started|page|completed|failed; [] = all), the customer's headers, the
 // HMAC signature, and a retry when a delivery is not answered 2xx.
 const crypto = require('crypto');
@@ -46,11 +46,14 @@ test('the events filter: only the chosen short names are sent', async () => {
 	expect(types()).toEqual(['crawl.page', 'crawl.page']);
 });
 
-test('a failing crawl ends with crawl.failed (success false, error); a batch page that fails is a batch_scrape.page with success false', async () => {
-	await post('/v2/crawl', { url: 'https://docs.example.com/fake-job-fail', limit: 4, webhook: { url: hookUrl() } });
+test('as the open-source server: a failing crawl ends with crawl.completed (success true, data []), its status read says "failed"; a batch page that fails is a batch_scrape.page with success false', async () => {
+	const { body } = await post('/v2/crawl', { url: 'https://docs.example.com/fake-job-fail', limit: 4, webhook: { url: hookUrl() } });
 	await api.settled(10000);
-	expect(types()).toEqual(['crawl.started', 'crawl.page', 'crawl.page', 'crawl.failed']);
-	expect(received[3].body).toMatchObject({ success: false, error: expect.stringContaining('fail') });
+	expect(types()).toEqual(['crawl.started', 'crawl.page', 'crawl.page', 'crawl.completed']);
+	expect(received[3].body).toEqual(expect.objectContaining({ success: true, data: [] }));
+	expect(received[3].body.error).toBeUndefined();
+	const status = await (await fetch(`${api.url}/v2/crawl/${body.id}`, { headers: { authorization: `Bearer ${CANARY_KEY}` } })).json();
+	expect(status).toMatchObject({ status: 'failed', total: 4, completed: 2 });
 	received.length = 0;
 	await post('/v2/batch/scrape', { urls: ['https://a.example.com/', 'https://b.example.com/fake-page-error'], webhook: { url: hookUrl(), events: ['page', 'completed'] } });
 	await api.settled(10000);
@@ -58,12 +61,37 @@ test('a failing crawl ends with crawl.failed (success false, error); a batch pag
 	expect(received[1].body).toMatchObject({ success: false, data: [], error: expect.stringContaining('fake-page-error') });
 });
 
-test('a cancelled job sends crawl.cancelled only when all events are wanted (events: [])', async () => {
-	const { body } = await post('/v2/crawl', { url: 'https://docs.example.com/fake-duration-20000', webhook: { url: hookUrl(), events: [] } });
-	await fetch(`${api.url}/v2/crawl/${body.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${CANARY_KEY}` } });
-	await api.settled(10000);
-	expect(types()).toEqual(['crawl.started', 'crawl.cancelled']);
-	expect(received[1].body).toMatchObject({ success: false, data: [] });
+test('as the open-source server: a cancelled crawl and a cancelled batch end with <prefix>.completed, success true, even with all events wanted', async () => {
+	for (const [path, prefix, request] of [
+		['/v2/crawl', 'crawl', { url: 'https://docs.example.com/fake-duration-20000' }],
+		['/v2/batch/scrape', 'batch_scrape', { urls: ['https://a.example.com/fake-duration-20000', 'https://b.example.com/'] }],
+	]) {
+		received.length = 0;
+		const { body } = await post(path, { ...request, webhook: { url: hookUrl(), events: [] } });
+		await fetch(`${api.url}${path}/${body.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${CANARY_KEY}` } });
+		await api.settled(10000);
+		expect(types()).toEqual([`${prefix}.started`, `${prefix}.completed`]);
+		expect(received[1].body).toMatchObject({ success: true, data: [], id: body.id });
+	}
+});
+
+test('jobEndEvents "split" (a build with .failed / .cancelled): a failing crawl ends with crawl.failed; a cancelled one sends crawl.cancelled only when all events are wanted (events: [])', async () => {
+	const split = await startFakeApi({ apiKey: CANARY_KEY, webhookSigningSecret: SECRET, timeScale: 10, jobEndEvents: 'split' });
+	const postTo = async (path, body) => (await fetch(`${split.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${CANARY_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+	try {
+		await postTo('/v2/crawl', { url: 'https://docs.example.com/fake-job-fail', limit: 4, webhook: { url: hookUrl() } });
+		await split.settled(10000);
+		expect(types()).toEqual(['crawl.started', 'crawl.page', 'crawl.page', 'crawl.failed']);
+		expect(received[3].body).toMatchObject({ success: false, error: expect.stringContaining('fail') });
+		received.length = 0;
+		const body = await postTo('/v2/crawl', { url: 'https://docs.example.com/fake-duration-20000', webhook: { url: hookUrl(), events: [] } });
+		await fetch(`${split.url}/v2/crawl/${body.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${CANARY_KEY}` } });
+		await split.settled(10000);
+		expect(types()).toEqual(['crawl.started', 'crawl.cancelled']);
+		expect(received[1].body).toMatchObject({ success: false, data: [] });
+	} finally {
+		await split.close();
+	}
 });
 
 test('a delivery answered 500 is retried with the same webhookId and bytes', async () => {

@@ -162,8 +162,10 @@ class Jobs {
 		return [...this.jobs.values()].some((j) => j.webhook && !j.endSent);
 	}
 
-	// ---- webhooks (api-facts 3; webhooks OpenAPI crawl*/batchScrape*): <prefix>.started|page|completed|failed|cancelled ----
-	// An empty events list means all (services/webhook/delivery.ts 3b844de23cfe webhookEventMatchesFilter),
+	// ---- webhooks (api-facts 3; webhooks OpenAPI crawl*/batchScrape*): <prefix>.started|page|completed ----
+	// As the open-source server: every end is <prefix>.completed (success true). With the fake's option
+	// jobEndEvents: 'split', a failed job sends <prefix>.failed and a cancelled one <prefix>.cancelled;
+	// an empty events list means all (services/webhook/delivery.ts 3b844de23cfe webhookEventMatchesFilter),
 	// so `cancelled`, which has no short name in the enum, is sent only then.
 	wants(job, event) {
 		return !!job.webhook && (job.webhook.events.length === 0 || job.webhook.events.includes(event));
@@ -201,9 +203,18 @@ class Jobs {
 		// After every page that finished before the end (their events go first).
 		if (ph.status === 'scraping' || job.pagesHandled < ph.done) return void this.later(5, () => this.sendEnd(job));
 		job.endSent = true;
-		if (ph.status === 'completed' && this.wants(job, 'completed')) this.sendWebhook(job, 'completed', true, []);
-		else if (ph.status === 'failed' && this.wants(job, 'failed')) this.sendWebhook(job, 'failed', false, [], 'Job failed: fake-job-fail marker');
-		else if (ph.status === 'cancelled' && this.wants(job, 'cancelled')) this.sendWebhook(job, 'cancelled', false, []);
+		if (this.state.options.jobEndEvents === 'split') {
+			// A build with .failed / .cancelled events (api-facts 3: crawl.cancelled in a newer types.ts).
+			if (ph.status === 'completed' && this.wants(job, 'completed')) this.sendWebhook(job, 'completed', true, []);
+			else if (ph.status === 'failed' && this.wants(job, 'failed')) this.sendWebhook(job, 'failed', false, [], 'Job failed: fake-job-fail marker');
+			else if (ph.status === 'cancelled' && this.wants(job, 'cancelled')) this.sendWebhook(job, 'cancelled', false, []);
+			return;
+		}
+		// The open-source server (firecrawl apps/api @ ca0be9b, services/webhook/types.ts and
+		// services/worker/crawl-logic.ts): no .failed, no .cancelled; every end is announced as
+		// <prefix>.completed with success true and data [], after the job is marked finished (a status
+		// read then says how it really ended).
+		if (this.wants(job, 'completed')) this.sendWebhook(job, 'completed', true, []);
 	}
 
 	/** One signed delivery {success, type, id, webhookId, data, error?, metadata}; retried when not answered 2xx. */

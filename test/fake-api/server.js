@@ -107,6 +107,9 @@ async function startFakeApi(options = {}) {
 			apiKey: 'fake-api-key',
 			timeScale: 1,
 			webhookSigningSecret: undefined,
+			// Crawl / batch end events: 'completed' (the open-source server: every end is <prefix>.completed,
+			// success true) or 'split' (<prefix>.failed / <prefix>.cancelled for those ends).
+			jobEndEvents: 'completed',
 			...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
 		},
 		url: null,
@@ -404,6 +407,7 @@ if (require.main === module) {
 		apiKey: opt('--key') ?? 'fake-api-key',
 		webhookSigningSecret: opt('--signing-secret'),
 		timeScale: opt('--time-scale') !== undefined ? Number(opt('--time-scale')) : 1,
+		jobEndEvents: opt('--job-end-events'),
 	}).then(
 		(api) => {
 			process.stdout.write(`FAKE_API_URL=${api.url}\n`);

@@ -261,6 +261,19 @@ describe('Run and Wait', () => {
 		expect(api.log[0].body).toEqual({ prompt: 'Expensive FAKE_DURATION_MS=2000 FAKE_COST=100', maxCredits: 50 });
 	});
 
+	test.each([
+		['oss', 'error "Max credits exceeded"'],
+		['errorcode', 'errorCode "MAX_CREDITS_EXCEEDED"'],
+	])('credit limit on a build without stopReason (status shape %s): still the Max Credits error, not a plain failure (issue 23.3)', async (shape, evidence) => {
+		const prompt = `Expensive FAKE_DURATION_MS=1000 FAKE_COST=100 FAKE_STATUS_SHAPE=${shape}`;
+		const result = await run({ operation: 'runAndWait', prompt, options: { maxCredits: 50 } });
+		expect(result.status).toBe('error');
+		expect(result.error.message).toBe('The agent run stopped at its Max Credits (50) before it finished');
+		expect(result.error.description).toContain(`the service reported ${evidence}`);
+		expect(result.error.context).toMatchObject({ outcome: 'credit_limit_reached', status: 'failed' });
+		expect(result.error.context.stopReason).toBeUndefined();
+	});
+
 	test('credit limit with "On Unsuccessful Run: Output Item": the status item, untouched', async () => {
 		const result = await run({ operation: 'runAndWait', prompt: 'Expensive FAKE_DURATION_MS=1000 FAKE_COST=100', onUnsuccessful: 'outputItem', options: { maxCredits: 50 } });
 		expect(result.status).toBe('success');
@@ -292,7 +305,7 @@ describe('Run and Wait', () => {
 
 	test.each([
 		['fail', 'The agent run failed: Agent run failed due to an internal error.'],
-		['refused', 'The agent run failed: The agent refused the task.'],
+		['refused', 'The agent refused the task'],
 	])('outcome %s: a node error with the service text', async (outcome, message) => {
 		const result = await run({ operation: 'runAndWait', prompt: `Job FAKE_DURATION_MS=500 FAKE_OUTCOME=${outcome}` });
 		expect(result.status).toBe('error');

@@ -211,23 +211,38 @@ describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 		expect(statusReads('crawl', w.jobId)).toHaveLength(3);
 	});
 
-	test('a failed crawl: the fake\'s crawl.failed delivery resumes into the poll mode\'s error; under Continue (regular output) into an error item', async () => {
+	test('a failed crawl, announced as the open-source server does (crawl.completed, success true): resumes into the poll mode\'s error with the counts; under Continue (regular output) into an error item', async () => {
 		const w = await startWaiting('crawl', crawl({ url: 'https://example.com/fake-duration-1000-fake-job-fail' }));
-		const delivery = await deliveryOf(w.jobId, 'crawl.failed');
-		expect(delivery.body).toMatchObject({ success: false, type: 'crawl.failed', id: w.jobId, error: expect.any(String) });
+		const delivery = await deliveryOf(w.jobId, 'crawl.completed');
+		expect(delivery.body).toMatchObject({ success: true, type: 'crawl.completed', id: w.jobId, data: [] });
 		const { returned } = await resumeWith(w, 'crawl', delivery);
 		expect(returned.workflowData).toHaveLength(1);
 		const error = w.entry.metadata.resumeError;
 		expect(error.message).toBe('The crawl ended with status "failed"');
 		expect(error.description).toContain(w.jobId);
+		expect(error.description).toMatch(/^\d+ of 7 pages were scraped/);
 		expect(statusReads('crawl', w.jobId)).toHaveLength(1);
 
 		const c = await startWaiting('crawl', crawl({ url: 'https://example.com/fake-duration-1000-fake-job-fail' }), { node: { onError: 'continueRegularOutput' } });
-		const d2 = await deliveryOf(c.jobId, 'crawl.failed');
+		const d2 = await deliveryOf(c.jobId, 'crawl.completed');
 		const out = await resumeWith(c, 'crawl', d2, { nodeOver: { onError: 'continueRegularOutput' } });
 		expect(out.response).toEqual({ status: undefined, body: undefined });
 		expect(out.returned.workflowData[0]).toEqual([{ json: { error: 'The crawl ended with status "failed"', description: expect.stringContaining(c.jobId), jobId: c.jobId, status: 'failed' }, pairedItem: { item: 0 } }]);
 		expect(c.entry.metadata?.resumeError).toBeUndefined();
+	});
+
+	test('a crawl cancelled elsewhere (announced as crawl.completed, success true): resumes into the error "ended with status cancelled" with the counts, not a success', async () => {
+		const w = await startWaiting('crawl', crawl({ url: 'https://example.com/fake-duration-20000' }));
+		await sleep(300);
+		await fetch(`${api.url}/v2/crawl/${w.jobId}`, { method: 'DELETE', headers: { authorization: `Bearer ${CANARY_KEY}` } });
+		const delivery = await deliveryOf(w.jobId, 'crawl.completed');
+		expect(delivery.body).toMatchObject({ success: true, type: 'crawl.completed', id: w.jobId, data: [] });
+		const { returned } = await resumeWith(w, 'crawl', delivery);
+		expect(returned.workflowData).toHaveLength(1);
+		const error = w.entry.metadata.resumeError;
+		expect(error.message).toBe('The crawl ended with status "cancelled"');
+		expect(error.description).toMatch(/^\d+ of 7 pages were scraped/);
+		expect(statusReads('crawl', w.jobId)).toHaveLength(1);
 	});
 
 	test('Max Wait: the check at Max Wait reads once more; "Return Last Status" gives the same item as the poll mode\'s (timedOut: true); "Fail" fails naming Max Wait', async () => {

@@ -311,6 +311,11 @@ describe('node versions: Options (version 1) and Options + Advanced Options (ver
 		[2, { advancedOptions: { integration: 'my-int' } }, /^Advanced Options → Integration Label "my-int" is not valid/],
 		[2, { advancedOptions: { headers: { header: [{ name: ' ', value: 'x' }] } } }, /^Advanced Options → Headers for Linked Web Pages → Name " " is not valid/],
 		[2, { options: { timeout: 400000 } }, /^Options → Timeout \(Milliseconds\) 400000 is not valid/],
+		// The json format's schema: the check Scrape makes before sending (server validateSchemaForOpenAI:
+		// the real server answers 400 "Schema contains invalid structure for OpenAI…" after the upload).
+		[1, { formats: ['json'], jsonSchema: '{"type":"object","additionalProperties":true}' }, /^JSON Schema .* is not valid: the schema itself is an object with "additionalProperties": true and no "properties"/],
+		[2, { formats: ['json'], jsonSchema: '{"type":"object","additionalProperties":true}' }, /^JSON Schema .* is not valid: the schema itself is an object with "additionalProperties": true and no "properties"/],
+		[2, { formats: ['markdown', 'json'], jsonSchema: '{"type":"object","properties":{"tags":{"type":"object","additionalProperties":true}}}' }, /^JSON Schema .* is not valid: properties → tags is an object/],
 	])('version %d: a bad value is named where the panel shows it, and nothing is sent', async (typeVersion, parameters, pattern) => {
 		const result = await run(parse(parameters), undefined, { typeVersion });
 		expect(result.status).toBe('error');

@@ -988,6 +988,9 @@ describe('Job events (Source: Job Events, issue 18)', () => {
 			expect(p.markdown.length).toBeGreaterThan(0);
 		}
 		expect(t.executions[4].items[0]).toMatchObject({ event: 'crawl.completed', jobId: crawl.id, success: true, webhookMetadata: { run: 'nightly-7' } });
+		// The end is read once (no documents): how the crawl really ended, with its counts.
+		expect(t.executions[4].items[0]).toMatchObject({ status: 'completed', total: 3, completed: 3, creditsUsed: 3 });
+		expect(api.requests({ method: 'GET' }).map((r) => [r.path, r.query, r.status])).toEqual([[`/v2/crawl/${crawl.id}`, { limit: '0' }, 200]]);
 		expect(t.executions[4].items[0]).not.toHaveProperty('markdown');
 		expect(t.responses.every((r) => r.status === 200 && r.body.received === true)).toBe(true);
 	});
@@ -1050,6 +1053,34 @@ describe('Job events (Source: Job Events, issue 18)', () => {
 			[['batch_scrape.page', false, 'Page failed: fake-page-error marker', 'b-1']],
 			[['batch_scrape.completed', true, null, 'b-1']],
 		]);
+	});
+
+	test('as the open-source server: a cancelled crawl is announced as crawl.completed (success true); the item says "cancelled" with its counts (issue 23.3)', async () => {
+		const t = await trigger(jobParams());
+		await t.activate();
+		const crawl = await start('/v2/crawl', { url: 'https://docs.example.com/fake-duration-20000', limit: 6, webhook: { url: `${t.productionUrl}?token=${JOB_TOKEN}`, events: ['completed'] } });
+		await new Promise((r) => setTimeout(r, 400));
+		await fetch(`${api.url}/v2/crawl/${crawl.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${CANARY_KEY}` } });
+		await api.settled(10000);
+		expect(api.deliveries.map((d) => [d.type, d.body.success, d.responseStatus])).toEqual([['crawl.completed', true, 200]]);
+		expect(t.executions).toHaveLength(1);
+		const [item] = t.executions[0].items;
+		expect(item).toMatchObject({ event: 'crawl.completed', jobId: crawl.id, success: true, status: 'cancelled', total: 6 });
+		expect(item.completed).toBeLessThan(6);
+		expect(api.requests({ method: 'GET' }).map((r) => [r.path, r.status])).toEqual([[`/v2/crawl/${crawl.id}`, 200]]);
+	});
+
+	test('"Batch Scrape Failed" alone: a failed batch announced as batch_scrape.completed starts it, a completed one does not', async () => {
+		const t = await trigger(jobParams({ jobEvents: ['batch_scrape.failed'] }));
+		await t.activate();
+		const failed = await start('/v2/batch/scrape', { urls: ['https://a.example.com/fake-job-fail', 'https://b.example.com/', 'https://c.example.com/', 'https://d.example.com/'], webhook: { url: `${t.productionUrl}?token=${JOB_TOKEN}` } });
+		const ok = await start('/v2/batch/scrape', { urls: ['https://e.example.com/'], webhook: { url: `${t.productionUrl}?token=${JOB_TOKEN}` } });
+		await api.settled(10000);
+		const ends = api.deliveries.filter((d) => d.type === 'batch_scrape.completed');
+		expect(ends.map((d) => [d.jobId, d.body.success]).sort()).toEqual([[failed.id, true], [ok.id, true]].sort());
+		expect(t.executions.map((e) => e.items.map((i) => [i.event, i.jobId, i.status, i.total, i.completed]))).toEqual([[['batch_scrape.completed', failed.id, 'failed', 4, 2]]]);
+		// One status read per end delivery; the page events are not selected and read nothing.
+		expect(api.requests({ method: 'GET' }).map((r) => r.path).sort()).toEqual([`/v2/batch/scrape/${failed.id}`, `/v2/batch/scrape/${ok.id}`].sort());
 	});
 
 	test('an agent run reporting here: agent.completed gives one summary item with the result', async () => {

@@ -182,11 +182,14 @@ test('the trigger\'s events read as plain words, and the node creator gets "On �
 		expect({ name: option.name, technical: /[._()]/.test(option.name) }).toEqual({ name: option.name, technical: false });
 		expect(option.description).toContain(`"${option.value}"`); // the API's name is still findable
 	}
-	// n8n 2.41 editor (useActionsGeneration): the creator's trigger items come from the parameter
-	// shown as "Events" — its option's `action`, else "On " + the lower-cased name.
+	// n8n 2.41 editor (useActionsGeneration): the creator's trigger items come from the first parameter
+	// shown as "Event", "Events" or "Trigger On" — its option's `action`, else "On " + the lower-cased
+	// name — and an item sets that one parameter. That is Source ("Trigger On"), so job events are
+	// findable too (issue 22: before, only the two monitor events were listed).
+	const source = triggerProperties.find((p) => p.name === 'source');
 	const creator = triggerProperties.find((p) => ['event', 'events', 'trigger on'].includes(p.displayName.toLowerCase()));
-	expect(creator).toBe(events);
-	expect(events.options.map((o) => o.action).sort()).toEqual(['On monitor check completed', 'On monitor page checked']);
+	expect(creator).toBe(source);
+	expect(source.options.map((o) => o.action)).toEqual(['On monitor page checked or check completed', 'On crawl, batch scrape or agent job event (page scraped, job ended)']);
 	// Monitor → Create's webhook offers the same two events under the same names
 	const webhookEvents = everything.find((e) => e.path === 'options.webhook.settings.events').property;
 	expect(webhookEvents.options.map((o) => [o.value, o.name]).sort()).toEqual(events.options.map((o) => [o.value, o.name]).sort());

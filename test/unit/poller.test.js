@@ -324,7 +324,8 @@ describe('terminal states of an agent run', () => {
 		[{ status: 'failed', stopReason: 'credit_limit_reached', creditsUsed: 0, partial: { n: 1 }, error: 'Agent reached max credits' }, 'credit_limit_reached'],
 		[{ status: 'failed', error: 'Agent run was cancelled.' }, 'cancelled'],
 		[{ status: 'cancelled' }, 'cancelled'],
-		[{ status: 'failed', error: 'The agent refused the task.' }, 'failed'],
+		[{ status: 'failed', error: 'The agent refused the task.' }, 'refused'],
+		[{ status: 'failed', error: 'Agent run failed due to an internal error.' }, 'failed'],
 		[{ status: 'failed' }, 'failed'],
 		[{ status: 'awaiting_approval', pendingApproval: { id: 'x' } }, 'other'],
 		[{ data: {} }, 'other'],
@@ -334,9 +335,10 @@ describe('terminal states of an agent run', () => {
 		expect(classifyRun(job)).toBe(outcome);
 	});
 
-	test('unsuccessful outcomes are exactly credit limit, cancelled and failed', () => {
-		expect(['running', 'completed', 'credit_limit_reached', 'cancelled', 'failed', 'other'].filter(isUnsuccessful)).toEqual([
+	test('unsuccessful outcomes are exactly credit limit, refused, cancelled and failed', () => {
+		expect(['running', 'completed', 'credit_limit_reached', 'refused', 'cancelled', 'failed', 'other'].filter(isUnsuccessful)).toEqual([
 			'credit_limit_reached',
+			'refused',
 			'cancelled',
 			'failed',
 		]);

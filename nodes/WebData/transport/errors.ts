@@ -326,5 +326,7 @@ export function toNodeApiError(
 	if (failure.budgetMs !== undefined) error.context.budgetMs = failure.budgetMs;
 	if (body.details !== undefined) error.context.details = redactDeep(body.details, secret) as JsonObject;
 	if (requiresActionUrl) error.context.requiresActionUrl = requiresActionUrl;
+	// A monitor run's 409 "already running" names the running check (api-facts, Monitor).
+	if (typeof body.checkId === 'string' && body.checkId !== '') error.context.checkId = body.checkId;
 	return error;
 }

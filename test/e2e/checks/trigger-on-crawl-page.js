@@ -1,5 +1,5 @@
 'use strict';
-// examples/trigger-on-crawl-page.json: Web Data Trigger (Source: Job Events; crawl.page,
+// examples/trigger-on-crawl-page.json: Web Data Trigger (Trigger On: Job Events; crawl.page,
 // crawl.completed, crawl.failed) → Page summary (Set).
 //
 // Run by the trigger phase (test/e2e/lib/trigger-phase.js, runJobs) in the real `n8n start`: after
@@ -26,6 +26,13 @@ async function check({ executions, deliveries, jobId, run, urls }) {
 		assert.ok(p.markdown.length > 0, 'the page has its Markdown');
 		assert.match(p.webhookId, /^[0-9a-f-]{36}$/);
 	}
+	// The end item: the crawl's real end, read once by the trigger through the credential (issue 23.3).
+	const [end] = executions.filter((e) => e.trigger[0].event === 'crawl.completed').map((e) => e.trigger[0]);
+	assert.deepEqual(
+		{ status: end.status, total: end.total, completed: end.completed },
+		{ status: 'completed', total: urls.length, completed: urls.length },
+		'the end item says how the crawl ended, with its page counts',
+	);
 	const reports = executions.map((e) => e.nodes['Page summary']?.[0]?.report).sort();
 	assert.deepEqual(reports, ['crawl completed', ...pages.map((p) => `page: ${p.metadata.sourceURL} (${p.markdown.length} characters)`)].sort());
 	assert.ok(executions.every((e) => e.nodes['Page summary'][0].run === run));

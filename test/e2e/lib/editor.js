@@ -59,9 +59,10 @@ const SHOTS = [
 		workflow: 'agent-run-and-wait',
 		// the Web Data entry opened: its actions (from the action node) and its triggers
 		labels: ['Web Data', 'Parse a file', 'Create a monitor', 'Run an agent and wait for the result'],
-		// when adding a first step, the entry lists the trigger's items, made from its Events'
-		// `action` (issue 17: before, "On check completed monitor check completed")
-		triggerLabels: ['On monitor check completed', 'On monitor page checked'],
+		// when adding a first step, the entry lists the trigger's items, made from its "Trigger On"
+		// (Source) options' `action`: monitor events and job events (issue 22: before, only the two
+		// monitor events; issue 17: before that, "On check completed monitor check completed")
+		triggerLabels: ['On monitor page checked or check completed', 'On crawl, batch scrape or agent job event (page scraped, job ended)'],
 		// What a user searching for scraping or PDF parsing reads under the one "Web Data" entry (n8n
 		// shows the trigger's description there), when adding an action and when adding a first step.
 		searches: ['pdf', 'scrape', 'web data'],

@@ -30,6 +30,9 @@ export const AGENT_HINTS: Record<string, string> = {
 		'The agent service rejected the job when it was submitted, even after retries. Try again later.',
 	'text:Invalid JSON schema':
 		'The Output JSON Schema is not valid JSON Schema. Fix the part named in the message, or use "From JSON Example".',
+	// The newest start says "Invalid schema: …" (the same check, shorter words).
+	'text:Invalid schema':
+		'The Output JSON Schema is not valid JSON Schema. Fix the part named in the message, or use "From JSON Example".',
 	'text:Agent already finished':
 		'The run had already finished (completed or failed), so there was nothing to cancel. Turn on "Ignore if Already Finished" to treat this as done.',
 	'text:Agent is already cancelled':

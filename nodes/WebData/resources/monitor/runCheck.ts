@@ -48,7 +48,8 @@ const properties: INodeProperties[] = [
 
 /**
  * A 409 of POST /run (api-facts 2: the monitor is paused, or a check is already running) as a
- * message that says what happened and what to do. For a running check, its ID is looked up.
+ * message that says what happened and what to do. For a running check, its ID is taken from the
+ * 409's body (`checkId`), or looked up when the body has none.
  */
 async function explainConflict(
 	ctx: IExecuteFunctions,
@@ -64,11 +65,15 @@ async function explainConflict(
 		error.description = `Resume it first with Monitor → Update (Update Fields → Status: Active), then run the check again. The service said: "${serverText}" (HTTP 409, monitor ${monitorId})`;
 		error.context.reason = 'paused';
 	} else if (/already running/i.test(serverText)) {
-		let running: unknown;
-		try {
-			running = (await getMonitor(ctx, monitorId, i, deps)).currentCheckId;
-		} catch {
-			running = undefined; // the message below still says what to do without the ID
+		// The 409's body names the running check (the transport keeps it as context.checkId); only
+		// an answer without it costs a read of the monitor.
+		let running: unknown = error.context.checkId;
+		if (typeof running !== 'string' || running === '') {
+			try {
+				running = (await getMonitor(ctx, monitorId, i, deps)).currentCheckId;
+			} catch {
+				running = undefined; // the message below still says what to do without the ID
+			}
 		}
 		const which = typeof running === 'string' && running !== '' ? `check ${running}` : 'the running check';
 		error.message = 'A check of this monitor is already running, so no new check was started';

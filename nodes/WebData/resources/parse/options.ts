@@ -1,6 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { isPlainObject } from '../../helpers/objects';
+import { structuredSchemaProblem } from '../../helpers/serverRules';
 import { invalid } from '../../helpers/validation';
 
 /** ParseOptions of spec 2.2, as sent in the multipart `options` part. */
@@ -206,6 +207,10 @@ function parseSchema(node: INode, raw: unknown, itemIndex?: number): IDataObject
 	if (!isPlainObject(value)) {
 		throw invalid(node, 'JSON Schema', raw, 'a JSON Schema must be a JSON object such as {"type": "object", "properties": {…}}', itemIndex);
 	}
+	// The json format runs the same structured-output check as Scrape's (validateSchemaForOpenAI):
+	// refused here, before the file is uploaded, as Scrape does.
+	const problem = structuredSchemaProblem(value);
+	if (problem) throw invalid(node, 'JSON Schema', raw, problem, itemIndex);
 	return value;
 }
 

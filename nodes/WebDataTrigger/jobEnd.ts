@@ -1,0 +1,32 @@
+import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
+
+import { isUuid } from '../WebData/helpers/validation';
+import { apiRequest, defaultDeps, type TransportDeps } from '../WebData/transport';
+import { jobEndAnnouncement, jobEndOf, type Envelope, type JobEnd } from './delivery';
+
+/**
+ * The service waits about 10 s for a delivery's answer (one attempt, api-facts "Read in the
+ * server's code"), and n8n answers only after this node returns: the read gets two short attempts.
+ */
+const READ_TIMEOUT_MS = 3500;
+const READ_DEPS: TransportDeps = { ...defaultDeps, maxAttempts: 2, budgetMs: 7000 };
+
+/**
+ * The real end of the crawl / batch scrape a `<prefix>.completed|failed|cancelled` delivery speaks
+ * of: ONE status read through the credential (`?limit=0`: no documents). The open-source server
+ * announces every end as completed (success true, data []) after marking the job finished, so the
+ * read says whether it completed, failed or was cancelled, with its page counts.
+ */
+export async function readJobEnd(ctx: IWebhookFunctions, envelope: Envelope): Promise<JobEnd> {
+	const end = jobEndAnnouncement(envelope.type);
+	const id = envelope.id ?? (envelope as { jobId?: unknown }).jobId;
+	if (!end) return { readError: 'not a crawl or batch scrape end event' };
+	if (!isUuid(id)) return { readError: 'the delivery has no job ID to read' };
+	const path = end.prefix === 'crawl' ? `/crawl/${id}` : `/batch/scrape/${id}`;
+	try {
+		const body = await apiRequest<IDataObject>(ctx, { method: 'GET', path, qs: { limit: 0 }, timeoutMs: READ_TIMEOUT_MS }, READ_DEPS);
+		return jobEndOf(body);
+	} catch (error) {
+		return { readError: (error as Error).message };
+	}
+}

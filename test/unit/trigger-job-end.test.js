@@ -1,0 +1,84 @@
+'use strict';
+// Web Data Trigger, Job Events: the real end of a crawl / batch scrape (issue 23.3). The open-source
+// server announces every end as <prefix>.completed with success true; the trigger reads the job's
+// status once and says completed / failed / cancelled with the counts, and a "Failed" / "Cancelled"
+// choice receives such an announcement. Build first.
+const { jobItemsForDelivery, needsJobEndRead, jobEndOf, JOB_EVENTS } = require('../../dist/nodes/WebDataTrigger/delivery');
+const { triggerProperties } = require('../../dist/nodes/WebDataTrigger/description');
+
+const JOB = '0190b7c4-0000-7000-8000-00000000a0b0';
+const envelope = (type, extra = {}) => ({ success: true, type, id: JOB, webhookId: `w-${type}`, data: [], metadata: {}, ...extra });
+const cancelled = { status: 'cancelled', total: 12, completed: 4, creditsUsed: 4 };
+
+describe('needsJobEndRead: only for an end event some chosen event can receive', () => {
+	test.each([
+		['crawl.completed', ['crawl.completed'], true],
+		['crawl.completed', ['crawl.failed'], true],
+		['crawl.completed', ['crawl.cancelled'], true],
+		['batch_scrape.completed', ['batch_scrape.failed'], true],
+		['crawl.failed', ['crawl.failed'], true],
+		['crawl.completed', ['crawl.page', 'batch_scrape.failed'], false],
+		['crawl.failed', ['crawl.completed'], false],
+		['crawl.page', [...JOB_EVENTS], false],
+		['agent.completed', [...JOB_EVENTS], false],
+	])('%s with %j → %s', (type, events, expected) => {
+		expect(needsJobEndRead(type, events)).toBe(expected);
+	});
+});
+
+describe('the end item says the real end', () => {
+	test('a cancelled crawl announced as crawl.completed: status "cancelled" with counts; event and success as sent', () => {
+		const d = jobItemsForDelivery(envelope('crawl.completed'), { events: ['crawl.completed'], end: cancelled });
+		expect(d.items).toEqual([
+			{ event: 'crawl.completed', jobType: 'crawl', jobId: JOB, webhookId: 'w-crawl.completed', success: true, error: null, webhookMetadata: {}, status: 'cancelled', total: 12, completed: 4, creditsUsed: 4 },
+		]);
+	});
+
+	test('a "Failed" / "Cancelled" choice receives a completed announcement of a job that ended so, and only that', () => {
+		const failedOnly = { events: ['batch_scrape.failed'] };
+		expect(jobItemsForDelivery(envelope('batch_scrape.completed'), { ...failedOnly, end: { status: 'failed', total: 2, completed: 1 } })).toMatchObject({ run: true, items: [{ status: 'failed', total: 2, completed: 1 }] });
+		expect(jobItemsForDelivery(envelope('batch_scrape.completed'), { ...failedOnly, end: { status: 'completed', total: 2, completed: 2 } })).toEqual({ run: false, reason: 'event not selected' });
+		expect(jobItemsForDelivery(envelope('batch_scrape.completed'), { ...failedOnly, end: cancelled })).toEqual({ run: false, reason: 'event not selected' });
+		expect(jobItemsForDelivery(envelope('crawl.completed'), { events: ['crawl.cancelled'], end: cancelled })).toMatchObject({ run: true, items: [{ status: 'cancelled' }] });
+		// The status could not be read: only the announced event decides.
+		expect(jobItemsForDelivery(envelope('crawl.completed'), { events: ['crawl.failed'], end: { readError: 'HTTP 500' } })).toEqual({ run: false, reason: 'event not selected' });
+	});
+
+	test('a status that could not be read: status null and why, the delivery still starts the chosen event', () => {
+		const d = jobItemsForDelivery(envelope('crawl.completed'), { events: ['crawl.completed'], end: { readError: 'Could not reach the Web Data service' } });
+		expect(d.items[0]).toMatchObject({ event: 'crawl.completed', success: true, status: null, statusReadError: 'Could not reach the Web Data service' });
+	});
+
+	test('a build that sends crawl.failed: the read adds the counts', () => {
+		const d = jobItemsForDelivery(envelope('crawl.failed', { success: false, error: 'Job failed' }), { events: ['crawl.failed'], end: { status: 'failed', total: 4, completed: 2 } });
+		expect(d.items[0]).toMatchObject({ event: 'crawl.failed', success: false, error: 'Job failed', status: 'failed', total: 4, completed: 2 });
+	});
+
+	test('jobEndOf keeps the status and the counts only (no documents)', () => {
+		expect(jobEndOf({ success: true, status: 'completed', total: 3, completed: 3, creditsUsed: 3, data: [{ markdown: 'x' }], next: 'u' })).toEqual({ status: 'completed', total: 3, completed: 3, creditsUsed: 3 });
+		expect(jobEndOf({ success: true })).toEqual({ readError: 'the status answer has no "status"' });
+	});
+});
+
+describe('the event list', () => {
+	const jobEvents = triggerProperties.find((p) => p.name === 'jobEvents');
+	test('the default is unchanged (saved workflows rely on it) and every failed / cancelled choice says what it receives', () => {
+		expect(jobEvents.default).toEqual(['crawl.page', 'crawl.completed', 'crawl.failed', 'batch_scrape.page', 'batch_scrape.completed', 'batch_scrape.failed']);
+		for (const value of ['crawl.failed', 'crawl.cancelled', 'batch_scrape.failed', 'batch_scrape.cancelled']) {
+			const option = jobEvents.options.find((o) => o.value === value);
+			expect([value, option.description]).toEqual([value, expect.stringMatching(/\.completed" whose status reads "(failed|cancelled)".*open-source/)]);
+		}
+		expect(jobEvents.options.find((o) => o.value === 'crawl.completed').description).toMatch(/also failed and cancelled crawls/);
+	});
+
+	test("n8n's node creator finds both sources: the first parameter shown as \"Trigger On\" is Source, each option with an action", () => {
+		// editor-ui useActionsGeneration (triggersCategory): the first property whose display name is
+		// "event", "events" or "trigger on" gives the trigger's actions, one per option.
+		const first = triggerProperties.find((p) => ['event', 'events', 'trigger on'].includes(p.displayName.toLowerCase()));
+		expect(first.name).toBe('source');
+		expect(first.options.map((o) => [o.value, o.action])).toEqual([
+			['monitor', expect.stringMatching(/^On monitor/)],
+			['jobs', expect.stringMatching(/^On crawl, batch scrape or agent/)],
+		]);
+	});
+});
