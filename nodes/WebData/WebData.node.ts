@@ -15,7 +15,6 @@ import { isToolRun, readToolRequest, toolDescriptionProperties, toolOutput, tool
 import { forModel, TOOL_RETRY_BUDGET_MS } from './helpers/toolError';
 import type { Resource, RunContext } from './helpers/types';
 import { searchActiveCrawls } from './methods/crawlSearch';
-import { webDataApiTest } from './methods/checkCredential';
 import { searchAgentRuns } from './methods/listSearch';
 import { searchInteractSessions } from './resources/interact/listSearch';
 import { searchMonitorChecks, searchMonitors } from './methods/monitorSearch';
@@ -77,7 +76,7 @@ export class WebData implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'webDataApi', required: true, testedBy: 'webDataApiTest' }],
+		credentials: [{ name: 'webDataApi', required: true }],
 		// The resume call of a paused execution (Agent, Crawl, Batch Scrape → Run and Wait, "Resume on Completion Webhook"):
 		// the execution's resume URL ($execution.resumeUrl); n8n registers no other URL for it.
 		webhooks: [
@@ -167,7 +166,6 @@ export class WebData implements INodeType {
 
 	methods = {
 		listSearch: { searchActiveCrawls, searchAgentRuns, searchInteractSessions, searchMonitors, searchMonitorChecks },
-		credentialTest: { webDataApiTest },
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {

@@ -14,7 +14,6 @@ import { searchMonitors } from './listSearch';
 import { checkExists, create, registrationOf, remove, type Connection } from './registration';
 import { SigningSecretCache } from './secretCache';
 import type { WebhookRequest, WebhookResponse } from '../WebData/helpers/signature';
-import { webDataApiTest } from '../WebData/methods/checkCredential';
 import { authenticateDelivery, authenticateJobDelivery, DeliveryDeduper, type HeaderBag } from './verify';
 
 /** Accepted webhookIds of every trigger node in this n8n process (bounded; see DeliveryDeduper). */
@@ -108,7 +107,7 @@ export class WebDataTrigger implements INodeType {
 		defaults: { name: 'Web Data Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'webDataApi', required: true, testedBy: 'webDataApiTest' }],
+		credentials: [{ name: 'webDataApi', required: true }],
 		webhooks: [
 			{
 				name: 'default',
@@ -125,7 +124,6 @@ export class WebDataTrigger implements INodeType {
 
 	methods = {
 		listSearch: { searchMonitors },
-		credentialTest: { webDataApiTest },
 	};
 
 	webhookMethods = {
