@@ -69,7 +69,8 @@ export class WebData implements INodeType {
 		group: ['transform'],
 		// 2: Parse File's rarely used options under Advanced Options, and an empty Time Zone (the
 		// workflow's) as the Monitor default. Saved workflows keep typeVersion 1 and its behaviour.
-		version: [1, 2],
+		// 3: n8n's usual Limit (default 50) for Search and Crawl (versions 1 and 2 keep 5 and 10).
+		version: [1, 2, 3],
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Scrape, search, map and crawl the web, parse files to Markdown and JSON, watch pages for changes, and run web research agents',
 		defaults: { name: 'Web Data' },
