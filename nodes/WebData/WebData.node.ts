@@ -1,6 +1,7 @@
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import type {
 	IExecuteFunctions,
+	IHookFunctions,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
@@ -58,9 +59,6 @@ const resources: Record<string, Resource> = {
 	account,
 };
 
-// Its only webhook is the resume URL of a paused execution (restartWebhook): n8n never registers it
-// with a third-party service, so there is nothing for webhookMethods (checkExists/create/delete) to do.
-// eslint-disable-next-line @n8n/community-nodes/webhook-lifecycle-complete
 export class WebData implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Web Data',
@@ -167,6 +165,36 @@ export class WebData implements INodeType {
 
 	methods = {
 		listSearch: { searchActiveCrawls, searchAgentRuns, searchInteractSessions, searchMonitors, searchMonitorChecks },
+	};
+
+	/**
+	 * The lifecycle of the one webhook above, the resume URL of a paused execution (`restartWebhook`).
+	 * That URL is n8n's own (/webhook-waiting/<execution id>): n8n serves it while the execution
+	 * waits, and the node hands it to the service inside the job's own start request, where it ends
+	 * with the job. So there is nothing to look up, register or remove at the service, and each
+	 * method says exactly that, without a request. n8n itself does not call them for a restart
+	 * webhook: WebhookService.getNodeWebhooks skips `restartWebhook` entries when asked to
+	 * (`ignoreRestartWebhooks`), and in n8n 2.41.1 every path to checkExists/create/delete asks so
+	 * (active-workflow-manager and webhook-trigger-registrar on activation, test-webhooks for
+	 * "Listen for test event"). n8n's own nodes with a resume URL (Wait, Form, Send and Wait) have no
+	 * webhookMethods; the lint rule (webhook-lifecycle-complete) asks for them on any node with a
+	 * non-empty `webhooks` list. See the README (For developers).
+	 */
+	webhookMethods = {
+		default: {
+			/** Exists: n8n serves the resume URL itself; the service holds no registration to look up. */
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			/** Nothing to register: the URL travels in the job's own start request (Run and Wait). */
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			/** Nothing to remove: the service forgets the URL when the job ends; n8n drops it with the execution. */
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
