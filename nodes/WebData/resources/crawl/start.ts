@@ -31,6 +31,10 @@ export const CRAWL_LIMIT: INodeProperties = {
  * Page Limit of versions 1 and 2, unchanged: default 10. n8n stores no default values, so a saved
  * v1/v2 crawl that kept the default must still crawl at most 10 pages: its default cannot become 50.
  * Version 3 changed the default instead (CRAWL_LIMIT).
+ * Said plainly: n8n's lint rules (node-param-default-wrong-for-limit, …-description-wrong-for-limit)
+ * read object literals, so this field, a copy of the version 3 one with the old default, is out of
+ * their sight. They cannot express a default per node version, and no field named `limit` with
+ * default 5 can pass them; changing it would change what saved workflows ask for and spend.
  */
 export const CRAWL_LIMIT_BEFORE_V3: INodeProperties = {
 	...CRAWL_LIMIT,
