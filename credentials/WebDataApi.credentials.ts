@@ -1,4 +1,21 @@
-import type { IAuthenticateGeneric, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type { IAuthenticateGeneric, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+
+/** The free request of the Test (spec: GET /v2/team/credit-usage costs no credits). */
+export const TEST_PATH = '/v2/team/credit-usage';
+
+/** What a refusal of the Test means, and what to do (n8n shows the message of the first rule whose status matches). */
+const TEST_RULES: ICredentialTestRequest['rules'] = [
+	[401, 'The service refused the API key (401). Copy the key again from the dashboard (it starts with fc-) into API Key.'],
+	[402, 'The API key is valid, but the team has no credits left (402). Add credits or upgrade the plan in the dashboard; until then every request fails.'],
+	[403, 'The API key may not use this service (403). Ask an administrator of your team.'],
+	[404, `No Web Data API v2 at this Base URL (404 to GET ${TEST_PATH}). Check Base URL: the address of the API, not of the dashboard or a web page (for the public service: https://api.firecrawl.dev).`],
+	[405, `No Web Data API v2 at this Base URL (405 to GET ${TEST_PATH}). Check Base URL (for the public service: https://api.firecrawl.dev).`],
+	[429, 'The service is rate limiting this key (429). The key itself works; test again in a minute.'],
+	[500, 'The service failed (500). Try the Test again later.'],
+	[502, 'The service or a proxy in front of it failed (502). Try the Test again later; for a self-hosted service, check that it is running.'],
+	[503, 'The service is unavailable (503). Try the Test again later.'],
+	[504, 'The service did not answer in time (504). Try the Test again later.'],
+].map(([value, message]) => ({ type: 'responseCode' as const, properties: { value: value as number, message: message as string } }));
 
 export class WebDataApi implements ICredentialType {
 	name = 'webDataApi';
@@ -7,7 +24,7 @@ export class WebDataApi implements ICredentialType {
 
 	documentationUrl = 'https://docs.firecrawl.dev/introduction#api-key';
 
-	icon = 'file:webdata.svg' as const;
+	icon = { light: 'file:webdata.svg', dark: 'file:webdata.dark.svg' } as const;
 
 	properties: INodeProperties[] = [
 		{
@@ -50,6 +67,22 @@ export class WebDataApi implements ICredentialType {
 		},
 	};
 
-	// Test: the nodes' `testedBy: 'webDataApiTest'` (nodes/WebData/methods/checkCredential.ts) checks the
-	// Base URL first and says what is wrong and what to do (unreachable host, wrong scheme, 401, 402).
+	/**
+	 * Test: one free request with the key (GET /v2/team/credit-usage), made by n8n itself. Base URL
+	 * is read as the nodes read it: spaces, trailing slashes and a trailing /v2 are dropped. A refusal
+	 * gets a plain message per status (TEST_RULES); for an unreachable address n8n shows the error
+	 * code (ECONNREFUSED, ENOTFOUND, …), which a credential cannot reword. The nodes check Base URL
+	 * again before every request and name the field and the fix.
+	 */
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL:
+				"={{ String($credentials.baseUrl || 'https://api.firecrawl.dev').trim().replace(/\\/+$/, '').replace(/\\/v2$/i, '') }}",
+			url: TEST_PATH,
+			method: 'GET',
+			headers: { Accept: 'application/json' },
+			timeout: 10_000,
+		},
+		rules: TEST_RULES,
+	};
 }

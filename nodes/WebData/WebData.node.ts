@@ -1,6 +1,7 @@
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import type {
 	IExecuteFunctions,
+	IHookFunctions,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
@@ -15,7 +16,6 @@ import { isToolRun, readToolRequest, toolDescriptionProperties, toolOutput, tool
 import { forModel, TOOL_RETRY_BUDGET_MS } from './helpers/toolError';
 import type { Resource, RunContext } from './helpers/types';
 import { searchActiveCrawls } from './methods/crawlSearch';
-import { webDataApiTest } from './methods/checkCredential';
 import { searchAgentRuns } from './methods/listSearch';
 import { searchInteractSessions } from './resources/interact/listSearch';
 import { searchMonitorChecks, searchMonitors } from './methods/monitorSearch';
@@ -59,9 +59,6 @@ const resources: Record<string, Resource> = {
 	account,
 };
 
-// Its only webhook is the resume URL of a paused execution (restartWebhook): n8n never registers it
-// with a third-party service, so there is nothing for webhookMethods (checkExists/create/delete) to do.
-// eslint-disable-next-line @n8n/community-nodes/webhook-lifecycle-complete
 export class WebData implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Web Data',
@@ -70,14 +67,15 @@ export class WebData implements INodeType {
 		group: ['transform'],
 		// 2: Parse File's rarely used options under Advanced Options, and an empty Time Zone (the
 		// workflow's) as the Monitor default. Saved workflows keep typeVersion 1 and its behaviour.
-		version: [1, 2],
+		// 3: n8n's usual Limit (default 50) for Search and Crawl (versions 1 and 2 keep 5 and 10).
+		version: [1, 2, 3],
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Scrape, search, map and crawl the web, parse files to Markdown and JSON, watch pages for changes, and run web research agents',
 		defaults: { name: 'Web Data' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'webDataApi', required: true, testedBy: 'webDataApiTest' }],
+		credentials: [{ name: 'webDataApi', required: true }],
 		// The resume call of a paused execution (Agent, Crawl, Batch Scrape → Run and Wait, "Resume on Completion Webhook"):
 		// the execution's resume URL ($execution.resumeUrl); n8n registers no other URL for it.
 		webhooks: [
@@ -167,7 +165,36 @@ export class WebData implements INodeType {
 
 	methods = {
 		listSearch: { searchActiveCrawls, searchAgentRuns, searchInteractSessions, searchMonitors, searchMonitorChecks },
-		credentialTest: { webDataApiTest },
+	};
+
+	/**
+	 * The lifecycle of the one webhook above, the resume URL of a paused execution (`restartWebhook`).
+	 * That URL is n8n's own (/webhook-waiting/<execution id>): n8n serves it while the execution
+	 * waits, and the node hands it to the service inside the job's own start request, where it ends
+	 * with the job. So there is nothing to look up, register or remove at the service, and each
+	 * method says exactly that, without a request. n8n itself does not call them for a restart
+	 * webhook: WebhookService.getNodeWebhooks skips `restartWebhook` entries when asked to
+	 * (`ignoreRestartWebhooks`), and in n8n 2.41.1 every path to checkExists/create/delete asks so
+	 * (active-workflow-manager and webhook-trigger-registrar on activation, test-webhooks for
+	 * "Listen for test event"). n8n's own nodes with a resume URL (Wait, Form, Send and Wait) have no
+	 * webhookMethods; the lint rule (webhook-lifecycle-complete) asks for them on any node with a
+	 * non-empty `webhooks` list. See the README (For developers).
+	 */
+	webhookMethods = {
+		default: {
+			/** Exists: n8n serves the resume URL itself; the service holds no registration to look up. */
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			/** Nothing to register: the URL travels in the job's own start request (Run and Wait). */
+			async create(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+			/** Nothing to remove: the service forgets the URL when the job ends; n8n drops it with the execution. */
+			async delete(this: IHookFunctions): Promise<boolean> {
+				return true;
+			},
+		},
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {

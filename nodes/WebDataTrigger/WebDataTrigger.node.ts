@@ -15,7 +15,6 @@ import { searchMonitors } from './listSearch';
 import { checkExists, create, registrationOf, remove, type Connection } from './registration';
 import { SigningSecretCache } from './secretCache';
 import type { WebhookRequest, WebhookResponse } from '../WebData/helpers/signature';
-import { webDataApiTest } from '../WebData/methods/checkCredential';
 import { authenticateDelivery, authenticateJobDelivery, DeliveryDeduper, type HeaderBag } from './verify';
 
 /** Accepted webhookIds of every trigger node in this n8n process (bounded; see DeliveryDeduper). */
@@ -109,7 +108,7 @@ export class WebDataTrigger implements INodeType {
 		defaults: { name: 'Web Data Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'webDataApi', required: true, testedBy: 'webDataApiTest' }],
+		credentials: [{ name: 'webDataApi', required: true }],
 		webhooks: [
 			{
 				name: 'default',
@@ -126,7 +125,6 @@ export class WebDataTrigger implements INodeType {
 
 	methods = {
 		listSearch: { searchMonitors },
-		credentialTest: { webDataApiTest },
 	};
 
 	webhookMethods = {

@@ -12,8 +12,8 @@
  *   node test/bench/node-overhead.js --items 100,1000,10000 --rounds 3
  *   BENCH_CPU_PROF=<dir> node test/bench/node-overhead.js --items 10000 --rounds 1   (CPU profile)
  *
- * The service is a tiny HTTP server in a child process (so its work does not share the event loop
- * with the contenders), answering every POST /v2/scrape with one fixed Document at once (spec 4.2
+ * The service is a tiny HTTP server in a child process (overhead-service.js, so its work does not
+ * share the event loop with the contenders), answering every POST /v2/scrape with one fixed Document at once (spec 4.2
  * shape: markdown + metadata). Contenders per round, order alternating, medians of the rounds:
  *   node   the workflow Manual Trigger → Test Items (N URLs) → Web Data (Scrape URL, URL from the
  *          item). Timed: the Web Data node's own execution time as n8n records it (runData
@@ -31,28 +31,6 @@ const { fork } = require('child_process');
 const path = require('path');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-
-if (process.argv[2] === '--serve') {
-	// The fake service: answers at once.
-	const http = require('http');
-	const body = JSON.stringify({
-		success: true,
-		data: {
-			markdown: '# Example\n\nA page.',
-			metadata: { title: 'Example', sourceURL: 'https://example.com/', url: 'https://example.com/', statusCode: 200 },
-		},
-	});
-	const server = http.createServer((req, res) => {
-		req.resume();
-		req.on('end', () => {
-			res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-			res.end(body);
-		});
-	});
-	server.keepAliveTimeout = 60_000;
-	server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
-	return;
-}
 
 const { Agent, request } = require('undici');
 const { runWorkflow, nodeTypes } = require(path.join(ROOT, 'test/helpers/workflow-runner'));
@@ -75,7 +53,7 @@ const median = (values) => {
 const url = (i) => `https://example.com/page-${i}`;
 
 async function startService() {
-	const child = fork(__filename, ['--serve'], { stdio: 'inherit' });
+	const child = fork(path.join(__dirname, 'overhead-service.js'), [], { stdio: 'inherit' });
 	const { port } = await new Promise((resolve) => child.once('message', resolve));
 	return { url: `http://127.0.0.1:${port}`, close: () => child.kill() };
 }

@@ -1,11 +1,11 @@
 const http = require('http');
 const net = require('net');
 require('../helpers/workflow-runner'); // sets up n8n-core's environment (the credential test's real HTTP client)
-const core = require('n8n-core');
 const { WebDataApi } = require('../../dist/credentials/WebDataApi.credentials');
 const { WebData } = require('../../dist/nodes/WebData/WebData.node');
 const { WebDataTrigger } = require('../../dist/nodes/WebDataTrigger/WebDataTrigger.node');
-const { webDataApiTest, TEST_PATH } = require('../../dist/nodes/WebData/methods/checkCredential');
+const { TEST_PATH } = require('../../dist/credentials/WebDataApi.credentials');
+const { testCredential } = require('../helpers/credential-tester');
 const { checkBaseUrl } = require('../../dist/nodes/WebData/transport/baseUrl');
 const { apiRequest } = require('../../dist/nodes/WebData/transport');
 const { startFakeApi } = require('../fake-api/server');
@@ -26,7 +26,13 @@ describe('credential webDataApi', () => {
 		expect(byName.webhookSecret.required).toBeFalsy();
 	});
 
-	test('bearer auth through authenticate', () => {
+	test('both icons, light and dark, and both files ship beside the compiled credential', () => {
+		expect(credential.icon).toEqual({ light: 'file:webdata.svg', dark: 'file:webdata.dark.svg' });
+		const dir = require('path').join(__dirname, '../../dist/credentials');
+		for (const file of ['webdata.svg', 'webdata.dark.svg']) expect(require('fs').existsSync(require('path').join(dir, file))).toBe(true);
+	});
+
+		test('bearer auth through authenticate', () => {
 		expect(credential.authenticate).toEqual({
 			type: 'generic',
 			properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey}}' } },
@@ -34,7 +40,7 @@ describe('credential webDataApi', () => {
 	});
 });
 
-describe('Base URL rules (checked by Test and before every request)', () => {
+describe('Base URL rules (checked before every request)', () => {
 	test.each([
 		['https://api.firecrawl.dev', 'https://api.firecrawl.dev'],
 		['https://api.firecrawl.dev/', 'https://api.firecrawl.dev'],
@@ -81,18 +87,39 @@ describe('Base URL rules (checked by Test and before every request)', () => {
 	});
 });
 
-describe('Test (the nodes\' credentialTest webDataApiTest)', () => {
-	test('both nodes name it with testedBy; the credential has no request test that n8n would prefer', () => {
-		// n8n 2.41 (CredentialsTester.getCredentialTestFunction) uses a credential's own `test` first.
-		expect(credential.test).toBeUndefined();
+describe('Test (the credential\'s own declarative test: n8n makes the request, no deprecated helper)', () => {
+	test('the credential holds the test; no node names a testedBy function (n8n would prefer the credential\'s anyway)', () => {
+		expect(credential.test.request).toEqual({
+			baseURL: expect.stringMatching(/^=\{\{ .*\$credentials\.baseUrl/),
+			url: TEST_PATH,
+			method: 'GET',
+			headers: { Accept: 'application/json' },
+			timeout: 10_000,
+		});
+		expect(TEST_PATH).toBe('/v2/team/credit-usage');
 		for (const node of [new WebData(), new WebDataTrigger()]) {
-			expect(node.description.credentials).toEqual([{ name: 'webDataApi', required: true, testedBy: 'webDataApiTest' }]);
-			expect(node.methods.credentialTest.webDataApiTest).toBe(webDataApiTest);
+			expect(node.description.credentials).toEqual([{ name: 'webDataApi', required: true }]);
+			expect(node.methods.credentialTest).toBeUndefined();
 		}
 	});
 
-	/** Runs the Test as n8n does: in n8n-core's CredentialTestContext (its real HTTP client). */
-	const runTest = (data) => webDataApiTest.call(new core.CredentialTestContext(undefined), { id: 'c1', name: 'Web Data account', type: 'webDataApi', data });
+	test('a plain message for every refusal the old Test explained (401, 402, 403, 404, 405, 429, 5xx), each responseCode', () => {
+		const byCode = Object.fromEntries(credential.test.rules.map((r) => [r.properties.value, r]));
+		for (const rule of credential.test.rules) expect(rule.type).toBe('responseCode');
+		expect(Object.keys(byCode).map(Number)).toEqual([401, 402, 403, 404, 405, 429, 500, 502, 503, 504]);
+		expect(byCode[401].properties.message).toMatch(/refused the API key \(401\).*Copy the key again from the dashboard/);
+		expect(byCode[402].properties.message).toMatch(/no credits left \(402\).*Add credits/);
+		expect(byCode[404].properties.message).toMatch(/No Web Data API v2 at this Base URL.*Check Base URL/);
+		expect(byCode[429].properties.message).toMatch(/rate limiting/);
+	});
+
+	let api;
+	beforeAll(async () => {
+		api = await startFakeApi({ apiKey: CANARY_KEY });
+	});
+	afterAll(async () => {
+		await api.close();
+	});
 
 	/** A one-route HTTP server answering `status` with `body`; counts the requests. */
 	async function server(status, body, type = 'application/json') {
@@ -106,95 +133,50 @@ describe('Test (the nodes\' credentialTest webDataApiTest)', () => {
 		return { url: `http://127.0.0.1:${srv.address().port}`, hits, close: () => new Promise((r) => srv.close(r)) };
 	}
 
-	let api;
-	beforeAll(async () => {
-		api = await startFakeApi({ apiKey: CANARY_KEY });
-	});
-	afterAll(async () => {
-		await api.close();
-	});
-
-	test('a good key: OK, with one free request (GET /v2/team/credit-usage)', async () => {
+	test.each([['/v2/'], ['/'], ['//'], ['/v2'], ['']])('a good key: OK, one free request, whatever the Base URL ends with (%j)', async (tail) => {
 		const before = api.requests({ method: 'GET', path: TEST_PATH }).length;
-		expect(await runTest({ apiKey: CANARY_KEY, baseUrl: `${api.url}/v2/` })).toEqual({ status: 'OK', message: expect.stringMatching(/accepted the API key/) });
+		expect(await testCredential(credential, { apiKey: CANARY_KEY, baseUrl: ` ${api.url}${tail} ` })).toEqual({ status: 'OK', message: 'Connection successful!' });
 		expect(api.requests({ method: 'GET', path: TEST_PATH }).length - before).toBe(1);
 	});
 
-	test('key refused (401): says so and what to do', async () => {
-		const result = await runTest({ apiKey: 'fc-wrong', baseUrl: api.url });
+	test('the key is sent as a bearer token (the credential\'s authenticate)', async () => {
+		const s = await server(200, { success: true, data: {} });
+		try {
+			await testCredential(credential, { apiKey: 'fc-abc', baseUrl: s.url });
+			expect(s.hits).toEqual(['GET /v2/team/credit-usage Bearer fc-abc']);
+		} finally {
+			await s.close();
+		}
+	});
+
+	test('key refused (401): says so and what to do, without the key', async () => {
+		const result = await testCredential(credential, { apiKey: 'fc-wrong', baseUrl: api.url });
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/refused the API key \(401\)/);
 		expect(result.message).toMatch(/Copy the key again from the dashboard/);
 		expect(result.message).not.toMatch('fc-wrong');
 	});
 
-	test('no credits (402): says so and what to do', async () => {
-		const s = await server(402, { success: false, error: 'Payment required to access this resource.' });
+	test.each([
+		[402, /no credits left \(402\)/],
+		[404, /No Web Data API v2 at this Base URL/],
+		[429, /rate limiting this key \(429\)/],
+		[502, /failed \(502\)/],
+	])('%i: the rule\'s plain message', async (status, message) => {
+		const s = await server(status, status === 404 ? '<html>Not found</html>' : { success: false, error: 'x' }, status === 404 ? 'text/html' : 'application/json');
 		try {
-			const result = await runTest({ apiKey: CANARY_KEY, baseUrl: s.url });
-			expect(result.status).toBe('Error');
-			expect(result.message).toMatch(/no credits left \(402\)/);
-			expect(result.message).toMatch(/Add credits/);
+			const result = await testCredential(credential, { apiKey: CANARY_KEY, baseUrl: s.url });
+			expect(result).toEqual({ status: 'Error', message: expect.stringMatching(message) });
 		} finally {
 			await s.close();
 		}
 	});
 
-	test('unreachable host (closed port): connection refused, check host and port', async () => {
+	test('unreachable host (closed port): n8n reports the error code (a credential cannot reword it)', async () => {
 		const probe = net.createServer();
 		await new Promise((r) => probe.listen(0, '127.0.0.1', r));
 		const { port } = probe.address();
 		await new Promise((r) => probe.close(r));
-		const result = await runTest({ apiKey: CANARY_KEY, baseUrl: `http://127.0.0.1:${port}` });
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(`Nothing answers at http://127.0.0.1:${port} (connection refused)`);
-		expect(result.message).toMatch(/Check the host and port in Base URL/);
+		expect(await testCredential(credential, { apiKey: CANARY_KEY, baseUrl: `http://127.0.0.1:${port}` })).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
 	});
-
-	test('unknown host: host not found, check the spelling', async () => {
-		const result = await runTest({ apiKey: CANARY_KEY, baseUrl: 'https://no-such-host.invalid' });
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/The host no-such-host\.invalid was not found/);
-	}, 30000);
-
-	test('wrong scheme (https to a plain-http service): says to try http://', async () => {
-		const s = await server(200, { success: true });
-		try {
-			const result = await runTest({ apiKey: CANARY_KEY, baseUrl: s.url.replace('http://', 'https://') });
-			expect(result.status).toBe('Error');
-			expect(result.message).toMatch(/TLS \(https\) connection .* failed/);
-			expect(result.message).toMatch(/Try http:\/\//);
-		} finally {
-			await s.close();
-		}
-	});
-
-	test('a web page instead of the API (404 / HTML): check Base URL', async () => {
-		const s = await server(404, '<html><body>Not found</body></html>', 'text/html');
-		try {
-			const result = await runTest({ apiKey: CANARY_KEY, baseUrl: s.url });
-			expect(result.status).toBe('Error');
-			expect(result.message).toMatch(/answered 404 to GET \/v2\/team\/credit-usage: no Web Data API v2 there/);
-		} finally {
-			await s.close();
-		}
-		const page = await server(200, '<html>dashboard</html>', 'text/html');
-		try {
-			expect((await runTest({ apiKey: CANARY_KEY, baseUrl: page.url })).message).toMatch(/not as the Web Data API/);
-		} finally {
-			await page.close();
-		}
-	});
-
-	test.each([['api.example'], ['https://api.firecrawl.dev/v1'], ['ftp://api.example']])(
-		'an invalid Base URL %j: refused with the fix, nothing sent',
-		async (baseUrl) => {
-			const context = { helpers: { request: jest.fn() } };
-			const result = await webDataApiTest.call(context, { id: 'c1', name: 'x', type: 'webDataApi', data: { apiKey: CANARY_KEY, baseUrl } });
-			expect(result.status).toBe('Error');
-			expect(result.message).toMatch(/Base URL/);
-			expect(result.message).toMatch(/https:\/\//);
-			expect(context.helpers.request).not.toHaveBeenCalled();
-		},
-	);
 });

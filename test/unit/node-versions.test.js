@@ -57,8 +57,8 @@ const V1_OPTION_NAMES = [
 	'zeroDataRetention',
 ];
 
-test('both nodes offer versions 1 and 2; a new node gets 2 (the highest, no defaultVersion)', () => {
-	expect(webData.version).toEqual([1, 2]);
+test('Web Data offers versions 1 to 3, the trigger 1 and 2; a new node gets the highest (no defaultVersion)', () => {
+	expect(webData.version).toEqual([1, 2, 3]);
 	expect(trigger.version).toEqual([1, 2]);
 	expect(webData.defaultVersion).toBeUndefined();
 	expect(trigger.defaultVersion).toBeUndefined();

@@ -222,7 +222,7 @@ function workflowSteps(text) {
 	return steps;
 }
 
-test('release.yml: on a v* tag, npm ci → build → lint → npm test → npm publish --provenance, with id-token: write', () => {
+test('release.yml: on a v* tag, npm ci → build → lint → npm test → release dry run → npm publish of that tarball --provenance, with id-token: write', () => {
 	const text = fs.readFileSync(path.join(ROOT, '.github', 'workflows', 'release.yml'), 'utf8');
 	expect(text).toMatch(/^on:\n  push:\n    tags: \['v\*'\]\n/m);
 	// id-token: write under the publishing job's permissions (or the workflow's)
@@ -241,13 +241,24 @@ test('release.yml: on a v* tag, npm ci → build → lint → npm test → npm p
 	const build = run(/^npm run build$/, 'build');
 	const lint = run(/^npm run lint$/, 'lint');
 	const tests = run(/^npm test$/, 'npm test');
+	// the release dry run (pack, files, n8n's scanner lint) between the tests and the publish step
+	const dryRun = run(/^npm run release:check$/, 'release dry run');
 	const publish = run(/\bnpm publish\b/, 'npm publish');
-	expect([checkout, setup, ci, build, lint, tests, publish]).toEqual([...[checkout, setup, ci, build, lint, tests, publish]].sort((a, b) => a - b));
-	expect(steps[publish].run).toMatch(/^npm publish --provenance --access public$/);
+	expect([checkout, setup, ci, build, lint, tests, dryRun, publish]).toEqual([checkout, setup, ci, build, lint, tests, dryRun, publish].sort((a, b) => a - b));
+	// exactly the checked tarball (release:pack's n8n-nodes-webdata-<version>.tgz), with provenance
+	expect(steps[publish].run).toMatch(/^npm publish "\.\/n8n-nodes-webdata-\$\(node -p 'require\("\.\/package\.json"\)\.version'\)\.tgz" --provenance --access public$/);
 	expect(steps.filter((s) => /\bnpm publish\b/.test(s.run ?? ''))).toHaveLength(1);
-	// the tarball is checked between the tests and the publish step
-	const packCheck = run(/npm pack --dry-run/, 'tarball check');
-	expect(packCheck > tests && packCheck < publish).toBe(true);
+	expect(pkg.scripts['release:check']).toBe('node .ci/release-check.mjs');
+});
+
+test('npm run lint is n8n-node lint; scan and the release dry run are scripts that .ci/run runs as failing steps', () => {
+	expect(pkg.scripts.lint).toBe('n8n-node lint');
+	expect(pkg.scripts.scan).toBe('node .ci/scan.mjs');
+	expect(pkg.devDependencies['@n8n/scan-community-package']).toBe('0.32.0');
+	const ciRun = fs.readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8');
+	for (const script of ['lint', 'scan', 'release:check']) {
+		expect(ciRun).toMatch(new RegExp(`^npm run ${script} \\|\\| \\{ .*status=1; total_failed=\\$\\(\\(total_failed \\+ 1\\)\\); \\}$`, 'm'));
+	}
 });
 
 test('ci.yml runs the project CI script as the README shows it', () => {

@@ -65,3 +65,11 @@ test('the tool variant gets described $fromAI parameters; the regular node keeps
 	}
 	expect(parametersOf(regular, { resource: 'search', operation: 'search' }).parameters.limit).toBe(5);
 });
+
+test('Continue From (Offset) and Page to Read hold the model\'s $fromAI expression as text (a number field may not default to an expression); the model is still asked for a number', () => {
+	for (const name of ['toolOffset', 'toolPage']) {
+		const field = tool.properties.find((p) => p.name === name);
+		expect({ name, type: field.type }).toEqual({ name, type: 'string' });
+		expect(field.default).toMatch(/^=\{\{ \$fromAI\('(offset|page)', '[^']+', 'number', 0\) \}\}$/);
+	}
+});

@@ -174,9 +174,9 @@ export function toolResultProperties(): INodeProperties[] {
 		{
 			displayName: 'Continue From (Offset)',
 			name: 'toolOffset',
-			type: 'number',
-			// The model fills it: a $fromAI expression (a number when the model calls the tool).
-			// eslint-disable-next-line n8n-nodes-base/node-param-default-wrong-for-number
+			// A string field: it holds the model's $fromAI expression, not a number typed in. The number the
+			// model gives is read and checked by readToolRequest (a whole number, naming the field).
+			type: 'string',
 			default: "={{ $fromAI('offset', 'Leave 0. When a result was cut, the offset its marker names, to read on', 'number', 0) }}",
 			displayOptions: { show: TOOL },
 			description: 'Where a cut result goes on: a character of the page content, or an entry of a list. The model fills it.',
@@ -184,8 +184,7 @@ export function toolResultProperties(): INodeProperties[] {
 		{
 			displayName: 'Page to Read',
 			name: 'toolPage',
-			type: 'number',
-			// eslint-disable-next-line n8n-nodes-base/node-param-default-wrong-for-number
+			type: 'string', // the model's $fromAI expression, like Continue From (Offset)
 			default: "={{ $fromAI('page', 'Leave 0 for the list. To read one listed page in full, its number from the list', 'number', 0) }}",
 			displayOptions: { show: { ...TOOL, ...byOp(pageOps) } },
 			description: 'Which page of a list of pages to show in full (0 = the list). The model fills it.',

@@ -111,12 +111,11 @@ export function triggerTargetOptions(job: EventJob): INodeProperties[] {
 							default: '',
 							description: `The Token set on that Web Data Trigger, sent with every event in the ${TRIGGER_TOKEN_HEADER} header. May stay empty only when this node's credential (and the trigger's) holds your team's Webhook Signing Secret: then the signature is checked.`,
 						},
-						// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default depends on the job (DEFAULT_EVENTS)
 						{
 							displayName: 'Events',
 							name: 'events',
 							type: 'multiOptions',
-							default: DEFAULT_EVENTS[job],
+							default: [...DEFAULT_EVENTS[job]], // per job (a copy: no list shared between the jobs' fields)
 							description: `Which events to send (they arrive as ${PREFIX[job]}.page, ${PREFIX[job]}.completed, …); choose the same ones under the trigger's Job Events. None chosen: all.`,
 							options: EVENTS[job],
 						},

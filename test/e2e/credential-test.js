@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * The credential's Test in the real n8n (npm run test:e2e:credential): `n8n start` 2.41.1 with the
+ * packed package, an owner, a Web Data API credential on the fake API, then the editor's own call
+ * (POST /rest/credentials/test), which runs n8n's CredentialsTester on the credential's declarative
+ * `test`: a good key (also with a trailing /v2/ in Base URL) → "Connection successful!", a wrong
+ * key → the 401 rule's message, a closed port → n8n's error code. One request per Test reaches the
+ * fake (two on a 401: n8n retries it once; none for the closed port).
+ *
+ * Output ends with "N passed, N failed"; exit 1 on any failure. CREDENTIAL_TEST_KEEP_TMP=1 keeps logs.
+ */
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const proc = require('./lib/proc');
+const { n8nEnv, freePort } = require('./lib/n8n');
+const { packInto } = require('./lib/editor');
+const { Phase } = require('./lib/trigger-phase');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const NODE_DIR = path.join(ROOT, '.cache', 'node24');
+const HOST_DIR = path.join(ROOT, '.cache', 'n8n-host');
+
+const results = [];
+const captured = [];
+const timings = [];
+const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const oneLine = (text) => String(text).replace(/\s+/g, ' ').trim().slice(0, 500);
+
+function record(label, ok, reason) {
+	results.push({ label, ok });
+	console.log(ok ? `ok - ${label}` : `not ok - ${label}: ${oneLine(reason)}`);
+}
+
+async function main() {
+	const t0 = Date.now();
+	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'webdata-credential-test-'));
+	const userFolder = path.join(tmp, 'user');
+	fs.mkdirSync(userFolder);
+	const apiKey = `wd-canary-${crypto.randomBytes(16).toString('hex')}`;
+	let phase;
+	let code = 0;
+	try {
+		if (!fs.existsSync(path.join(HOST_DIR, 'node_modules', 'n8n'))) throw new Error('n8n is not installed in .cache/: run bash test/e2e/install.sh');
+		await packInto(ROOT, tmp, userFolder);
+		const ctx = {
+			nodeDir: NODE_DIR,
+			hostDir: HOST_DIR,
+			workDir: tmp,
+			env: n8nEnv({ nodeDir: NODE_DIR, userFolder, encryptionKey: 'webdata-e2e-encryption-key-0003', port: await freePort(), brokerPort: await freePort() }),
+		};
+		phase = new Phase({ root: ROOT, tmp, ctx, apiKey, record, captured, timings, substitute: (t) => t, oneLine });
+		const startMs = await phase.setup();
+		record(`set-up (package, fake API, n8n start ready in ${secs(startMs)}, owner, credentials)`, true);
+
+		const stored = phase.credentials.tokenOnly;
+		/** The editor's Test: POST /rest/credentials/test with the credential and changed fields. */
+		const test = async (data) => {
+			const count = async () => (await phase.fake.log()).filter((r) => r.method === 'GET' && r.path === '/v2/team/credit-usage').length;
+			const before = await count();
+			const r = await phase.rest('POST', '/rest/credentials/test', { credentials: { id: stored.id, name: stored.name, type: 'webDataApi', data: { apiKey, baseUrl: phase.fake.url, webhookSecret: '', ...data } } }, { cookie: phase.cookie });
+			const after = await count();
+			return { status: r.status, result: r.json?.data, sent: after - before };
+		};
+		const check = async (label, data, expected, sent) => {
+			try {
+				const got = await test(data);
+				const ok = got.status === 200 && got.result?.status === expected.status && expected.message.test(got.result?.message ?? '') && got.sent === sent;
+				record(label, ok, `answered ${got.status} ${JSON.stringify(got.result)}, ${got.sent} request(s) reached the fake`);
+			} catch (e) {
+				record(label, false, e.message);
+			}
+		};
+		await check('Test, good key: Connection successful!, one request (GET /v2/team/credit-usage)', {}, { status: 'OK', message: /^Connection successful!$/ }, 1);
+		await check('Test, Base URL with a trailing /v2/: the same', { baseUrl: `${phase.fake.url}/v2/` }, { status: 'OK', message: /^Connection successful!$/ }, 1);
+		// n8n-core's requestWithAuthentication sends a request answered 401 once more (after its
+		// preAuthentication hook, a no-op for this credential): two free requests.
+		await check('Test, wrong key: the 401 rule\'s plain message (n8n asks twice on a 401, both free)', { apiKey: 'fc-wrong-key' }, { status: 'Error', message: /^The service refused the API key \(401\)\. Copy the key again from the dashboard/ }, 2);
+		const closed = await freePort();
+		await check('Test, nothing listening at Base URL: n8n\'s error code', { baseUrl: `http://127.0.0.1:${closed}` }, { status: 'Error', message: /ECONNREFUSED/ }, 0);
+	} catch (e) {
+		record('set-up', false, `${e.message} ${phase?.n8nTail?.(30) ?? ''}`);
+		code = 1;
+	} finally {
+		if (phase) {
+			await phase.stopN8n();
+			captured.push({ source: 'n8n start (stdout+stderr)', text: phase.n8nOutput.join('') });
+		}
+		await proc.stopAll();
+	}
+	const leaked = captured.filter((c) => String(c.text).includes(apiKey)).map((c) => c.source);
+	record('the API key never appears in n8n output', leaked.length === 0, `found in ${leaked.join(', ')}`);
+	const failed = results.filter((r) => !r.ok).length;
+	console.log(`# total ${secs(Date.now() - t0)}`);
+	if (failed === 0 && code === 0 && !process.env.CREDENTIAL_TEST_KEEP_TMP) fs.rmSync(tmp, { recursive: true, force: true });
+	else console.log(`# logs kept in ${tmp}`);
+	console.log(`${results.length - failed} passed, ${failed} failed`);
+	process.exit(failed > 0 || code !== 0 ? 1 : 0);
+}
+
+process.on('exit', () => proc.killAllSync());
+main().catch((e) => {
+	console.error(e);
+	process.exit(1);
+});
