@@ -70,7 +70,9 @@ export class WebData implements INodeType {
 		group: ['transform'],
 		// 2: Parse File's rarely used options under Advanced Options, and an empty Time Zone (the
 		// workflow's) as the Monitor default. Saved workflows keep typeVersion 1 and its behaviour.
-		version: [1, 2],
+		// 3: Parse File's options grouped by what they act on (file, HTML content, linked web pages,
+		// logs); Monitor Create shows "Judge Changes Against Goal" only with a Goal.
+		version: [1, 2, 3],
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Scrape, search, map and crawl the web, parse files to Markdown and JSON, watch pages for changes, and run web research agents',
 		defaults: { name: 'Web Data' },

@@ -256,3 +256,62 @@ test.each(CONCEPTS)('one name per concept: %s is "%s" everywhere', (_concept, di
 		expect(names[1]).toEqual(names[0]);
 	}
 });
+
+// ---- Issue 22 point 3: n8n's UX guidelines (operation names, placeholders, one name per setting, order) ----
+
+test('list operations are named the n8n way, "Get Many …" (name and action); their option values are unchanged', () => {
+	const selectors = properties.filter((p) => p.name === 'operation');
+	const all = selectors.flatMap((s) => s.options.map((o) => ({ resource: s.displayOptions.show.resource[0], ...o })));
+	const LISTS = { 'agent.getMany': 'Get Many', 'monitor.getMany': 'Get Many', 'monitor.getManyChecks': 'Get Many Checks', 'interact.getMany': 'Get Many Sessions', 'crawl.getActive': 'Get Many Running', 'account.getActivity': 'Get Many Recent Jobs' };
+	for (const [key, name] of Object.entries(LISTS)) {
+		const [resource, value] = key.split('.');
+		const option = all.find((o) => o.resource === resource && o.value === value);
+		expect({ key, name: option?.name, action: option?.action }).toEqual({ key, name, action: expect.stringMatching(/^Get many /) });
+	}
+	for (const o of all) {
+		expect({ name: o.name, listWord: /^(List|Get Active|Get Recent)/.test(o.name) || /^List /.test(o.action ?? '') }).toEqual({ name: o.name, listWord: false });
+	}
+	// n8n lists an operation selector's options in alphabetical order (its own lint rule)
+	for (const s of selectors) {
+		const names = s.options.map((o) => o.name);
+		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+	}
+});
+
+test('every text placeholder is an example that starts with "e.g." (buttons "Add …" aside)', () => {
+	let checked = 0;
+	for (const { node, path, property } of everything) {
+		if (typeof property.placeholder !== 'string' || property.placeholder === '') continue;
+		if (['collection', 'fixedCollection'].includes(property.type)) continue;
+		checked++;
+		expect({ node, path, placeholder: property.placeholder }).toEqual({ node, path, placeholder: expect.stringMatching(/^e\.g\. /) });
+	}
+	for (const { node, path, property } of everything.filter((e) => e.property.type === 'resourceLocator')) {
+		for (const mode of property.modes) {
+			if (mode.placeholder) expect({ node, path, mode: mode.name, placeholder: mode.placeholder }).toEqual({ node, path, mode: mode.name, placeholder: expect.stringMatching(/^e\.g\. /) });
+		}
+	}
+	expect(checked).toBeGreaterThan(40);
+});
+
+test('one setting, one name: the audit user name, the certificate check and the number of search results read the same everywhere', () => {
+	const named = (path, resource, version = 3) =>
+		everything
+			.filter((e) => e.node === 'webData' && (e.path === path || e.path.endsWith(`.${path}`)) && (!resource || e.top.displayOptions?.show?.resource?.includes(resource)))
+			.filter((e) => !e.top.displayOptions?.show?.['@version'] || NodeHelpers.checkConditions(e.top.displayOptions.show['@version'], [version]))
+			.map((e) => e.property.displayName);
+	expect([...new Set(named('auditUsername', 'agent'))]).toEqual(['User Name for Audit Logs']);
+	expect([...new Set(named('auditUsername', 'parse'))]).toEqual(['User Name for Audit Logs']);
+	expect([...new Set(named('scrapeOptions.skipTlsVerification', 'scrape'))]).toEqual(['Skip Certificate Checks']);
+	expect([...new Set(named('skipTlsVerification', 'parse'))]).toEqual(['Skip Certificate Checks']);
+	expect([...new Set(named('targets.search.searchOptions.maxResults', 'monitor'))]).toEqual(['Limit']);
+	expect([...new Set(named('limit', 'search'))]).toEqual(['Limit']);
+});
+
+test('Agent\'s options are in alphabetical order (Start and Run and Wait), Concurrency included', () => {
+	for (const operation of ['start', 'runAndWait']) {
+		const options = panel('agent', operation, 3).find((p) => p.name === 'options').options.map((o) => o.displayName);
+		expect({ operation, options }).toEqual({ operation, options: [...options].sort((a, b) => a.localeCompare(b)) });
+		expect(options).toContain('User Name for Audit Logs');
+	}
+});

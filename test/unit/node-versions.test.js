@@ -57,9 +57,9 @@ const V1_OPTION_NAMES = [
 	'zeroDataRetention',
 ];
 
-test('both nodes offer versions 1 and 2; a new node gets 2 (the highest, no defaultVersion)', () => {
-	expect(webData.version).toEqual([1, 2]);
-	expect(trigger.version).toEqual([1, 2]);
+test('both nodes offer versions 1, 2 and 3; a new node gets 3 (the highest, no defaultVersion)', () => {
+	expect(webData.version).toEqual([1, 2, 3]);
+	expect(trigger.version).toEqual([1, 2, 3]);
 	expect(webData.defaultVersion).toBeUndefined();
 	expect(trigger.defaultVersion).toBeUndefined();
 });
@@ -109,6 +109,39 @@ describe('Parse File', () => {
 		const names = Object.fromEntries(advanced.map((o) => [o.name, o.displayName]));
 		expect(names.auditUsername).toBe('User Name for Audit Logs');
 		expect(names.skipTlsVerification).toMatch(/Certificate/);
+	});
+
+	// Issue 22 point 3: version 3 separates the settings by what they act on.
+	test('version 3: Options hold file and output settings only; HTML content, linked web pages and log labels each have their own group', () => {
+		const fields = shown(webData, load(webData, PARSE, 3));
+		const names = (f) => f.options.map((o) => o.name);
+		expect(names(fields.options)).toEqual(['checkPromptInjection', 'concurrency', 'keepInputBinary', 'markdownBinaryProperty', 'markdownToBinary', 'removeBase64Images', 'timeout', 'zeroDataRetention']);
+		expect(fields.htmlOptions.displayName).toBe('HTML Content Options');
+		expect(names(fields.htmlOptions)).toEqual(['excludeTags', 'includeTags', 'onlyMainContent']);
+		expect(fields.linkedPageOptions.displayName).toBe('Linked Web Page Options');
+		expect(names(fields.linkedPageOptions)).toEqual(['blockAds', 'headers', 'proxy', 'skipTlsVerification']);
+		expect(fields.advancedOptions.displayName).toBe('Advanced Options');
+		expect(names(fields.advancedOptions)).toEqual(['integration', 'origin', 'auditUsername']);
+		// the linked-page settings read as Scrape's same settings do
+		expect(fields.linkedPageOptions.options.map((o) => o.displayName)).toEqual(['Block Ads', 'Headers', 'Proxy', 'Skip Certificate Checks']);
+		expect(fields.advancedOptions.options.map((o) => o.displayName)).toEqual(['Integration Label', 'Origin Label', 'User Name for Audit Logs']);
+		for (const group of ['options', 'htmlOptions', 'linkedPageOptions', 'advancedOptions']) {
+			expect({ group, description: fields[group].description }).toEqual({ group, description: expect.any(String) });
+		}
+		expect(fields.linkedPageOptions.description).toMatch(/^Only when a file links to web pages/);
+		// every option of version 1 is in exactly one group, with the same name, type and default
+		const all = ['options', 'htmlOptions', 'linkedPageOptions', 'advancedOptions'].flatMap((g) => fields[g].options);
+		expect(all.map((o) => o.name).sort()).toEqual([...V1_OPTION_NAMES].sort());
+		const v1 = Object.fromEntries(shown(webData, load(webData, PARSE, 1)).options.options.map((o) => [o.name, o]));
+		for (const o of all) expect({ name: o.name, type: o.type, default: o.default }).toEqual({ name: o.name, type: v1[o.name].type, default: v1[o.name].default });
+	});
+
+	test('versions 1 and 2 keep their parameter lists: no group of version 3 is shown there', () => {
+		for (const v of [1, 2]) {
+			const fields = shown(webData, load(webData, PARSE, v));
+			expect({ v, html: fields.htmlOptions, linked: fields.linkedPageOptions }).toEqual({ v, html: undefined, linked: undefined });
+		}
+		expect(shown(webData, load(webData, PARSE, 2)).advancedOptions.options.map((o) => o.name)).toEqual(MOVED.slice().sort((a, b) => ['blockAds', 'headers', 'integration', 'origin', 'proxy', 'skipTlsVerification', 'auditUsername'].indexOf(a) - ['blockAds', 'headers', 'integration', 'origin', 'proxy', 'skipTlsVerification', 'auditUsername'].indexOf(b)));
 	});
 
 	test('a saved version 1 workflow keeps every moved option it holds (n8n does not drop them)', () => {

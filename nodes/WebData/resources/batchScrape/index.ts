@@ -37,7 +37,7 @@ const startFields: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '={{ $json.url }}',
-		placeholder: 'https://example.com/page',
+		placeholder: 'e.g. https://example.com/page',
 		description: 'The page to scrape, read from each input item with an expression. The URLs of all items go into one batch job.',
 	},
 	{

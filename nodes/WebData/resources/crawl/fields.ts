@@ -13,7 +13,7 @@ export function webhookOptions(noun: string, eventPrefix: string): INodeProperti
 			name: 'webhookUrl',
 			type: 'string',
 			default: '',
-			placeholder: 'https://example.com/hooks/web-data',
+			placeholder: 'e.g. https://example.com/hooks/web-data',
 			description: `An http(s) address the service calls as the ${noun} starts, for each page, and when it ends (events ${eventPrefix}.started, ${eventPrefix}.page, ${eventPrefix}.completed, ${eventPrefix}.failed)`,
 		},
 		{

@@ -91,7 +91,7 @@ const previewProperties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'https://example.com',
+		placeholder: 'e.g. https://example.com',
 		description: 'The site the crawl would start from (an absolute http or https URL)',
 	},
 	{
@@ -132,8 +132,8 @@ export const crawl: Resource = {
 		default: 'runAndWait',
 		options: [
 			{ name: 'Cancel', value: 'cancel', action: 'Cancel a crawl', description: 'Stop a running crawl' },
-			{ name: 'Get Active', value: 'getActive', action: 'Get active crawls', description: 'List the crawls of your team that are running' },
 			{ name: 'Get Errors', value: 'getErrors', action: 'Get the errors of a crawl', description: 'Pages that failed and URLs blocked by robots.txt' },
+			{ name: 'Get Many Running', value: 'getActive', action: 'Get many running crawls', description: 'Get the crawls of your team that are running now, one item each' },
 			{ name: 'Get Status', value: 'getStatus', action: 'Get the status of a crawl', description: 'The status and the pages scraped so far' },
 			{ name: 'Preview Parameters', value: 'previewParams', action: 'Preview crawl parameters from a prompt', description: 'The crawl options the service derives from a prompt, without crawling' },
 			{ name: 'Run and Wait', value: 'runAndWait', action: 'Crawl a website and wait', description: 'Start a crawl, wait for it, and output one item per page' },

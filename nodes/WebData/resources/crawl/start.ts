@@ -19,7 +19,7 @@ export const crawlFields: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'https://example.com',
+		placeholder: 'e.g. https://example.com',
 		description: 'The page to start crawling from (an absolute http or https URL). Links found on it are followed.',
 	},
 	{
@@ -74,7 +74,7 @@ export const crawlFields: INodeProperties[] = [
 				name: 'excludePaths',
 				type: 'string',
 				default: '',
-				placeholder: 'blog/.*, tag/.*',
+				placeholder: 'e.g. blog/.*, tag/.*',
 				description: 'Regular expressions on the URL path, separated by commas or new lines: pages that match are skipped',
 			},
 			{
@@ -96,7 +96,7 @@ export const crawlFields: INodeProperties[] = [
 				name: 'includePaths',
 				type: 'string',
 				default: '',
-				placeholder: 'docs/.*',
+				placeholder: 'e.g. docs/.*',
 				description: 'Regular expressions on the URL path, separated by commas or new lines: only pages that match are crawled',
 			},
 			{

@@ -20,10 +20,10 @@ export const interact: Resource = {
 					'Run code in a browser session, or code or a plain-language prompt on the page of an earlier scrape',
 			},
 			{
-				name: 'List Sessions',
+				name: 'Get Many Sessions',
 				value: 'getMany',
-				action: 'List browser sessions',
-				description: 'List the browser sessions of your team, newest first',
+				action: 'Get many browser sessions',
+				description: 'Get the browser sessions of your team, newest first, one item each',
 			},
 			{
 				name: 'Start Session',

@@ -367,12 +367,13 @@ export const targetsField: INodeProperties = {
 							description: 'Keep only results from these host names, separated by commas (at most 50). Not together with Exclude Domains.',
 						},
 						{
-							displayName: 'Max Results',
+							// The same concept and name as Search → Limit.
+							displayName: 'Limit',
 							name: 'maxResults',
 							type: 'number',
 							typeOptions: { minValue: 1, maxValue: 50, numberPrecision: 0 },
 							default: 10,
-							description: 'How many results to evaluate per check, across all queries (1 to 50; the service default is 10)',
+							description: 'Max number of results to evaluate per check, across all queries (1 to 50; the service default is 10)',
 						},
 						{
 							// The same concept as Search → Options → Time Range (only the choices differ).
