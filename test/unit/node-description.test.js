@@ -201,6 +201,29 @@ test('the trigger\'s notices are short (one or two lines), and the costly defaul
 	expect(run.hint).toMatch(/Costs credits/);
 });
 
+test('trigger version 3: "Run a Check Now When Listening" is off, and the panel shows one notice per monitor connection (versions 1 and 2 unchanged)', () => {
+	const trig = new WebDataTrigger().description;
+	const shownFor = (version, connection) => {
+		const node = { name: 'T', type: 'n8n-nodes-webdata.webDataTrigger', typeVersion: version, parameters: {}, position: [0, 0] };
+		node.parameters = NodeHelpers.getNodeParameters(trig.properties, { source: 'monitor', connection }, true, false, node, trig);
+		return { node, fields: trig.properties.filter((p) => NodeHelpers.displayParameter(node.parameters, p, node, trig)) };
+	};
+	for (const connection of ['create', 'attach']) {
+		const v3 = shownFor(3, connection);
+		expect(v3.node.parameters.runCheckWhenListening).toBe(false);
+		const notices = v3.fields.filter((p) => p.type === 'notice');
+		expect({ connection, notices: notices.length }).toEqual({ connection, notices: 1 });
+		expect(notices[0].displayName).toMatch(/test/i);
+		const run = v3.fields.find((p) => p.name === 'runCheckWhenListening');
+		expect(run.hint).toMatch(/^Off: .*On: .*costs credits/);
+		for (const version of [1, 2]) {
+			const old = shownFor(version, connection);
+			expect({ version, run: old.node.parameters.runCheckWhenListening }).toEqual({ version, run: true });
+			expect({ version, notices: old.fields.filter((p) => p.type === 'notice').length }).toEqual({ version, notices: 2 });
+		}
+	}
+});
+
 test('plain words where numbers or codes were shown: Screenshot Quality says what 0 means; Max Wait\'s hint is a sentence; no "(Tbs)"', () => {
 	for (const { property } of everything.filter((e) => e.property.name === 'screenshotQuality')) {
 		expect(property.default).toBe(0); // unchanged, see the comment at the field
