@@ -524,8 +524,10 @@ class Editor {
 		}
 		const ms = Date.now() - t0;
 		const text = oneLine(await box.innerText());
-		const wanted = [/Could not load list/, /cannot be reached/, /connection refused/];
+		// Plain words first (no raw "ECONNREFUSED - "), and the advice readable whole.
+		const wanted = [/Could not load list/, /cannot be reached/, /connection refused/, /Check the Base URL in the credential and that this n8n can reach it, then open the list again\./];
 		const missing = wanted.filter((re) => !re.test(text));
+		if (/E[A-Z]{4,} -/.test(text)) missing.push('no raw network code such as "ECONNREFUSED - "');
 		if (missing.length) throw new Error(`the list's error reads "${text}", which does not match ${missing.join(', ')}`);
 		if (ms > 10000) throw new Error(`the list took ${secs(ms)} to say why (more than 10 s): "${text}"`);
 		await page.keyboard.press('Escape');
