@@ -158,6 +158,28 @@ describe('Parse File', () => {
 	});
 });
 
+// Issue 22 point 3: Monitor → Create says what is judged, marks Targets as required, and shows what an
+// empty Time Zone means at the field.
+describe('Monitor → Create panel', () => {
+	const CREATE = { resource: 'monitor', operation: 'create', name: 'Watch', scheduleText: 'hourly' };
+
+	test('version 3: "Judge Changes Against Goal" shows only once a Goal is written; versions 1 and 2 show it always', () => {
+		expect(shown(webData, load(webData, CREATE, 3)).judgeEnabled).toBeUndefined();
+		const withGoal = shown(webData, load(webData, { ...CREATE, goal: 'Prices' }, 3));
+		expect(withGoal.judgeEnabled.description).toMatch(/against the Goal above/);
+		expect(shown(webData, load(webData, CREATE, 3)).goal.description).toMatch(/Empty: nothing is judged/);
+		for (const v of [1, 2]) expect({ v, judge: shown(webData, load(webData, CREATE, v)).judgeEnabled?.default }).toEqual({ v, judge: true });
+		// a saved version 2 node with judging off and no goal keeps its value (the switch is shown there)
+		expect(saveOf(webData, { ...CREATE, judgeEnabled: false }, 2).judgeEnabled).toBe(false);
+	});
+
+	test('Targets is marked required in every version, and the Time Zone\'s hint says what empty means (version 2 on)', () => {
+		for (const v of [1, 2, 3]) expect({ v, required: shown(webData, load(webData, CREATE, v)).targets.required }).toEqual({ v, required: true });
+		for (const v of [2, 3]) expect(shown(webData, load(webData, CREATE, v)).timezone.hint).toMatch(/^Empty: this workflow's time zone/);
+		expect(shown(webData, load(webData, CREATE, 1)).timezone.hint).toBeUndefined(); // its default is "UTC"
+	});
+});
+
 describe('Time Zone', () => {
 	const CREATE = { resource: 'monitor', operation: 'create', name: 'Watch', scheduleText: 'hourly' };
 	const TRIGGER = { source: 'monitor', connection: 'create' };

@@ -1,14 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { Operation, RunContext } from '../../helpers/types';
-import { FROM_V2, ONLY_V1 } from '../../helpers/fields';
+import { FROM_V2, FROM_V3, ONLY_BEFORE_V3, ONLY_V1 } from '../../helpers/fields';
 import { buildMonitorBody } from './body';
 import { createMonitor } from './api';
 import {
 	cronField,
 	emailField,
 	goalField,
+	goalFieldV3,
 	judgeField,
+	judgeFieldV3,
 	nameField,
 	retentionField,
 	scheduleTextField,
@@ -22,8 +24,11 @@ import { readCreateInput } from './form';
 
 const properties: INodeProperties[] = [
 	{ ...nameField, required: true },
-	goalField,
-	judgeField,
+	// Version 3: "Judge Changes Against Goal" only once a Goal is written (versions 1 and 2 keep both shown).
+	{ ...goalField, displayOptions: { show: ONLY_BEFORE_V3 } },
+	{ ...judgeField, displayOptions: { show: ONLY_BEFORE_V3 } },
+	{ ...goalFieldV3, displayOptions: { show: FROM_V3 } },
+	{ ...judgeFieldV3, displayOptions: { show: FROM_V3, hide: { goal: [''] } } },
 	{
 		displayName: 'Schedule Type',
 		name: 'scheduleMode',
@@ -51,7 +56,8 @@ const properties: INodeProperties[] = [
 			{ name: 'Using JSON', value: 'json', description: 'Give the target list as the API takes it' },
 		],
 	},
-	{ ...targetsField, displayOptions: { show: { targetsSource: ['fields'] } } },
+	// Required: a monitor needs at least one target (the panel marks the field; the node checks it before sending).
+	{ ...targetsField, required: true, displayOptions: { show: { targetsSource: ['fields'] } } },
 	{ ...targetsJsonField, displayOptions: { show: { targetsSource: ['json'] } } },
 	{
 		displayName: 'Options',
