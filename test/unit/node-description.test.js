@@ -338,3 +338,26 @@ test('Agent\'s options are in alphabetical order (Start and Run and Wait), Concu
 		expect(options).toContain('User Name for Audit Logs');
 	}
 });
+
+test('Crawl: the prompt option says what it is for, and the two ways to receive a job\'s events say how they differ', () => {
+	for (const operation of ['start', 'runAndWait']) {
+		const options = panel('crawl', operation, 3).find((p) => p.name === 'options').options;
+		const names = options.map((o) => o.displayName);
+		expect(names).not.toContain('Prompt');
+		const prompt = options.find((o) => o.name === 'prompt');
+		expect(prompt.displayName).toBe('Describe What to Crawl');
+		expect(prompt.description).toMatch(/Preview Parameters/);
+		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+	}
+	for (const [resource, operation] of [['crawl', 'start'], ['batchScrape', 'start']]) {
+		const options = panel(resource, operation, 3).find((p) => p.name === 'options').options;
+		const byName = Object.fromEntries(options.map((o) => [o.name, o]));
+		expect(byName.sendToTrigger.description).toMatch(/another n8n workflow[\s\S]*any other address, use Webhook URL instead/);
+		expect(byName.webhookUrl.description).toMatch(/To start another n8n workflow, use Send Events to Web Data Trigger instead/);
+		expect(byName.webhookEvents.description).toMatch(/Send Events to Web Data Trigger has its own Events/);
+		expect(byName.webhookMetadata.description).toMatch(/with Send Events to Web Data Trigger, use Run Metadata/);
+	}
+	// an agent run has no Webhook URL option: its text does not point to one
+	const agent = panel('agent', 'start', 3).find((p) => p.name === 'options').options.find((o) => o.name === 'sendToTrigger');
+	expect(agent.description).not.toMatch(/Webhook URL/);
+});

@@ -70,6 +70,17 @@ export const crawlFields: INodeProperties[] = [
 				description: 'Seconds to wait between two pages, more than 0 and at most 60 (gentler on the site; sets concurrency to 1)',
 			},
 			{
+				// Was "Prompt": the name says what the text is for (the parameter name stays "prompt").
+				displayName: 'Describe What to Crawl',
+				name: 'prompt',
+				type: 'string',
+				typeOptions: { rows: 2 },
+				default: '',
+				placeholder: 'e.g. Only the blog posts from 2025',
+				description:
+					'What to crawl, in plain words: the service derives the crawl options from it (a model reads it). Options set here win over what it derives; Crawl → Preview Parameters shows what it would derive.',
+			},
+			{
 				displayName: 'Exclude Paths',
 				name: 'excludePaths',
 				type: 'string',
@@ -114,15 +125,6 @@ export const crawlFields: INodeProperties[] = [
 				typeOptions: { minValue: 0, maxValue: 100, numberPrecision: 0 },
 				default: 2,
 				description: 'How many links away from the start page (and sitemap pages) to go. 0: only the start URL and sitemap pages.',
-			},
-			{
-				displayName: 'Prompt',
-				name: 'prompt',
-				type: 'string',
-				typeOptions: { rows: 2 },
-				default: '',
-				placeholder: 'e.g. Only the blog posts from 2025',
-				description: 'Describe in words what to crawl; the service derives the crawl options from it. Options set here win over what it derives. (Preview Parameters shows what it would derive.)',
 			},
 			...triggerTargetOptions('crawl'),
 			{
@@ -178,7 +180,7 @@ export function buildCrawlBody(ctx: IExecuteFunctions, i: number): IDataObject {
 	body.limit = checkInt(node, 'Page Limit', ctx.getNodeParameter('limit', i, 10), 1, MAX_LIMIT, i);
 	const o = readOptions(ctx, i);
 	if (typeof o.prompt === 'string' && o.prompt.trim() !== '') {
-		if (o.prompt.length > 10_000) throw invalid(node, 'Prompt', o.prompt, 'at most 10,000 characters', i);
+		if (o.prompt.length > 10_000) throw invalid(node, 'Describe What to Crawl', o.prompt, 'at most 10,000 characters', i);
 		body.prompt = o.prompt.trim();
 	}
 	if (o.maxDiscoveryDepth !== undefined) body.maxDiscoveryDepth = checkInt(node, 'Max Discovery Depth', o.maxDiscoveryDepth, 0, 100, i);
