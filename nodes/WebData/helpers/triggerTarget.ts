@@ -88,7 +88,7 @@ export function triggerTargetOptions(job: EventJob): INodeProperties[] {
 			type: 'fixedCollection',
 			placeholder: 'Add Web Data Trigger',
 			default: {},
-			description: `Start another n8n workflow on this ${NOUN[job]}'s events: its Web Data Trigger (Source: Job Events) gets one execution per event (one per page). Activate that workflow first.${job === 'agent' ? '' : ' To send events to any other address, use Webhook URL instead (one or the other: a job has one webhook).'}`,
+			description: `Start another n8n workflow on this ${NOUN[job]}'s events: its Web Data Trigger (Source: Job Events) gets one execution per event (one per page).${job === 'agent' ? '' : ' To send events to any other address, use Webhook URL instead (one or the other: a job has one webhook).'} Activate that workflow first.`,
 			options: [
 				{
 					displayName: 'Web Data Trigger',
