@@ -361,3 +361,13 @@ test('Crawl: the prompt option says what it is for, and the two ways to receive 
 	const agent = panel('agent', 'start', 3).find((p) => p.name === 'options').options.find((o) => o.name === 'sendToTrigger');
 	expect(agent.description).not.toMatch(/Webhook URL/);
 });
+
+test('every operation that spends credits says so in the operation list; reading operations do not claim it', () => {
+	const SPENDS = ['scrape.scrapeUrl', 'search.search', 'map.mapUrl', 'crawl.runAndWait', 'crawl.start', 'batchScrape.runAndWait', 'batchScrape.start', 'extract.runAndWait', 'extract.start', 'interact.execute', 'interact.start', 'parse.parseFile', 'monitor.create', 'monitor.runCheck', 'agent.runAndWait', 'agent.start'];
+	const READS = ['crawl.getStatus', 'crawl.getActive', 'monitor.get', 'monitor.getMany', 'agent.get', 'agent.getMany', 'account.getCreditUsage', 'interact.getMany'];
+	const ops = Object.fromEntries(
+		properties.filter((p) => p.name === 'operation').flatMap((p) => p.options.map((o) => [`${p.displayOptions.show.resource[0]}.${o.value}`, o.description])),
+	);
+	for (const key of SPENDS) expect({ key, says: /costs? credits/.test(ops[key]) }).toEqual({ key, says: true });
+	for (const key of READS) expect({ key, says: /costs? credits/.test(ops[key]) }).toEqual({ key, says: false });
+});

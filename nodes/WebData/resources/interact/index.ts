@@ -17,7 +17,7 @@ export const interact: Resource = {
 				value: 'execute',
 				action: 'Execute code or a prompt in a browser',
 				description:
-					'Run code in a browser session, or code or a plain-language prompt on the page of an earlier scrape',
+					'Run code in a browser session, or code or a plain-language prompt on the page of an earlier scrape (costs credits)',
 			},
 			{
 				name: 'Get Many Sessions',
@@ -29,7 +29,7 @@ export const interact: Resource = {
 				name: 'Start Session',
 				value: 'start',
 				action: 'Start a browser session',
-				description: 'Open a browser session to drive with code; its ID is in the output',
+				description: 'Open a browser session to drive with code; its ID is in the output (costs credits until it is stopped)',
 			},
 			{
 				name: 'Stop Session',
