@@ -173,6 +173,22 @@ describe('Monitor → Create panel', () => {
 		expect(saveOf(webData, { ...CREATE, judgeEnabled: false }, 2).judgeEnabled).toBe(false);
 	});
 
+	test('while Targets is empty a notice asks for one (n8n marks no empty fixedCollection); it goes once a target is added', () => {
+		for (const v of [1, 2, 3]) {
+			expect({ v, notice: shown(webData, load(webData, CREATE, v)).targetsMissingNotice?.type }).toEqual({ v, notice: 'notice' });
+			const withTarget = shown(webData, load(webData, { ...CREATE, targets: { scrape: [{ urls: 'https://example.com' }] } }, v));
+			expect({ v, notice: withTarget.targetsMissingNotice }).toEqual({ v, notice: undefined });
+			for (const targets of [{ crawl: [{ url: 'https://example.com' }] }, { search: [{ queries: 'acme' }] }]) {
+				expect({ v, targets, notice: shown(webData, load(webData, { ...CREATE, targets }, v)).targetsMissingNotice }).toEqual({ v, targets, notice: undefined });
+			}
+			expect(shown(webData, load(webData, { ...CREATE, targets: { scrape: [] } }, v)).targetsMissingNotice?.type).toBe('notice');
+			const json = shown(webData, load(webData, { ...CREATE, targetsSource: 'json' }, v));
+			expect({ v, notice: json.targetsMissingNotice }).toEqual({ v, notice: undefined });
+		}
+		// a notice holds no value: nothing new is saved
+		expect(saveOf(webData, CREATE, 3).targetsMissingNotice).toBeUndefined();
+	});
+
 	test('Targets is marked required in every version, and the Time Zone\'s hint says what empty means (version 2 on)', () => {
 		for (const v of [1, 2, 3]) expect({ v, required: shown(webData, load(webData, CREATE, v)).targets.required }).toEqual({ v, required: true });
 		for (const v of [2, 3]) expect(shown(webData, load(webData, CREATE, v)).timezone.hint).toMatch(/^Empty: this workflow's time zone/);

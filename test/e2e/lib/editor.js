@@ -633,6 +633,37 @@ class Editor {
 		return `Options: ${main.length} entries; HTML Content Options: ${html.join(', ')}; Linked Web Page Options: ${linked.join(', ')}; Advanced Options: ${advanced.join(', ')}`;
 	}
 
+	/**
+	 * Issue 22: a Monitor → Create node added now (node version 3) asks for a target while Targets is
+	 * empty, shows "Judge Changes Against Goal" only once a Goal is written, and says at the Time Zone
+	 * what empty means. Resolves a note; throws with what the panel showed.
+	 */
+	async newMonitorPanel() {
+		const page = this.page;
+		await this.openWorkflow('parse-pdf-to-markdown');
+		await page.locator('[data-test-id="node-creator-plus-button"]').click();
+		const creator = page.locator('[data-test-id="node-creator"]');
+		await creator.waitFor();
+		await creator.locator('[data-test-id="node-creator-search-bar"]').waitFor();
+		await page.keyboard.type('Web Data');
+		await creator.locator('[data-test-id="node-creator-item-name"]', { hasText: /^\s*Web Data\s*$/ }).first().click();
+		await creator.getByText('Create a monitor', { exact: true }).first().click();
+		const ndv = page.locator('[data-test-id="ndv"]');
+		await ndv.waitFor();
+		const params = ndv.locator('[data-test-id="node-parameters"]');
+		await params.waitFor();
+		const missing = await this.missingLabels(params, ['Goal', 'Time Zone', 'Targets']);
+		if (missing.length) throw new Error(`the new Monitor Create panel does not show ${missing.map((l) => `"${l}"`).join(', ')} (it shows: ${oneLine(await params.innerText())})`);
+		const text = oneLine(await params.innerText());
+		const problems = [];
+		if (!/Add at least one target below/.test(text)) problems.push('no notice asks for a target while Targets is empty');
+		if (/Judge Changes Against Goal/.test(text)) problems.push('"Judge Changes Against Goal" is shown with an empty Goal');
+		if (!/Empty: this workflow's time zone/.test(text)) problems.push('the Time Zone does not say what empty means');
+		if (problems.length) throw new Error(`${problems.join('; ')} (the panel shows: ${text.slice(0, 600)})`);
+		await page.keyboard.press('Escape'); // closes the panel; the workflow is left unsaved
+		return 'a target is asked for; no judging switch without a Goal; the Time Zone hint is shown';
+	}
+
 	/** Runs one screenshot entry; resolves a note; throws with a reason when it did not render. */
 	async shoot(shot, file) {
 		const page = this.page;
@@ -788,6 +819,11 @@ async function runScreenshots(env) {
 			'screenshots: a newly added Parse File node (version 3) groups its options: Options (file), HTML Content, Linked Web Page and Advanced Options',
 			'new-parse-panel',
 			() => editor.newParsePanel(),
+		);
+		await check(
+			'screenshots: a newly added Monitor Create node (version 3) asks for a target, hides judging without a Goal, and says what an empty Time Zone means',
+			'new-monitor-panel',
+			() => editor.newMonitorPanel(),
 		);
 		await check('screenshots: the credential Test says what is wrong and what to do', 'credential-test', () => editor.credentialTest());
 		const leaks = await editor.keyLeaks();

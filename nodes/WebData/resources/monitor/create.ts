@@ -56,7 +56,19 @@ const properties: INodeProperties[] = [
 			{ name: 'Using JSON', value: 'json', description: 'Give the target list as the API takes it' },
 		],
 	},
-	// Required: a monitor needs at least one target (the panel marks the field; the node checks it before sending).
+	// A monitor needs at least one target. n8n 2.41 marks no empty fixedCollection as missing (its
+	// required check reads text and list fields only), so a notice says it while Targets holds no
+	// entry: it hides as soon as one of the three groups has one. The node checks it again before sending.
+	{
+		displayName: 'Add at least one target below: the pages, sites or web searches to watch',
+		name: 'targetsMissingNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: {
+			show: { targetsSource: ['fields'] },
+			hide: { 'targets.scrape': [{ _cnd: { exists: true } }], 'targets.crawl': [{ _cnd: { exists: true } }], 'targets.search': [{ _cnd: { exists: true } }] },
+		},
+	},
 	{ ...targetsField, required: true, displayOptions: { show: { targetsSource: ['fields'] } } },
 	{ ...targetsJsonField, displayOptions: { show: { targetsSource: ['json'] } } },
 	{
