@@ -96,7 +96,9 @@ export class WebDataTrigger implements INodeType {
 		group: ['trigger'],
 		// 2: an empty Time Zone (the workflow's) as the default of a created monitor's schedule.
 		// Saved workflows keep typeVersion 1 and its default "UTC".
-		version: [1, 2],
+		// 3: "Run a Check Now When Listening" off by default (a test spends no credits unless asked),
+		// and one notice per connection. Versions 1 and 2 keep it on.
+		version: [1, 2, 3],
 		subtitle: '={{($parameter["source"] === "jobs" ? $parameter["jobEvents"] : $parameter["events"]).join(", ")}}',
 		// n8n 2.41's node creator merges "Web Data" and "Web Data Trigger" into one entry (the trigger's
 		// name minus "Trigger" is the action node's name) and shows the TRIGGER's description under it,

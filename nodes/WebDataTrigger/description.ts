@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { FROM_V2, ONLY_V1, uuidLocator } from '../WebData/helpers/fields';
+import { FROM_V2, FROM_V3, ONLY_BEFORE_V3, ONLY_V1, uuidLocator } from '../WebData/helpers/fields';
 import { timezoneField, timezoneFieldV2 } from '../WebData/resources/monitor/fields';
 import { CRON_HELP, SCHEDULE_TEXT_DESCRIPTION } from '../WebData/resources/monitor/schedule';
 import { SIGNATURE_HEADER, TOKEN_HEADER, TOKEN_QUERY } from './verify';
@@ -82,7 +82,7 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'createNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { source: ['monitor'], connection: ['create'] } },
+		displayOptions: { show: { source: ['monitor'], connection: ['create'], ...ONLY_BEFORE_V3 } },
 	},
 	{
 		displayName:
@@ -90,7 +90,25 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'attachNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { source: ['monitor'], connection: ['attach'] } },
+		displayOptions: { show: { source: ['monitor'], connection: ['attach'], ...ONLY_BEFORE_V3 } },
+	},
+	// Version 3: one notice per connection, with what "Listen for test event" does (the test notice of
+	// versions 1 and 2 is folded in).
+	{
+		displayName:
+			'Activating the workflow creates a monitor that reports here; deactivating deletes it. A test does the same until the first event. The service must reach this n8n.',
+		name: 'createNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { source: ['monitor'], connection: ['create'], ...FROM_V3 } },
+	},
+	{
+		displayName:
+			'While the workflow is active (or a test listens), the monitor reports here instead of to its own webhook, which comes back afterwards. The service must reach this n8n.',
+		name: 'attachNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { source: ['monitor'], connection: ['attach'], ...FROM_V3 } },
 	},
 	{
 		displayName:
@@ -213,12 +231,12 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'runCheckWhenListening',
 		type: 'boolean',
 		default: true,
-		// The default stays on: n8n does not save a value equal to the default, so turning it off
-		// here would silently change every saved trigger. The name and hint say what it costs.
+		// Versions 1 and 2 keep it on: n8n does not save a value equal to the default, so turning it
+		// off there would silently change every saved trigger. The name and hint say what it costs.
 		hint: 'Costs credits: one check of every page the monitor watches',
 		description:
 			'Whether "Listen for test event" also asks the service to check the monitor at once (a check costs credits, one per page), instead of waiting for its schedule',
-		displayOptions: { show: { source: ['monitor'], connection: ['create', 'attach'] } },
+		displayOptions: { show: { source: ['monitor'], connection: ['create', 'attach'], ...ONLY_BEFORE_V3 } },
 	},
 	{
 		displayName:
@@ -226,7 +244,18 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'testNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { source: ['monitor'], connection: ['create', 'attach'] } },
+		displayOptions: { show: { source: ['monitor'], connection: ['create', 'attach'], ...ONLY_BEFORE_V3 } },
+	},
+	{
+		// Version 3: off, so "Listen for test event" spends no credits unless the user asks for it here.
+		displayName: 'Run a Check Now When Listening',
+		name: 'runCheckWhenListening',
+		type: 'boolean',
+		default: false,
+		hint: 'Off: the test event comes with the next scheduled check. On: a check starts at once and costs credits, one per watched page.',
+		description:
+			'Whether "Listen for test event" also asks the service to check the monitor at once, instead of waiting for its schedule. A check costs credits (one per page) and can take a minute or more.',
+		displayOptions: { show: { source: ['monitor'], connection: ['create', 'attach'], ...FROM_V3 } },
 	},
 	// ---- Job Events ----
 	{

@@ -309,7 +309,8 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 	reg.secretToken = secretToken;
 	reg.webhookUrl = url;
 
-	if (test && ctx.getNodeParameter('runCheckWhenListening', true)) {
+	// On by default in versions 1 and 2, off from version 3 (description.ts).
+	if (test && ctx.getNodeParameter('runCheckWhenListening', ctx.getNode().typeVersion < 3)) {
 		try {
 			await monitorRequest(ctx, { method: 'POST', path: `/monitor/${monitorId}/run`, body: {}, hints: MONITOR_HINTS });
 		} catch (error) {

@@ -167,7 +167,7 @@ describe('Start', () => {
 		['a schema whose required is not a list', { prompt: 'p', outputShape: 'schema', jsonSchema: '{"type":"object","required":"n"}' }, /#\/required must be a list/],
 		['an example that is a list', { prompt: 'p', outputShape: 'example', jsonExample: '[1,2]' }, /Output JSON Example[\s\S]*JSON object/],
 		['Max Credits of 0', { prompt: 'p', options: { maxCredits: 0 } }, /Max Credits[\s\S]*above 0/],
-		['an audit username over 1024 characters', { prompt: 'p', options: { auditUsername: 'u'.repeat(1025) } }, /Audit Username[\s\S]*at most 1024/],
+		['an audit username over 1024 characters', { prompt: 'p', options: { auditUsername: 'u'.repeat(1025) } }, /User Name for Audit Logs[\s\S]*at most 1024/],
 	];
 	test.each(invalidCases)('%s fails naming the field, with nothing sent', async (_label, parameters, pattern) => {
 		for (const operation of ['start', 'runAndWait']) {

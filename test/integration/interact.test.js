@@ -150,7 +150,7 @@ describe('Execute in a session', () => {
 			[404, 0],
 			[404, 1],
 		]);
-		expect(items[0].json.description).toMatch(/List Sessions/);
+		expect(items[0].json.description).toMatch(/Get Many Sessions/);
 	});
 });
 
@@ -283,7 +283,7 @@ describe('Stop Session', () => {
 	});
 });
 
-describe('List Sessions', () => {
+describe('Get Many Sessions', () => {
 	test('All sends no query; one item per session, newest first', async () => {
 		const a = await newSession();
 		const b = await newSession();

@@ -149,6 +149,37 @@ describe('Create', () => {
 		expect(result.json(WEB_DATA)[0]).toMatchObject({ judgeEnabled: false, goal: null, schedule: { cron: '0 */6 * * *' } });
 	});
 
+	// Issue 22 point 3: version 3 shows "Judge Changes Against Goal" only with a Goal; without one, a
+	// search target reports every new result unjudged instead of failing on a switch the panel hides.
+	test('version 3: a search target and no Goal sends judging off; version 2 still asks for a goal', async () => {
+		const parameters = {
+			operation: 'create',
+			name: 'Acme news',
+			scheduleText: 'hourly',
+			timezone: 'UTC',
+			targets: { search: [{ queries: 'acme robotics funding' }], scrape: [{ urls: 'https://acme.example/press' }] },
+		};
+		const v2 = await run(parameters, undefined, { typeVersion: 2 });
+		expect(v2.status).toBe('error');
+		expect(v2.error.message).toMatch(/needs a goal/);
+		expect(api.log).toHaveLength(0);
+		const v3 = await run(parameters, undefined, { typeVersion: 3 });
+		expect(v3.status).toBe('success');
+		expect(api.log[0].body.judgeEnabled).toBe(false);
+		expect(api.log[0].body.goal).toBeUndefined();
+		// with a Goal, the switch is shown and its default (on) is sent as before
+		api.reset();
+		const judged = await run({ ...parameters, goal: 'Funding rounds only' }, undefined, { typeVersion: 3 });
+		expect(judged.status).toBe('success');
+		expect(api.log[0].body).toMatchObject({ goal: 'Funding rounds only', judgeEnabled: true });
+	});
+
+	test('version 3: no Goal and only page targets: judgeEnabled is not sent, as before', async () => {
+		const result = await run({ operation: 'create', name: 'Plain watch', scheduleText: 'hourly', timezone: 'UTC', targets: { scrape: [{ urls: 'https://example.com' }] } }, undefined, { typeVersion: 3 });
+		expect(result.status).toBe('success');
+		expect(api.log[0].body.judgeEnabled).toBeUndefined();
+	});
+
 	test('no goal and judging left on: judgeEnabled is not sent (nothing to judge)', async () => {
 		const result = await run({
 			operation: 'create',

@@ -297,6 +297,29 @@ describe('node versions: Options (version 1) and Options + Advanced Options (ver
 		expect(two).toEqual(one);
 	});
 
+	// Issue 22 point 3: version 3 sorts the options by what they act on; the request stays the same.
+	test('a version 3 workflow (Options, HTML Content, Linked Web Page and Advanced Options) sends what version 1 sends', async () => {
+		const v3 = await run(
+			parse({
+				options: { timeout: 60000, removeBase64Images: false },
+				htmlOptions: { onlyMainContent: false },
+				linkedPageOptions: { blockAds: false, proxy: 'auto', skipTlsVerification: false, headers: moved.headers },
+				advancedOptions: { integration: '_my-team', origin: 'e2e', auditUsername: 'ana' },
+			}),
+			undefined,
+			{ typeVersion: 3 },
+		);
+		expect(v3.status).toBe('success');
+		expect(optionsSent()).toEqual([sent]);
+	});
+
+	test('version 2 ignores the groups of version 3; version 3 reads them', async () => {
+		await run(parse({ linkedPageOptions: { proxy: 'auto' }, htmlOptions: { includeTags: 'main' } }), undefined, { typeVersion: 2 });
+		await run(parse({ linkedPageOptions: { proxy: 'auto' }, htmlOptions: { includeTags: 'main' } }), undefined, { typeVersion: 3 });
+		expect(parseRequests().map((r) => r.body.parts.length)).toEqual([1, 2]);
+		expect(JSON.parse(parseRequests()[1].body.parts[1].text)).toEqual({ proxy: 'auto', includeTags: ['main'] });
+	});
+
 	test('version 1 ignores an Advanced Options value (it has no such field); version 2 reads it', async () => {
 		await run(parse({ advancedOptions: { proxy: 'auto' } }), undefined, { typeVersion: 1 });
 		await run(parse({ advancedOptions: { proxy: 'auto' } }), undefined, { typeVersion: 2 });
@@ -316,6 +339,10 @@ describe('node versions: Options (version 1) and Options + Advanced Options (ver
 		[1, { formats: ['json'], jsonSchema: '{"type":"object","additionalProperties":true}' }, /^JSON Schema .* is not valid: the schema itself is an object with "additionalProperties": true and no "properties"/],
 		[2, { formats: ['json'], jsonSchema: '{"type":"object","additionalProperties":true}' }, /^JSON Schema .* is not valid: the schema itself is an object with "additionalProperties": true and no "properties"/],
 		[2, { formats: ['markdown', 'json'], jsonSchema: '{"type":"object","properties":{"tags":{"type":"object","additionalProperties":true}}}' }, /^JSON Schema .* is not valid: properties → tags is an object/],
+		[3, { advancedOptions: { auditUsername: 'a'.repeat(1025) } }, /^Advanced Options → User Name for Audit Logs "a+…?" is not valid: at most 1024 characters/],
+		[3, { linkedPageOptions: { headers: { header: [{ name: ' ', value: 'x' }] } } }, /^Linked Web Page Options → Headers → Name " " is not valid/],
+		[3, { linkedPageOptions: { proxy: 'stealth' } }, /^Linked Web Page Options → Proxy "stealth" is not valid/],
+		[3, { options: { timeout: 400000 } }, /^Options → Timeout \(Milliseconds\) 400000 is not valid/],
 	])('version %d: a bad value is named where the panel shows it, and nothing is sent', async (typeVersion, parameters, pattern) => {
 		const result = await run(parse(parameters), undefined, { typeVersion });
 		expect(result.status).toBe('error');

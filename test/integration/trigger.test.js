@@ -665,6 +665,28 @@ describe('Create a Monitor for This Workflow', () => {
 		expect(api.requests({ method: 'POST' }).map((r) => r.path)).toEqual(['/v2/monitor']);
 	});
 
+	// Issue 22 point 3: trying the trigger spends no credits unless the panel's switch says so.
+	test('version 3: Listen for test event only registers by default (no check, no credits); on, it runs one; versions 1 and 2 keep the check', async () => {
+		const posts = () => api.requests({ method: 'POST' }).map((r) => r.path.replace(/[0-9a-f-]{36}/, ':id'));
+		const v3 = await trigger(createParams(), { typeVersion: 3 });
+		await v3.activate({ test: true });
+		expect(posts()).toEqual(['/v2/monitor']);
+		await v3.deactivate({ test: true });
+		api.log.length = 0;
+		const asked = await trigger(createParams({ runCheckWhenListening: true }), { typeVersion: 3 });
+		await asked.activate({ test: true });
+		expect(posts()).toEqual(['/v2/monitor', '/v2/monitor/:id/run']);
+		await asked.deactivate({ test: true });
+		for (const typeVersion of [1, 2]) {
+			api.log.length = 0;
+			const saved = await trigger(createParams(), { typeVersion });
+			await saved.activate({ test: true });
+			expect({ typeVersion, posts: posts() }).toEqual({ typeVersion, posts: ['/v2/monitor', '/v2/monitor/:id/run'] });
+			await saved.deactivate({ test: true });
+		}
+		await api.settled(CHECK_MS * 5);
+	});
+
 	test('fields are checked before anything is sent', async () => {
 		const t = await trigger(createParams({ urls: 'shop.example.com/pricing' }));
 		await expect(t.activate()).rejects.toThrow(/URLs "shop\.example\.com\/pricing" is not valid/);

@@ -36,8 +36,13 @@ test('an unreachable service: the list error names the address and the reason', 
 	const { ctx, calls } = listContext([refused]);
 	const error = await apiRequest(ctx, { method: 'GET', path: '/agent' }, recordingDeps().deps).catch((e) => e);
 	expect(calls).toHaveLength(1);
-	expect(error.message).toBe(
-		'Could not load the list: the Web Data service at http://127.0.0.1:9 cannot be reached (connection refused: nothing answers at that address and port)',
+	// Issue 22 point 3: the editor shows "<httpCode> - <message>": no raw "ECONNREFUSED - " first, plain
+	// words, and the address and the advice in the description, whole (the editor splits messages at dashes).
+	expect(error.message).toBe('The Web Data service cannot be reached (connection refused: nothing answers at that address and port)');
+	expect(error.httpCode).toBeNull();
+	expect(error.message).not.toMatch(/[-–—]/);
+	expect(error.description).toBe(
+		'Address: http://127.0.0.1:9. Check the Base URL in the credential and that this n8n can reach it, then open the list again.',
 	);
 });
 

@@ -113,7 +113,7 @@ describe('Execute', () => {
 	});
 });
 
-describe('Stop Session and List Sessions', () => {
+describe('Stop Session and Get Many Sessions', () => {
 	test.each([
 		[{ target: 'session', sessionId: rl('x') }, 'Session ID'],
 		[{ target: 'scrapeJob', scrapeJobId: rl('x') }, 'Scrape ID'],

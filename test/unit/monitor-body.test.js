@@ -228,6 +228,6 @@ describe('targets from the form', () => {
 		expect(numberInGroup).toEqual([1, 2, 1, 1]);
 		const label = formLabeler('Targets', numberInGroup);
 		expect(label(1, 'scrape', 'urls')).toBe('Targets → Scrape Pages 2 → URLs');
-		expect(label(3, 'search', 'maxResults')).toBe('Targets → Search the Web 1 → Search Options → Max Results');
+		expect(label(3, 'search', 'maxResults')).toBe('Targets → Search the Web 1 → Search Options → Limit');
 	});
 });

@@ -204,6 +204,29 @@ test('the trigger\'s notices are short (one or two lines), and the costly defaul
 	expect(run.hint).toMatch(/Costs credits/);
 });
 
+test('trigger version 3: "Run a Check Now When Listening" is off, and the panel shows one notice per monitor connection (versions 1 and 2 unchanged)', () => {
+	const trig = new WebDataTrigger().description;
+	const shownFor = (version, connection) => {
+		const node = { name: 'T', type: 'n8n-nodes-webdata.webDataTrigger', typeVersion: version, parameters: {}, position: [0, 0] };
+		node.parameters = NodeHelpers.getNodeParameters(trig.properties, { source: 'monitor', connection }, true, false, node, trig);
+		return { node, fields: trig.properties.filter((p) => NodeHelpers.displayParameter(node.parameters, p, node, trig)) };
+	};
+	for (const connection of ['create', 'attach']) {
+		const v3 = shownFor(3, connection);
+		expect(v3.node.parameters.runCheckWhenListening).toBe(false);
+		const notices = v3.fields.filter((p) => p.type === 'notice');
+		expect({ connection, notices: notices.length }).toEqual({ connection, notices: 1 });
+		expect(notices[0].displayName).toMatch(/test/i);
+		const run = v3.fields.find((p) => p.name === 'runCheckWhenListening');
+		expect(run.hint).toMatch(/^Off: .*On: .*costs credits/);
+		for (const version of [1, 2]) {
+			const old = shownFor(version, connection);
+			expect({ version, run: old.node.parameters.runCheckWhenListening }).toEqual({ version, run: true });
+			expect({ version, notices: old.fields.filter((p) => p.type === 'notice').length }).toEqual({ version, notices: 2 });
+		}
+	}
+});
+
 test('plain words where numbers or codes were shown: Screenshot Quality says what 0 means; Max Wait\'s hint is a sentence; no "(Tbs)"', () => {
 	for (const { property } of everything.filter((e) => e.property.name === 'screenshotQuality')) {
 		expect(property.default).toBe(0); // unchanged, see the comment at the field
@@ -258,4 +281,96 @@ test.each(CONCEPTS)('one name per concept: %s is "%s" everywhere', (_concept, di
 		const names = places.map(([node, path]) => everything.find((e) => e.node === node && e.path === path).property.options.map((o) => `${o.value}=${o.name}`).sort());
 		expect(names[1]).toEqual(names[0]);
 	}
+});
+
+// ---- Issue 22 point 3: n8n's UX guidelines (operation names, placeholders, one name per setting, order) ----
+
+test('list operations are named the n8n way, "Get Many …" (name and action); their option values are unchanged', () => {
+	const selectors = properties.filter((p) => p.name === 'operation');
+	const all = selectors.flatMap((s) => s.options.map((o) => ({ resource: s.displayOptions.show.resource[0], ...o })));
+	const LISTS = { 'agent.getMany': 'Get Many', 'monitor.getMany': 'Get Many', 'monitor.getManyChecks': 'Get Many Checks', 'interact.getMany': 'Get Many Sessions', 'crawl.getActive': 'Get Many Running', 'account.getActivity': 'Get Many Recent Jobs' };
+	for (const [key, name] of Object.entries(LISTS)) {
+		const [resource, value] = key.split('.');
+		const option = all.find((o) => o.resource === resource && o.value === value);
+		expect({ key, name: option?.name, action: option?.action }).toEqual({ key, name, action: expect.stringMatching(/^Get many /) });
+	}
+	for (const o of all) {
+		expect({ name: o.name, listWord: /^(List|Get Active|Get Recent)/.test(o.name) || /^List /.test(o.action ?? '') }).toEqual({ name: o.name, listWord: false });
+	}
+	// n8n lists an operation selector's options in alphabetical order (its own lint rule)
+	for (const s of selectors) {
+		const names = s.options.map((o) => o.name);
+		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+	}
+});
+
+test('every text placeholder is an example that starts with "e.g." (buttons "Add …" aside)', () => {
+	let checked = 0;
+	for (const { node, path, property } of everything) {
+		if (typeof property.placeholder !== 'string' || property.placeholder === '') continue;
+		if (['collection', 'fixedCollection'].includes(property.type)) continue;
+		checked++;
+		expect({ node, path, placeholder: property.placeholder }).toEqual({ node, path, placeholder: expect.stringMatching(/^e\.g\. /) });
+	}
+	for (const { node, path, property } of everything.filter((e) => e.property.type === 'resourceLocator')) {
+		for (const mode of property.modes) {
+			if (mode.placeholder) expect({ node, path, mode: mode.name, placeholder: mode.placeholder }).toEqual({ node, path, mode: mode.name, placeholder: expect.stringMatching(/^e\.g\. /) });
+		}
+	}
+	expect(checked).toBeGreaterThan(40);
+});
+
+test('one setting, one name: the audit user name, the certificate check and the number of search results read the same everywhere', () => {
+	const named = (path, resource, version = 3) =>
+		everything
+			.filter((e) => e.node === 'webData' && (e.path === path || e.path.endsWith(`.${path}`)) && (!resource || e.top.displayOptions?.show?.resource?.includes(resource)))
+			.filter((e) => !e.top.displayOptions?.show?.['@version'] || NodeHelpers.checkConditions(e.top.displayOptions.show['@version'], [version]))
+			.map((e) => e.property.displayName);
+	expect([...new Set(named('auditUsername', 'agent'))]).toEqual(['User Name for Audit Logs']);
+	expect([...new Set(named('auditUsername', 'parse'))]).toEqual(['User Name for Audit Logs']);
+	expect([...new Set(named('scrapeOptions.skipTlsVerification', 'scrape'))]).toEqual(['Skip Certificate Checks']);
+	expect([...new Set(named('skipTlsVerification', 'parse'))]).toEqual(['Skip Certificate Checks']);
+	expect([...new Set(named('targets.search.searchOptions.maxResults', 'monitor'))]).toEqual(['Limit']);
+	expect([...new Set(named('limit', 'search'))]).toEqual(['Limit']);
+});
+
+test('Agent\'s options are in alphabetical order (Start and Run and Wait), Concurrency included', () => {
+	for (const operation of ['start', 'runAndWait']) {
+		const options = panel('agent', operation, 3).find((p) => p.name === 'options').options.map((o) => o.displayName);
+		expect({ operation, options }).toEqual({ operation, options: [...options].sort((a, b) => a.localeCompare(b)) });
+		expect(options).toContain('User Name for Audit Logs');
+	}
+});
+
+test('Crawl: the prompt option says what it is for, and the two ways to receive a job\'s events say how they differ', () => {
+	for (const operation of ['start', 'runAndWait']) {
+		const options = panel('crawl', operation, 3).find((p) => p.name === 'options').options;
+		const names = options.map((o) => o.displayName);
+		expect(names).not.toContain('Prompt');
+		const prompt = options.find((o) => o.name === 'prompt');
+		expect(prompt.displayName).toBe('Describe What to Crawl');
+		expect(prompt.description).toMatch(/Preview Parameters/);
+		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+	}
+	for (const [resource, operation] of [['crawl', 'start'], ['batchScrape', 'start']]) {
+		const options = panel(resource, operation, 3).find((p) => p.name === 'options').options;
+		const byName = Object.fromEntries(options.map((o) => [o.name, o]));
+		expect(byName.sendToTrigger.description).toMatch(/another n8n workflow[\s\S]*any other address, use Webhook URL instead/);
+		expect(byName.webhookUrl.description).toMatch(/To start another n8n workflow, use Send Events to Web Data Trigger instead/);
+		expect(byName.webhookEvents.description).toMatch(/Send Events to Web Data Trigger has its own Events/);
+		expect(byName.webhookMetadata.description).toMatch(/with Send Events to Web Data Trigger, use Run Metadata/);
+	}
+	// an agent run has no Webhook URL option: its text does not point to one
+	const agent = panel('agent', 'start', 3).find((p) => p.name === 'options').options.find((o) => o.name === 'sendToTrigger');
+	expect(agent.description).not.toMatch(/Webhook URL/);
+});
+
+test('every operation that spends credits says so in the operation list; reading operations do not claim it', () => {
+	const SPENDS = ['scrape.scrapeUrl', 'search.search', 'map.mapUrl', 'crawl.runAndWait', 'crawl.start', 'batchScrape.runAndWait', 'batchScrape.start', 'extract.runAndWait', 'extract.start', 'interact.execute', 'interact.start', 'parse.parseFile', 'monitor.create', 'monitor.runCheck', 'agent.runAndWait', 'agent.start'];
+	const READS = ['crawl.getStatus', 'crawl.getActive', 'monitor.get', 'monitor.getMany', 'agent.get', 'agent.getMany', 'account.getCreditUsage', 'interact.getMany'];
+	const ops = Object.fromEntries(
+		properties.filter((p) => p.name === 'operation').flatMap((p) => p.options.map((o) => [`${p.displayOptions.show.resource[0]}.${o.value}`, o.description])),
+	);
+	for (const key of SPENDS) expect({ key, says: /costs? credits/.test(ops[key]) }).toEqual({ key, says: true });
+	for (const key of READS) expect({ key, says: /costs? credits/.test(ops[key]) }).toEqual({ key, says: false });
 });

@@ -57,9 +57,9 @@ const V1_OPTION_NAMES = [
 	'zeroDataRetention',
 ];
 
-test('Web Data offers versions 1 to 3, the trigger 1 and 2; a new node gets the highest (no defaultVersion)', () => {
+test('both nodes offer versions 1, 2 and 3; a new node gets 3 (the highest, no defaultVersion)', () => {
 	expect(webData.version).toEqual([1, 2, 3]);
-	expect(trigger.version).toEqual([1, 2]);
+	expect(trigger.version).toEqual([1, 2, 3]);
 	expect(webData.defaultVersion).toBeUndefined();
 	expect(trigger.defaultVersion).toBeUndefined();
 });
@@ -111,6 +111,39 @@ describe('Parse File', () => {
 		expect(names.skipTlsVerification).toMatch(/Certificate/);
 	});
 
+	// Issue 22 point 3: version 3 separates the settings by what they act on.
+	test('version 3: Options hold file and output settings only; HTML content, linked web pages and log labels each have their own group', () => {
+		const fields = shown(webData, load(webData, PARSE, 3));
+		const names = (f) => f.options.map((o) => o.name);
+		expect(names(fields.options)).toEqual(['checkPromptInjection', 'concurrency', 'keepInputBinary', 'markdownBinaryProperty', 'markdownToBinary', 'removeBase64Images', 'timeout', 'zeroDataRetention']);
+		expect(fields.htmlOptions.displayName).toBe('HTML Content Options');
+		expect(names(fields.htmlOptions)).toEqual(['excludeTags', 'includeTags', 'onlyMainContent']);
+		expect(fields.linkedPageOptions.displayName).toBe('Linked Web Page Options');
+		expect(names(fields.linkedPageOptions)).toEqual(['blockAds', 'headers', 'proxy', 'skipTlsVerification']);
+		expect(fields.advancedOptions.displayName).toBe('Advanced Options');
+		expect(names(fields.advancedOptions)).toEqual(['integration', 'origin', 'auditUsername']);
+		// the linked-page settings read as Scrape's same settings do
+		expect(fields.linkedPageOptions.options.map((o) => o.displayName)).toEqual(['Block Ads', 'Headers', 'Proxy', 'Skip Certificate Checks']);
+		expect(fields.advancedOptions.options.map((o) => o.displayName)).toEqual(['Integration Label', 'Origin Label', 'User Name for Audit Logs']);
+		for (const group of ['options', 'htmlOptions', 'linkedPageOptions', 'advancedOptions']) {
+			expect({ group, description: fields[group].description }).toEqual({ group, description: expect.any(String) });
+		}
+		expect(fields.linkedPageOptions.description).toMatch(/^Only when a file links to web pages/);
+		// every option of version 1 is in exactly one group, with the same name, type and default
+		const all = ['options', 'htmlOptions', 'linkedPageOptions', 'advancedOptions'].flatMap((g) => fields[g].options);
+		expect(all.map((o) => o.name).sort()).toEqual([...V1_OPTION_NAMES].sort());
+		const v1 = Object.fromEntries(shown(webData, load(webData, PARSE, 1)).options.options.map((o) => [o.name, o]));
+		for (const o of all) expect({ name: o.name, type: o.type, default: o.default }).toEqual({ name: o.name, type: v1[o.name].type, default: v1[o.name].default });
+	});
+
+	test('versions 1 and 2 keep their parameter lists: no group of version 3 is shown there', () => {
+		for (const v of [1, 2]) {
+			const fields = shown(webData, load(webData, PARSE, v));
+			expect({ v, html: fields.htmlOptions, linked: fields.linkedPageOptions }).toEqual({ v, html: undefined, linked: undefined });
+		}
+		expect(shown(webData, load(webData, PARSE, 2)).advancedOptions.options.map((o) => o.name)).toEqual(MOVED.slice().sort((a, b) => ['blockAds', 'headers', 'integration', 'origin', 'proxy', 'skipTlsVerification', 'auditUsername'].indexOf(a) - ['blockAds', 'headers', 'integration', 'origin', 'proxy', 'skipTlsVerification', 'auditUsername'].indexOf(b)));
+	});
+
 	test('a saved version 1 workflow keeps every moved option it holds (n8n does not drop them)', () => {
 		const saved = { ...PARSE, options: { auditUsername: 'ana', proxy: 'auto', blockAds: false, timeout: 60000 } };
 		expect(load(webData, saved, 1).parameters.options).toEqual(saved.options);
@@ -122,6 +155,44 @@ describe('Parse File', () => {
 		const node = load(webData, saved, 2);
 		expect(node.parameters.options).toEqual({ timeout: 60000 });
 		expect(node.parameters.advancedOptions).toEqual({ auditUsername: 'ana', proxy: 'auto' });
+	});
+});
+
+// Issue 22 point 3: Monitor → Create says what is judged, marks Targets as required, and shows what an
+// empty Time Zone means at the field.
+describe('Monitor → Create panel', () => {
+	const CREATE = { resource: 'monitor', operation: 'create', name: 'Watch', scheduleText: 'hourly' };
+
+	test('version 3: "Judge Changes Against Goal" shows only once a Goal is written; versions 1 and 2 show it always', () => {
+		expect(shown(webData, load(webData, CREATE, 3)).judgeEnabled).toBeUndefined();
+		const withGoal = shown(webData, load(webData, { ...CREATE, goal: 'Prices' }, 3));
+		expect(withGoal.judgeEnabled.description).toMatch(/against the Goal above/);
+		expect(shown(webData, load(webData, CREATE, 3)).goal.description).toMatch(/Empty: nothing is judged/);
+		for (const v of [1, 2]) expect({ v, judge: shown(webData, load(webData, CREATE, v)).judgeEnabled?.default }).toEqual({ v, judge: true });
+		// a saved version 2 node with judging off and no goal keeps its value (the switch is shown there)
+		expect(saveOf(webData, { ...CREATE, judgeEnabled: false }, 2).judgeEnabled).toBe(false);
+	});
+
+	test('while Targets is empty a notice asks for one (n8n marks no empty fixedCollection); it goes once a target is added', () => {
+		for (const v of [1, 2, 3]) {
+			expect({ v, notice: shown(webData, load(webData, CREATE, v)).targetsMissingNotice?.type }).toEqual({ v, notice: 'notice' });
+			const withTarget = shown(webData, load(webData, { ...CREATE, targets: { scrape: [{ urls: 'https://example.com' }] } }, v));
+			expect({ v, notice: withTarget.targetsMissingNotice }).toEqual({ v, notice: undefined });
+			for (const targets of [{ crawl: [{ url: 'https://example.com' }] }, { search: [{ queries: 'acme' }] }]) {
+				expect({ v, targets, notice: shown(webData, load(webData, { ...CREATE, targets }, v)).targetsMissingNotice }).toEqual({ v, targets, notice: undefined });
+			}
+			expect(shown(webData, load(webData, { ...CREATE, targets: { scrape: [] } }, v)).targetsMissingNotice?.type).toBe('notice');
+			const json = shown(webData, load(webData, { ...CREATE, targetsSource: 'json' }, v));
+			expect({ v, notice: json.targetsMissingNotice }).toEqual({ v, notice: undefined });
+		}
+		// a notice holds no value: nothing new is saved
+		expect(saveOf(webData, CREATE, 3).targetsMissingNotice).toBeUndefined();
+	});
+
+	test('Targets is marked required in every version, and the Time Zone\'s hint says what empty means (version 2 on)', () => {
+		for (const v of [1, 2, 3]) expect({ v, required: shown(webData, load(webData, CREATE, v)).targets.required }).toEqual({ v, required: true });
+		for (const v of [2, 3]) expect(shown(webData, load(webData, CREATE, v)).timezone.hint).toMatch(/^Empty: this workflow's time zone/);
+		expect(shown(webData, load(webData, CREATE, 1)).timezone.hint).toBeUndefined(); // its default is "UTC"
 	});
 });
 

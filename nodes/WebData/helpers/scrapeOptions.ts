@@ -138,7 +138,7 @@ export function scrapeOptionProperties(show?: Show, formats: readonly string[] =
 			name: 'jsonSchema',
 			type: 'json',
 			default: '',
-			placeholder: '{ "type": "object", "properties": { "price": { "type": "number" } } }',
+			placeholder: 'e.g. { "type": "object", "properties": { "price": { "type": "number" } } }',
 			description: 'Optional JSON Schema (an object) that the JSON output must follow',
 			displayOptions: { show: { formats: ['json'] } },
 		},
@@ -314,11 +314,12 @@ export function scrapeOptionProperties(show?: Show, formats: readonly string[] =
 					description: 'Whether to drop embedded base64 images from the Markdown, keeping their alt text',
 				},
 				{
-					displayName: 'Skip TLS Verification',
+					// One name with Parse File's setting (Linked Web Page Options → Skip Certificate Checks).
+					displayName: 'Skip Certificate Checks',
 					name: 'skipTlsVerification',
 					type: 'boolean',
 					default: true,
-					description: 'Whether to accept sites with invalid TLS certificates',
+					description: 'Whether to accept pages even when their TLS certificate is invalid or self-signed. Turn it off when pages must be verified.',
 				},
 				{
 					displayName: 'Store in Cache',

@@ -60,6 +60,16 @@ export const TRIGGER_URL = 'Trigger Production URL';
 export const TRIGGER_TOKEN = 'Trigger Token';
 export const RUN_METADATA = 'Run Metadata';
 
+/**
+ * What "Send Events to Web Data Trigger" does, and for a crawl or batch scrape how it differs from the
+ * Webhook URL option beside it (an agent run has no such option).
+ */
+function sendToTriggerDescription(job: EventJob): string {
+	const start = `Start another n8n workflow on this ${NOUN[job]}'s events: its Web Data Trigger (Source: Job Events) gets one execution per event (one per page). Activate that workflow first.`;
+	if (job === 'agent') return start;
+	return `${start} To send events to any other address, use Webhook URL instead (one or the other: a job has one webhook).`;
+}
+
 /** The two options, for the job's Options collection (names sorted as the collection lists them). */
 export function triggerTargetOptions(job: EventJob): INodeProperties[] {
 	return [
@@ -88,7 +98,7 @@ export function triggerTargetOptions(job: EventJob): INodeProperties[] {
 			type: 'fixedCollection',
 			placeholder: 'Add Web Data Trigger',
 			default: {},
-			description: `Start another workflow on this ${NOUN[job]}'s events: its Web Data Trigger (Source: Job Events) gets one execution per event (one per page). Activate that workflow first.`,
+			description: sendToTriggerDescription(job),
 			options: [
 				{
 					displayName: 'Web Data Trigger',

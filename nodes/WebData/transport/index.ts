@@ -283,7 +283,13 @@ export async function apiRequest<T = IDataObject>(
 			// One attempt: the editor's list shows this error (message, description, HTTP code) at once.
 			const error = toNodeApiError(ctx.getNode(), current, secret, request.itemIndex);
 			if (current.status === undefined && !current.reason) {
-				error.message = `Could not load the list: the Web Data service at ${baseUrl} cannot be reached (${unreachableReason(current.networkCode, timeoutMs ?? EDITOR_LIST_TIMEOUT_MS)})`;
+				// The editor's list shows "<httpCode> - <message>" under its own "Could not load list" and
+				// splits the message at dashes, and the description in a box below. So: no network code
+				// as the HTTP code, plain words first, and the address (which may hold dashes) and the
+				// advice, short enough to be read whole, in the description.
+				error.message = `The Web Data service cannot be reached (${unreachableReason(current.networkCode, timeoutMs ?? EDITOR_LIST_TIMEOUT_MS)})`;
+				error.description = `Address: ${baseUrl}. Check the Base URL in the credential and that this n8n can reach it, then open the list again.`;
+				error.httpCode = null;
 			}
 			throw error;
 		}

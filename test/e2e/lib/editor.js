@@ -531,8 +531,10 @@ class Editor {
 		}
 		const ms = Date.now() - t0;
 		const text = oneLine(await box.innerText());
-		const wanted = [/Could not load list/, /cannot be reached/, /connection refused/];
+		// Plain words first (no raw "ECONNREFUSED - "), and the advice readable whole.
+		const wanted = [/Could not load list/, /cannot be reached/, /connection refused/, /Check the Base URL in the credential and that this n8n can reach it, then open the list again\./];
 		const missing = wanted.filter((re) => !re.test(text));
+		if (/E[A-Z]{4,} -/.test(text)) missing.push('no raw network code such as "ECONNREFUSED - "');
 		if (missing.length) throw new Error(`the list's error reads "${text}", which does not match ${missing.join(', ')}`);
 		if (ms > 10000) throw new Error(`the list took ${secs(ms)} to say why (more than 10 s): "${text}"`);
 		await page.keyboard.press('Escape');
@@ -583,9 +585,9 @@ class Editor {
 	}
 
 	/**
-	 * Issue 17: a Parse File node added now (the node creator's "Parse a file") is node version 2: its
-	 * panel shows the Advanced Options group, and the Options list no longer offers the options that
-	 * moved there. Resolves a note with what both lists offer; throws with what the panel showed.
+	 * Issues 17 and 22: a Parse File node added now (the node creator's "Parse a file") is node version
+	 * 3: its Options hold the file settings, and HTML Content, Linked Web Page and Advanced Options hold
+	 * the rest. Resolves a note with what the lists offer; throws with what the panel showed.
 	 */
 	async newParsePanel() {
 		const page = this.page;
@@ -601,7 +603,7 @@ class Editor {
 		await ndv.waitFor();
 		const params = ndv.locator('[data-test-id="node-parameters"]');
 		await params.waitFor();
-		const missing = await this.missingLabels(params, ['Input Binary Field', 'Options', 'Advanced Options']);
+		const missing = await this.missingLabels(params, ['Input Binary Field', 'Options', 'HTML Content Options', 'Linked Web Page Options', 'Advanced Options']);
 		if (missing.length) throw new Error(`the new Parse File panel does not show ${missing.map((l) => `"${l}"`).join(', ')} (it shows: ${oneLine(await params.innerText())})`);
 		/** The entries the "Add Option" list of one collection offers. */
 		const offered = async (name) => {
@@ -617,17 +619,56 @@ class Editor {
 			await list.waitFor({ state: 'hidden' }).catch(() => {});
 			return items;
 		};
+		// Node version 3 (issue 22): file settings in Options, the rest in a group named for what it acts on.
 		const main = await offered('options');
+		const html = await offered('htmlOptions');
+		const linked = await offered('linkedPageOptions');
 		const advanced = await offered('advancedOptions');
-		const moved = ['Audit Username', 'Block Ads', 'Proxy', 'Skip TLS Verification', 'Integration', 'Origin'];
+		const moved = ['Audit Username', 'User Name for Audit Logs', 'Block Ads', 'Proxy', 'Skip TLS Verification', 'Integration', 'Origin', 'Include Tags', 'Exclude Tags', 'Only Main Content'];
 		const still = moved.filter((label) => main.includes(label));
 		if (still.length) throw new Error(`the new Parse File panel's Options still offer ${still.map((l) => `"${l}"`).join(', ')} (it offers: ${main.join(', ')})`);
 		if (!main.includes('Timeout (Milliseconds)')) throw new Error(`the new Parse File panel's Options do not offer "Timeout (Milliseconds)" (they offer: ${main.join(', ')})`);
-		const wanted = ['User Name for Audit Logs', 'Proxy for Linked Web Pages', 'Block Ads on Linked Web Pages'];
-		const absent = wanted.filter((label) => !advanced.includes(label));
-		if (absent.length) throw new Error(`the new Parse File panel's Advanced Options do not offer ${absent.map((l) => `"${l}"`).join(', ')} (they offer: ${advanced.join(', ')})`);
+		for (const [group, got, wanted] of [
+			['HTML Content Options', html, ['Exclude Tags', 'Include Tags', 'Only Main Content']],
+			['Linked Web Page Options', linked, ['Block Ads', 'Headers', 'Proxy', 'Skip Certificate Checks']],
+			['Advanced Options', advanced, ['Integration Label', 'Origin Label', 'User Name for Audit Logs']],
+		]) {
+			const absent = wanted.filter((label) => !got.includes(label));
+			if (absent.length) throw new Error(`the new Parse File panel's ${group} do not offer ${absent.map((l) => `"${l}"`).join(', ')} (they offer: ${got.join(', ')})`);
+		}
 		await page.keyboard.press('Escape'); // closes the panel; the workflow is left unsaved
-		return `Options: ${main.length} entries; Advanced Options: ${advanced.join(', ')}`;
+		return `Options: ${main.length} entries; HTML Content Options: ${html.join(', ')}; Linked Web Page Options: ${linked.join(', ')}; Advanced Options: ${advanced.join(', ')}`;
+	}
+
+	/**
+	 * Issue 22: a Monitor → Create node added now (node version 3) asks for a target while Targets is
+	 * empty, shows "Judge Changes Against Goal" only once a Goal is written, and says at the Time Zone
+	 * what empty means. Resolves a note; throws with what the panel showed.
+	 */
+	async newMonitorPanel() {
+		const page = this.page;
+		await this.openWorkflow('parse-pdf-to-markdown');
+		await page.locator('[data-test-id="node-creator-plus-button"]').click();
+		const creator = page.locator('[data-test-id="node-creator"]');
+		await creator.waitFor();
+		await creator.locator('[data-test-id="node-creator-search-bar"]').waitFor();
+		await page.keyboard.type('Web Data');
+		await creator.locator('[data-test-id="node-creator-item-name"]', { hasText: /^\s*Web Data\s*$/ }).first().click();
+		await creator.getByText('Create a monitor', { exact: true }).first().click();
+		const ndv = page.locator('[data-test-id="ndv"]');
+		await ndv.waitFor();
+		const params = ndv.locator('[data-test-id="node-parameters"]');
+		await params.waitFor();
+		const missing = await this.missingLabels(params, ['Goal', 'Time Zone', 'Targets']);
+		if (missing.length) throw new Error(`the new Monitor Create panel does not show ${missing.map((l) => `"${l}"`).join(', ')} (it shows: ${oneLine(await params.innerText())})`);
+		const text = oneLine(await params.innerText());
+		const problems = [];
+		if (!/Add at least one target below/.test(text)) problems.push('no notice asks for a target while Targets is empty');
+		if (/Judge Changes Against Goal/.test(text)) problems.push('"Judge Changes Against Goal" is shown with an empty Goal');
+		if (!/Empty: this workflow's time zone/.test(text)) problems.push('the Time Zone does not say what empty means');
+		if (problems.length) throw new Error(`${problems.join('; ')} (the panel shows: ${text.slice(0, 600)})`);
+		await page.keyboard.press('Escape'); // closes the panel; the workflow is left unsaved
+		return 'a target is asked for; no judging switch without a Goal; the Time Zone hint is shown';
 	}
 
 	/** Runs one screenshot entry; resolves a note; throws with a reason when it did not render. */
@@ -782,9 +823,14 @@ async function runScreenshots(env) {
 		};
 		await check('screenshots: a "From list" picker whose service cannot be reached says why within seconds', 'list-error', () => editor.listError());
 		await check(
-			'screenshots: a newly added Parse File node (version 2) shows Advanced Options, and its Options no longer offer "Audit Username"',
+			'screenshots: a newly added Parse File node (version 3) groups its options: Options (file), HTML Content, Linked Web Page and Advanced Options',
 			'new-parse-panel',
 			() => editor.newParsePanel(),
+		);
+		await check(
+			'screenshots: a newly added Monitor Create node (version 3) asks for a target, hides judging without a Goal, and says what an empty Time Zone means',
+			'new-monitor-panel',
+			() => editor.newMonitorPanel(),
 		);
 		await check('screenshots: the credential Test says what is wrong and what to do', 'credential-test', () => editor.credentialTest());
 		const leaks = await editor.keyLeaks();

@@ -22,7 +22,7 @@ const ENDPOINTS: Array<[string, string]> = [
 /** The service's page size limit of GET /v2/team/activity. */
 const PAGE_MAX = 100;
 
-/** Account → Get Recent Activity: GET /v2/team/activity (last 24 hours), one item per job, cursor paging. */
+/** Account → Get Many Recent Jobs: GET /v2/team/activity (last 24 hours), one item per job, cursor paging. */
 export const getActivity: Operation = {
 	properties: [
 		{

@@ -24,16 +24,16 @@ export const account: Resource = {
 				description: 'Get the credits used in each past billing period, one item per period',
 			},
 			{
+				name: 'Get Many Recent Jobs',
+				value: 'getActivity',
+				action: 'Get many recent jobs of the team',
+				description: 'Get the jobs of the last 24 hours (scrapes, crawls, searches, agent runs…) with their IDs, newest first, one item each',
+			},
+			{
 				name: 'Get Queue Status',
 				value: 'getQueueStatus',
 				action: 'Get the scrape queue status of the team',
 				description: 'Get how many jobs are queued, active and waiting, and the concurrency limit of the plan',
-			},
-			{
-				name: 'Get Recent Activity',
-				value: 'getActivity',
-				action: 'Get the recent activity of the team',
-				description: 'List the jobs of the last 24 hours (scrapes, crawls, searches, agent runs…) with their IDs, newest first',
 			},
 			{
 				name: 'Get Token Usage',

@@ -54,8 +54,8 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
+		// In alphabetical order, as the panel lists them: Concurrency first.
 		options: [
-			...startOptionFields,
 			{
 				displayName: 'Concurrency',
 				name: 'concurrency',
@@ -65,6 +65,7 @@ const properties: INodeProperties[] = [
 				description:
 					'How many input items may run (and be waited for) at once with Wait Method "Poll". Max Wait applies to each run.',
 			},
+			...startOptionFields,
 		],
 	},
 ];

@@ -76,13 +76,7 @@ export const startFields: INodeProperties[] = [
 
 /** Optional run settings (spec 2.11, 8; api-facts 4). */
 export const startOptionFields: INodeProperties[] = [
-	{
-		displayName: 'Audit Username',
-		name: 'auditUsername',
-		type: 'string',
-		default: '',
-		description: 'A user name (at most 1024 characters) recorded with this run in your SIEM log events',
-	},
+	customBodyOption,
 	{
 		displayName: 'Max Credits',
 		name: 'maxCredits',
@@ -106,7 +100,15 @@ export const startOptionFields: INodeProperties[] = [
 	},
 	// Run Metadata and Send Events to Web Data Trigger (webhook, api-facts 4: not in the public OpenAPI).
 	...triggerTargetOptions('agent'),
-	customBodyOption,
+	{
+		// The same setting and name as Parse File's (Advanced Options → User Name for Audit Logs).
+		displayName: 'User Name for Audit Logs',
+		name: 'auditUsername',
+		type: 'string',
+		default: '',
+		description:
+			'Only when your team sends the service\'s audit events to a SIEM: the user name recorded with this run (at most 1024 characters)',
+	},
 ];
 
 export const START_OPTION_NAMES = startOptionFields.map((f) => f.name);

@@ -214,7 +214,7 @@ export function buildStartBody(node: INode, params: StartParameters, i: number):
 	if (o.auditUsername !== undefined && o.auditUsername !== '') {
 		const username = String(o.auditUsername);
 		if (username.length > MAX_AUDIT_USERNAME) {
-			throw invalid(node, 'Audit Username', username, `it has ${username.length} characters; at most ${MAX_AUDIT_USERNAME} are allowed`, i);
+			throw invalid(node, 'User Name for Audit Logs', username, `it has ${username.length} characters; at most ${MAX_AUDIT_USERNAME} are allowed`, i);
 		}
 		body.auditMetadata = { username };
 	}

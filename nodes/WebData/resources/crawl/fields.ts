@@ -7,21 +7,14 @@ import { buildEventWebhook } from '../../helpers/triggerTarget';
 
 /** Webhook options shared by Crawl and Batch Scrape (`webhook` object of their bodies). */
 export function webhookOptions(noun: string, eventPrefix: string): INodeProperties[] {
+	// In alphabetical order, as the panel lists them.
 	return [
-		{
-			displayName: 'Webhook URL',
-			name: 'webhookUrl',
-			type: 'string',
-			default: '',
-			placeholder: 'https://example.com/hooks/web-data',
-			description: `An http(s) address the service calls as the ${noun} starts, for each page, and when it ends (events ${eventPrefix}.started, ${eventPrefix}.page, ${eventPrefix}.completed, ${eventPrefix}.failed)`,
-		},
 		{
 			displayName: 'Webhook Events',
 			name: 'webhookEvents',
 			type: 'multiOptions',
 			default: [],
-			description: 'Which events to send to the Webhook URL (none chosen: all)',
+			description: 'Which events to send to the Webhook URL (none chosen: all). Send Events to Web Data Trigger has its own Events.',
 			options: [
 				{ name: 'Completed', value: 'completed' },
 				{ name: 'Failed', value: 'failed' },
@@ -34,7 +27,15 @@ export function webhookOptions(noun: string, eventPrefix: string): INodeProperti
 			name: 'webhookMetadata',
 			type: 'json',
 			default: '{}',
-			description: 'A JSON object of text values included in every webhook call, e.g. {"runId": "42"}. Needs a Webhook URL.',
+			description: 'A JSON object of text values included in every call to the Webhook URL, e.g. {"runId": "42"}. Needs a Webhook URL; with Send Events to Web Data Trigger, use Run Metadata.',
+		},
+		{
+			displayName: 'Webhook URL',
+			name: 'webhookUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. https://example.com/hooks/web-data',
+			description: `Any http(s) address outside n8n's Web Data Trigger that the service calls as the ${noun} starts, for each page, and when it ends (events ${eventPrefix}.started, ${eventPrefix}.page, ${eventPrefix}.completed, ${eventPrefix}.failed). To start another n8n workflow, use Send Events to Web Data Trigger instead (one or the other).`,
 		},
 	];
 }

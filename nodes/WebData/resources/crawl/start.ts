@@ -53,7 +53,7 @@ export const crawlFields: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'https://example.com',
+		placeholder: 'e.g. https://example.com',
 		description: 'The page to start crawling from (an absolute http or https URL). Links found on it are followed.',
 	},
 	CRAWL_LIMIT,
@@ -96,11 +96,22 @@ export const crawlFields: INodeProperties[] = [
 				description: 'Seconds to wait between two pages, more than 0 and at most 60 (gentler on the site; sets concurrency to 1)',
 			},
 			{
+				// Was "Prompt": the name says what the text is for (the parameter name stays "prompt").
+				displayName: 'Describe What to Crawl',
+				name: 'prompt',
+				type: 'string',
+				typeOptions: { rows: 2 },
+				default: '',
+				placeholder: 'e.g. Only the blog posts from 2025',
+				description:
+					'What to crawl, in plain words: the service derives the crawl options from it (a model reads it). Options set here win over what it derives; Crawl → Preview Parameters shows what it would derive.',
+			},
+			{
 				displayName: 'Exclude Paths',
 				name: 'excludePaths',
 				type: 'string',
 				default: '',
-				placeholder: 'blog/.*, tag/.*',
+				placeholder: 'e.g. blog/.*, tag/.*',
 				description: 'Regular expressions on the URL path, separated by commas or new lines: pages that match are skipped',
 			},
 			{
@@ -122,7 +133,7 @@ export const crawlFields: INodeProperties[] = [
 				name: 'includePaths',
 				type: 'string',
 				default: '',
-				placeholder: 'docs/.*',
+				placeholder: 'e.g. docs/.*',
 				description: 'Regular expressions on the URL path, separated by commas or new lines: only pages that match are crawled',
 			},
 			{
@@ -140,15 +151,6 @@ export const crawlFields: INodeProperties[] = [
 				typeOptions: { minValue: 0, maxValue: 100, numberPrecision: 0 },
 				default: 2,
 				description: 'How many links away from the start page (and sitemap pages) to go. 0: only the start URL and sitemap pages.',
-			},
-			{
-				displayName: 'Prompt',
-				name: 'prompt',
-				type: 'string',
-				typeOptions: { rows: 2 },
-				default: '',
-				placeholder: 'e.g. Only the blog posts from 2025',
-				description: 'Describe in words what to crawl; the service derives the crawl options from it. Options set here win over what it derives. (Preview Parameters shows what it would derive.)',
 			},
 			...triggerTargetOptions('crawl'),
 			{
@@ -204,7 +206,7 @@ export function buildCrawlBody(ctx: IExecuteFunctions, i: number): IDataObject {
 	body.limit = checkInt(node, 'Page Limit', ctx.getNodeParameter('limit', i, 10), 1, MAX_LIMIT, i);
 	const o = readOptions(ctx, i);
 	if (typeof o.prompt === 'string' && o.prompt.trim() !== '') {
-		if (o.prompt.length > 10_000) throw invalid(node, 'Prompt', o.prompt, 'at most 10,000 characters', i);
+		if (o.prompt.length > 10_000) throw invalid(node, 'Describe What to Crawl', o.prompt, 'at most 10,000 characters', i);
 		body.prompt = o.prompt.trim();
 	}
 	if (o.maxDiscoveryDepth !== undefined) body.maxDiscoveryDepth = checkInt(node, 'Max Discovery Depth', o.maxDiscoveryDepth, 0, 100, i);

@@ -6,7 +6,7 @@ import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
 import { SESSION_HINTS } from './shared';
 
-/** Interact → List Sessions: GET /v2/interact[?status=…], one item per session. */
+/** Interact → Get Many Sessions: GET /v2/interact[?status=…], one item per session. */
 export const getMany: Operation = {
 	properties: [
 		{

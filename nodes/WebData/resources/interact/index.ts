@@ -17,19 +17,19 @@ export const interact: Resource = {
 				value: 'execute',
 				action: 'Execute code or a prompt in a browser',
 				description:
-					'Run code in a browser session, or code or a plain-language prompt on the page of an earlier scrape',
+					'Run code in a browser session, or code or a plain-language prompt on the page of an earlier scrape (costs credits)',
 			},
 			{
-				name: 'List Sessions',
+				name: 'Get Many Sessions',
 				value: 'getMany',
-				action: 'List browser sessions',
-				description: 'List the browser sessions of your team, newest first',
+				action: 'Get many browser sessions',
+				description: 'Get the browser sessions of your team, newest first, one item each',
 			},
 			{
 				name: 'Start Session',
 				value: 'start',
 				action: 'Start a browser session',
-				description: 'Open a browser session to drive with code; its ID is in the output',
+				description: 'Open a browser session to drive with code; its ID is in the output (costs credits until it is stopped)',
 			},
 			{
 				name: 'Stop Session',

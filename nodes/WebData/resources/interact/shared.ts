@@ -87,7 +87,7 @@ export function optionalInteger(
 /** Hints for a standalone session (POST/DELETE /v2/interact…). */
 export const SESSION_HINTS: Record<string, string> = {
 	'404':
-		'No interact session has this ID for your team. Use the "id" from Start Session, or find it with List Sessions.',
+		'No interact session has this ID for your team. Use the "id" from Start Session, or find it with Get Many Sessions.',
 	'410':
 		'The browser session has already ended: it was stopped, or it reached its Time to Live or Idle Timeout. Start a new session.',
 	'text:already saving':
@@ -95,7 +95,7 @@ export const SESSION_HINTS: Record<string, string> = {
 	'409':
 		'The session cannot do this in its current state. Stop sessions you no longer need (Interact → Stop Session) and try again.',
 	'429':
-		'Your team has reached its limit of active browser sessions. Stop sessions you no longer need (Interact → Stop Session, see List Sessions) and try again.',
+		'Your team has reached its limit of active browser sessions. Stop sessions you no longer need (Interact → Stop Session, see Get Many Sessions) and try again.',
 	'502': 'The service could not reach the browser of this session. Try again; if it keeps failing, start a new session.',
 };
 

@@ -13,7 +13,7 @@ export const map: Resource = {
 				name: 'Map URL',
 				value: 'mapUrl',
 				action: 'Map a website',
-				description: 'List the URLs of a website quickly, without scraping them',
+				description: 'List the URLs of a website quickly, without scraping them (costs credits)',
 			},
 		],
 	},

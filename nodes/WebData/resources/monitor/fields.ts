@@ -92,6 +92,22 @@ export const judgeField: INodeProperties = {
 		'Whether a model judges each changed page against the goal (meaningful or not, with a reason). Needs a goal; without one nothing is judged.',
 };
 
+/**
+ * Monitor Create's Goal and judging from version 3: the switch shows only once a Goal is written
+ * (with none there is nothing to judge), and the Goal says what an empty one means.
+ */
+export const goalFieldV3: INodeProperties = {
+	...goalField,
+	description:
+		'What matters to you, in plain words (at most 2000 characters). Each changed page and each new search result is judged against it. Empty: nothing is judged; every change and every new search result is reported.',
+};
+
+export const judgeFieldV3: INodeProperties = {
+	...judgeField,
+	description:
+		'Whether a model judges each changed page and new search result against the Goal above: meaningful or not, with a reason (in "isMeaningful" and "judgement"). Off: every change is reported unjudged.',
+};
+
 export const scheduleTextField: INodeProperties = {
 	displayName: 'Schedule',
 	name: 'scheduleText',
@@ -124,6 +140,8 @@ export const timezoneField: INodeProperties = {
 export const timezoneFieldV2: INodeProperties = {
 	...timezoneField,
 	default: '',
+	// What an empty field means, visible at the field (the description is behind the "?" only).
+	hint: 'Empty: this workflow\'s time zone (the n8n instance\'s, unless the workflow settings set one)',
 	description: TIMEZONE_DESCRIPTION_V2,
 };
 
@@ -367,12 +385,13 @@ export const targetsField: INodeProperties = {
 							description: 'Keep only results from these host names, separated by commas (at most 50). Not together with Exclude Domains.',
 						},
 						{
-							displayName: 'Max Results',
+							// The same concept and name as Search → Limit.
+							displayName: 'Limit',
 							name: 'maxResults',
 							type: 'number',
 							typeOptions: { minValue: 1, maxValue: 50, numberPrecision: 0 },
 							default: 10,
-							description: 'How many results to evaluate per check, across all queries (1 to 50; the service default is 10)',
+							description: 'Max number of results to evaluate per check, across all queries (1 to 50; the service default is 10)',
 						},
 						{
 							// The same concept as Search → Options → Time Range (only the choices differ).

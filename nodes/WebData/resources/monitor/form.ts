@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { invalid } from '../../helpers/validation';
 import type { EmailInput, MonitorInput, WebhookInput } from './body';
-import { formLabeler, jsonLabeler, parseTargetsJson, targetsFromForm } from './targets';
+import { formLabeler, hasSearchTarget, jsonLabeler, parseTargetsJson, targetsFromForm } from './targets';
 import { defaultTimezone, timezoneOrWorkflowZone } from './schedule';
 import { isPlainObject } from '../../helpers/objects';
 
@@ -68,6 +68,9 @@ export function readCreateInput(ctx: IExecuteFunctions, i: number): MonitorInput
 	// "off" is sent, as it lets search targets run without a goal.
 	const hasGoal = typeof goal === 'string' ? goal.trim() !== '' : goal !== undefined && goal !== null;
 	if (hasGoal || judge !== true) input.judgeEnabled = judge;
+	// Version 3 shows the switch only with a Goal: without one, search targets report every new result
+	// unjudged (the Goal's description says so), which the service takes as judging off.
+	else if (node.typeVersion >= 3 && hasSearchTarget(input.targets?.list)) input.judgeEnabled = false;
 	if (options.retentionDays !== undefined) input.retentionDays = options.retentionDays;
 	const webhook = webhookFromForm(options.webhook);
 	if (webhook) input.webhook = webhook;

@@ -27,7 +27,7 @@ export const monitor: Resource = {
 				name: 'Create',
 				value: 'create',
 				action: 'Create a monitor',
-				description: 'Watch pages, a site or web searches on a schedule and report changes',
+				description: 'Watch pages, a site or web searches on a schedule and report changes (each check costs credits, one per page)',
 			},
 			{
 				name: 'Delete',
@@ -51,19 +51,19 @@ export const monitor: Resource = {
 				name: 'Get Many',
 				value: 'getMany',
 				action: 'Get many monitors',
-				description: 'List the monitors of your team',
+				description: 'Get the monitors of your team, one item each',
 			},
 			{
 				name: 'Get Many Checks',
 				value: 'getManyChecks',
 				action: 'Get many checks of a monitor',
-				description: 'List the checks of a monitor, newest first',
+				description: 'Get the checks of a monitor, newest first, one item each',
 			},
 			{
 				name: 'Run Check Now',
 				value: 'runCheck',
 				action: 'Run a monitor check now',
-				description: 'Start a check at once, and optionally wait for its pages',
+				description: 'Start a check at once (costs credits, one per watched page), and optionally wait for its pages',
 			},
 			{
 				name: 'Update',

@@ -25,7 +25,7 @@ const FRIENDLY_NAMES: Record<string, string> = {
 	url: 'URL',
 	queries: 'Queries',
 	searchWindow: 'Search Options → Time Range',
-	maxResults: 'Search Options → Max Results',
+	maxResults: 'Search Options → Limit',
 	includeDomains: 'Search Options → Include Domains',
 	excludeDomains: 'Search Options → Exclude Domains',
 	'crawlOptions.limit': 'Page Limit',

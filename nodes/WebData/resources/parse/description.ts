@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { FROM_V2, headersField, ONLY_V1, PDF_MODE_OPTIONS } from '../../helpers/fields';
+import { FROM_V3, headersField, ONLY_V1, ONLY_V2, PDF_MODE_OPTIONS } from '../../helpers/fields';
 import { INTEGRATION_DESCRIPTION, INTEGRATIONS } from './options';
 
 /**
@@ -231,12 +231,92 @@ export const PARSE_ADVANCED_OPTIONS: INodeProperties = {
 	],
 };
 
-/** Where each option is in the panel, for messages: "Options → Proxy" (version 1), "Advanced Options → …" (version 2). */
+/**
+ * Version 3 separates what the settings act on. Options: the file and the output. HTML Content
+ * Options: which parts of HTML content are kept. Linked Web Page Options: web pages a file links to,
+ * under the names Scrape uses for the same settings. Advanced Options: labels for the service's logs.
+ * Every option keeps its parameter name, type and default, so the request is the same as in version 1
+ * and 2 for the same settings.
+ */
+export const PARSE_MAIN_OPTION_NAMES_V3 = [
+	'checkPromptInjection',
+	'concurrency',
+	'keepInputBinary',
+	'markdownBinaryProperty',
+	'markdownToBinary',
+	'removeBase64Images',
+	'timeout',
+	'zeroDataRetention',
+];
+
+const PARSE_OPTIONS_V3: INodeProperties = {
+	...PARSE_OPTIONS_V1,
+	description: 'Settings for the file and the output',
+	options: PARSE_MAIN_OPTION_NAMES_V3.map(optionOf),
+};
+
+/** The three options, in the order the panel lists them; their names in Parse's collections. */
+export const PARSE_HTML_OPTIONS: INodeProperties = {
+	displayName: 'HTML Content Options',
+	name: 'htmlOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	description: 'Which parts of HTML content to keep: HTML files, and web pages a file links to',
+	options: [optionOf('excludeTags'), optionOf('includeTags'), optionOf('onlyMainContent')],
+};
+
+export const PARSE_LINKED_PAGE_OPTIONS: INodeProperties = {
+	displayName: 'Linked Web Page Options',
+	name: 'linkedPageOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	description: 'Only when a file links to web pages the service fetches: how it fetches them (the same settings as Scrape\'s)',
+	options: [
+		{
+			...optionOf('blockAds'),
+			description: 'Whether to block ads and cookie pop-ups on linked web pages. Turn it off only if they lose content you need.',
+		},
+		{ ...optionOf('headers'), description: 'HTTP headers sent with the requests for linked web pages, e.g. a cookie or token such a page needs' },
+		{
+			...optionOf('proxy'),
+			description: 'Which proxy fetches linked web pages. Choose Auto when such pages block plain requests; parsing supports only these two.',
+		},
+		{
+			...optionOf('skipTlsVerification'),
+			displayName: 'Skip Certificate Checks',
+			description:
+				'Whether to accept linked web pages even when their TLS certificate is invalid or self-signed. Turn it off when such pages must be verified.',
+		},
+	],
+};
+
+const ADVANCED_BY_NAME = Object.fromEntries((PARSE_ADVANCED_OPTIONS.options as INodeProperties[]).map((o) => [o.name, o]));
+
+export const PARSE_ADVANCED_OPTIONS_V3: INodeProperties = {
+	...PARSE_ADVANCED_OPTIONS,
+	description: 'Rarely needed: labels for the service\'s statistics and audit logs',
+	options: [ADVANCED_BY_NAME.integration, ADVANCED_BY_NAME.origin, ADVANCED_BY_NAME.auditUsername],
+};
+
+/** The collections of version 3 after Options, by parameter name. */
+export const PARSE_V3_GROUPS = [PARSE_HTML_OPTIONS, PARSE_LINKED_PAGE_OPTIONS, PARSE_ADVANCED_OPTIONS_V3];
+
+/**
+ * Where each option is in the panel, for messages: "Options → Proxy" (version 1), "Advanced Options
+ * → …" (version 2), "Linked Web Page Options → Proxy" (version 3).
+ */
 export function parseOptionLabels(typeVersion: number): Record<string, string> {
 	const labels: Record<string, string> = {};
 	for (const option of PARSE_OPTIONS_V1.options as INodeProperties[]) labels[option.name] = `Options → ${option.displayName}`;
-	if (typeVersion >= 2) {
+	if (typeVersion === 2) {
 		for (const option of PARSE_ADVANCED_OPTIONS.options as INodeProperties[]) labels[option.name] = `Advanced Options → ${option.displayName}`;
+	}
+	if (typeVersion >= 3) {
+		for (const group of PARSE_V3_GROUPS) {
+			for (const option of group.options as INodeProperties[]) labels[option.name] = `${group.displayName} → ${option.displayName}`;
+		}
 	}
 	return labels;
 }
@@ -285,7 +365,7 @@ export const parseFileProperties: INodeProperties[] = [
 		name: 'jsonSchema',
 		type: 'json',
 		default: '',
-		placeholder: '{ "type": "object", "properties": { "total": { "type": "number" } } }',
+		placeholder: 'e.g. { "type": "object", "properties": { "total": { "type": "number" } } }',
 		description: 'Optional JSON Schema (an object) that the JSON output must follow',
 		displayOptions: { show: { formats: ['json'] } },
 	},
@@ -410,8 +490,11 @@ export const parseFileProperties: INodeProperties[] = [
 			{ name: 'Secrets', value: 'SECRET' },
 		],
 	},
-	// Version 1 keeps its one Options list; version 2 splits it (see PARSE_OPTIONS_V2 below).
+	// Version 1 keeps its one Options list; version 2 splits it (see PARSE_OPTIONS_V2 above); version 3
+	// separates file, HTML content, linked web page and log settings (see PARSE_V3_GROUPS).
 	{ ...PARSE_OPTIONS_V1, displayOptions: { show: ONLY_V1 } },
-	{ ...PARSE_OPTIONS_V2, displayOptions: { show: FROM_V2 } },
-	{ ...PARSE_ADVANCED_OPTIONS, displayOptions: { show: FROM_V2 } },
+	{ ...PARSE_OPTIONS_V2, displayOptions: { show: ONLY_V2 } },
+	{ ...PARSE_ADVANCED_OPTIONS, displayOptions: { show: ONLY_V2 } },
+	{ ...PARSE_OPTIONS_V3, displayOptions: { show: FROM_V3 } },
+	...PARSE_V3_GROUPS.map((group) => ({ ...group, displayOptions: { show: FROM_V3 } })),
 ];

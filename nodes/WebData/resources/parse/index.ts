@@ -13,7 +13,7 @@ export const parse: Resource = {
 				name: 'Parse File',
 				value: 'parseFile',
 				action: 'Parse a file',
-				description: 'Turn a PDF, Word, Excel, PowerPoint, EPUB, CSV or HTML file into Markdown, JSON and more',
+				description: 'Turn a PDF, Word, Excel, PowerPoint, EPUB, CSV or HTML file into Markdown, JSON and more (costs credits)',
 			},
 		],
 	},

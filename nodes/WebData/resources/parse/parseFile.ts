@@ -29,12 +29,15 @@ function readParameters(ctx: IExecuteFunctions, i: number): ParseParameters {
 
 /**
  * The options as one object. Version 1 has them all under Options; version 2 moved the rarely used
- * ones to Advanced Options under the same names, so the same settings make the same request.
+ * ones to Advanced Options, version 3 sorts them into HTML Content, Linked Web Page and Advanced
+ * Options, always under the same names, so the same settings make the same request.
  */
 export function readOptions(ctx: IExecuteFunctions, i: number): IDataObject {
 	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
-	if (!(ctx.getNode().typeVersion >= 2)) return options;
-	return { ...options, ...(ctx.getNodeParameter('advancedOptions', i, {}) as IDataObject) };
+	const version = ctx.getNode().typeVersion;
+	if (!(version >= 2)) return options;
+	const groups = version >= 3 ? ['htmlOptions', 'linkedPageOptions', 'advancedOptions'] : ['advancedOptions'];
+	return Object.assign({ ...options }, ...groups.map((name) => ctx.getNodeParameter(name, i, {}) as IDataObject)) as IDataObject;
 }
 
 const PARSE_HINTS: Record<string, string> = {

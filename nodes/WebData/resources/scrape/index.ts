@@ -13,7 +13,7 @@ export const scrape: Resource = {
 				name: 'Scrape URL',
 				value: 'scrapeUrl',
 				action: 'Scrape a URL',
-				description: 'Get one page (or a public PDF or document URL) as Markdown, a summary, HTML, links, JSON, a screenshot…',
+				description: 'Get one page (or a public PDF or document URL) as Markdown, a summary, HTML, links, JSON or a screenshot (costs credits)',
 			},
 		],
 	},

@@ -13,7 +13,7 @@ export const search: Resource = {
 				name: 'Search',
 				value: 'search',
 				action: 'Search the web',
-				description: 'Search the web, news or images; optionally scrape each result',
+				description: 'Search the web, news or images, and optionally scrape each result (costs credits per search and per scraped result)',
 			},
 		],
 	},
