@@ -330,7 +330,7 @@ async function main() {
 		// Endpoints that self-hosted servers (the open-source one as of 2025-08) do not have: either the
 		// operation works, or its error says the server has no such endpoint, with no HTML in it (issue 14).
 		for (const [name, parameters, request] of [
-			['Get Recent Activity', { resource: 'account', operation: 'getActivity', limit: 3 }, 'GET /v2/team/activity'],
+			['Get Many Recent Jobs', { resource: 'account', operation: 'getActivity', limit: 3 }, 'GET /v2/team/activity'],
 			['Monitor Get Many', { resource: 'monitor', operation: 'getMany', limit: 3 }, 'GET /v2/monitor'],
 		]) {
 			if (!wanted(name)) continue;
