@@ -105,7 +105,8 @@ class Phase {
 			if (child.exitCode !== null || child.signalCode !== null) throw new Error(`n8n start exited early (code ${child.exitCode}); see ${this.startLog}`);
 			try {
 				const res = await fetch(`${this.base}/healthz/readiness`);
-				if (res.ok) break;
+				// n8n 1.x answers readiness before its REST routes exist: wait for those too.
+				if (res.ok && (await fetch(`${this.base}/rest/settings`)).status !== 404) break;
 			} catch {
 				/* not listening yet */
 			}
