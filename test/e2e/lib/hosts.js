@@ -15,6 +15,7 @@ const HOSTS = {
 		screenshots: true,
 		major: 2,
 		agentVersion: 3.1,
+		credentialExtras: {},
 		disabledModules: 'mcp-registry,instance-ai,agents,chat-hub,workflow-builder,quick-connect,mcp,insights,breaking-changes',
 	},
 	// The oldest supported: n8n 1.123.x on Node 22 (test/e2e/host-n8n1). The editor pictures come
@@ -27,6 +28,9 @@ const HOSTS = {
 		screenshots: false,
 		major: 1,
 		agentVersion: 3, // the newest AI Agent of n8n 1.123
+		// n8n 1.123's public API requires "allowedDomains" in the data of every credential that
+		// authenticates unless the (injected) domain restriction is given: "all" is its default.
+		credentialExtras: { allowedHttpRequestDomains: 'all' },
 		// n8n 1.x refuses to start when N8N_DISABLED_MODULES names a module it does not know.
 		disabledModules: 'insights,mcp,chat-hub,breaking-changes',
 	},

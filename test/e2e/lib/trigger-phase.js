@@ -44,6 +44,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const proc = require('./proc');
+const { hostProfile } = require('./hosts');
 const { startFake, fakeClient } = require('./fake');
 const { freePort } = require('./n8n');
 
@@ -129,6 +130,19 @@ class Phase {
 		}
 	}
 
+	/**
+	 * The editor's "Execute workflow" / "Listen for test event" from `triggerName`. n8n 1.x wants the
+	 * whole workflow in the body as well (its editor sends it).
+	 */
+	async runManually(workflowId, triggerName) {
+		const body = { triggerToStartFrom: { name: triggerName } };
+		if (hostProfile(process.env.E2E_N8N).major === 1) {
+			const got = await this.rest('GET', `/rest/workflows/${workflowId}`, undefined, { cookie: this.cookie });
+			body.workflowData = got.json?.data;
+		}
+		return await this.rest('POST', `/rest/workflows/${workflowId}/run`, body, { cookie: this.cookie });
+	}
+
 	async rest(method, route, body, headers = {}) {
 		const res = await fetch(`${this.base}${route}`, {
 			method,
@@ -193,7 +207,7 @@ class Phase {
 		if (key.status !== 200 || !this.apiKeyN8n) throw new Error(`creating an API key answered ${key.status}: ${this.oneLine(JSON.stringify(key.json))}`);
 
 		const credential = async (name, webhookSecret) =>
-			(await this.api('POST', '/credentials', { name, type: 'webDataApi', data: { apiKey: this.apiKey, baseUrl: this.fake.url, webhookSecret } })).id;
+			(await this.api('POST', '/credentials', { name, type: 'webDataApi', data: { apiKey: this.apiKey, baseUrl: this.fake.url, webhookSecret, ...hostProfile(process.env.E2E_N8N).credentialExtras } })).id;
 		this.credentials = {
 			signed: { id: await credential('Web Data (signed deliveries)', this.signingSecret), name: 'Web Data (signed deliveries)' },
 			tokenOnly: { id: await credential('Web Data (token only)', ''), name: 'Web Data (token only)' },
@@ -311,7 +325,7 @@ class Phase {
 			await this.fake.reset();
 			w = await this.createWorkflow(item, {}, this.credentials.signed);
 			const testUrl = `${this.base}/webhook-test/${w.trigger.webhookId}/webhook`;
-			const run = await this.rest('POST', `/rest/workflows/${w.id}/run`, { triggerToStartFrom: { name: w.trigger.name } }, { cookie: this.cookie });
+			const run = await this.runManually(w.id, w.trigger.name);
 			assert.equal(run.status, 200, `POST /rest/workflows/:id/run answered ${run.status}: ${this.oneLine(JSON.stringify(run.json))}`);
 			assert.equal(run.json?.data?.waitingForWebhook, true, 'n8n waits for the test event');
 			const deleted = await this.until(async () => {
@@ -652,7 +666,7 @@ class Phase {
 				},
 			});
 			const manual = s.wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
-			const ran = await this.rest('POST', `/rest/workflows/${s.id}/run`, { triggerToStartFrom: { name: manual.name } }, { cookie: this.cookie });
+			const ran = await this.runManually(s.id, manual.name);
 			assert.equal(ran.status, 200, `POST /rest/workflows/:id/run answered ${ran.status}: ${this.oneLine(JSON.stringify(ran.json))}`);
 			const [started] = await this.executions(s.id, { count: 1 });
 			assert.ok(started, 'the starting workflow ran');
