@@ -111,7 +111,7 @@ class AiAgentSuite extends Phase {
 	}
 
 	async openAiCredential() {
-		const c = await this.api('POST', '/credentials', { name: 'Stub model', type: 'openAiApi', data: { apiKey: 'sk-stub-model', url: this.model.url, header: false, ...HOST.credentialExtras } });
+		const c = await this.api('POST', '/credentials', { name: 'Stub model', type: 'openAiApi', data: { apiKey: 'sk-stub-model', url: this.model.url, header: false } });
 		return { id: c.id, name: 'Stub model' };
 	}
 
