@@ -12,8 +12,9 @@ import type {
 import { resourceProperties } from './helpers/description';
 import { asNodeError, errorItem, isCancellation } from './helpers/items';
 import { runPool } from './helpers/pool';
+import { throwIfResumedWithError } from './helpers/resumeCompat';
 import { isToolRun, readToolRequest, toolDescriptionProperties, toolOutput, toolResultProperties } from './helpers/tool';
-import { forModel, TOOL_RETRY_BUDGET_MS } from './helpers/toolError';
+import { forModel, TOOL_RETRY_BUDGET_MS, toolErrorAsResult } from './helpers/toolError';
 import type { Resource, RunContext } from './helpers/types';
 import { searchActiveCrawls } from './methods/crawlSearch';
 import { searchAgentRuns } from './methods/listSearch';
@@ -204,6 +205,8 @@ export class WebData implements INodeType {
 	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		// Resumed with its job's error on an n8n without metadata.resumeError (helpers/resumeCompat.ts).
+		throwIfResumedWithError(this);
 		// A paused Run and Wait ("Resume on Completion Webhook") checking its job when its wait time came.
 		const checked = await checkWaitingNode.call(this);
 		if (checked) return [checked];
@@ -219,7 +222,16 @@ export class WebData implements INodeType {
 		}
 		// As an AI Agent's tool, the result is shaped for the model (helpers/toolResult.ts); the
 		// budget, offset and page are checked before anything is sent.
-		const tool = isToolRun(this) ? readToolRequest(this, resourceName, operationName) : undefined;
+		let tool: ReturnType<typeof readToolRequest> | undefined;
+		if (isToolRun(this)) {
+			try {
+				tool = readToolRequest(this, resourceName, operationName);
+			} catch (error) {
+				const asResult = toolErrorAsResult(this, error);
+				if (asResult) return asResult;
+				throw asNodeError(this.getNode(), error);
+			}
+		}
 		// One pace for every request of this execution and credential (every node run, every tool call
 		// of an agent's turn): a 429 holds them all, and the rate follows the service.
 		const pace = paceFor(paces, this.getExecutionId(), this.getNode().credentials?.[CREDENTIAL_TYPE]?.id);
@@ -235,7 +247,11 @@ export class WebData implements INodeType {
 			try {
 				out = await operation.executeAll.call(this, items, run);
 			} catch (error) {
-				throw failed(error);
+				const nodeError = failed(error);
+				// As a tool on n8n before 2.27, the model hears the error as the tool's result.
+				const asResult = tool ? toolErrorAsResult(this, nodeError) : undefined;
+				if (asResult) return asResult;
+				throw nodeError;
 			}
 			return [tool ? toolOutput(out, tool) : out];
 		}
@@ -244,15 +260,23 @@ export class WebData implements INodeType {
 			throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of resource "${resourceName}" cannot run`);
 		}
 		const concurrency = operation.concurrency ? operation.concurrency.call(this) : 1;
-		const results = await runPool(items.length, concurrency, async (i) => {
-			try {
-				const out = await execute.call(this, i, run);
-				return out.map((item) => ({ ...item, pairedItem: { item: i } }));
-			} catch (error) {
-				if (this.continueOnFail() && !isCancellation(error)) return [errorItem(error, i)];
-				throw failed(error, i);
-			}
-		});
+		let results: INodeExecutionData[][];
+		try {
+			results = await runPool(items.length, concurrency, async (i) => {
+				try {
+					const out = await execute.call(this, i, run);
+					return out.map((item) => ({ ...item, pairedItem: { item: i } }));
+				} catch (error) {
+					if (this.continueOnFail() && !isCancellation(error)) return [errorItem(error, i)];
+					throw failed(error, i);
+				}
+			});
+		} catch (error) {
+			// As a tool on n8n before 2.27, the model hears the error as the tool's result.
+			const asResult = tool ? toolErrorAsResult(this, error) : undefined;
+			if (asResult) return asResult;
+			throw asNodeError(this.getNode(), error);
+		}
 		return [tool ? toolOutput(results.flat(), tool) : results.flat()];
 	}
 }

@@ -1,6 +1,5 @@
-import { sleep } from 'n8n-workflow';
-
 import { defaultDeps, type TransportDeps } from '../transport';
+import { cancellableSleep } from '../transport/sleep';
 
 /**
  * THE polling helper of the package: waits for a long-running job (agent runs now, crawl and
@@ -34,8 +33,9 @@ import { defaultDeps, type TransportDeps } from '../transport';
  * `Retry-After` asked. A read that still fails after its attempts (or a non-retryable error, e.g.
  * a 404) ends the wait with that error.
  *
- * Cancellation: every wait is `sleep(ms, signal)` from n8n-workflow with the execution's cancel
- * signal, so stopping the execution ends the wait at once (the transport aborts a request in
+ * Cancellation: every wait is `cancellableSleep(ms, signal)` (transport/sleep.ts: n8n-workflow's
+ * sleep, which ignores the signal on n8n 1.x, plus the signal's abort event) with the execution's
+ * cancel signal, so stopping the execution ends the wait at once (the transport aborts a request in
  * flight the same way); the poller then throws an AbortError, which the router never turns into
  * an error item.
  */
@@ -73,7 +73,7 @@ export interface PollClock {
 
 export const realClock: PollClock = {
 	now: () => Date.now(),
-	sleep: async (ms, signal) => await sleep(ms, signal),
+	sleep: async (ms, signal) => await cancellableSleep(ms, signal),
 };
 
 /**

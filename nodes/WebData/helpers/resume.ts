@@ -12,6 +12,7 @@ import type {
 } from 'n8n-workflow';
 
 import { normalizeBaseUrl } from '../transport';
+import { failOnResumeWithoutResumeError, refuseTimeoutFailWithoutResumeError } from './resumeCompat';
 import { derivedToken, type HeaderBag, verifyResumeCall, type WebhookRequest, type WebhookResponse } from './signature';
 import { invalid, isUuid } from './validation';
 import type { OnTimeout } from './wait';
@@ -457,6 +458,7 @@ export async function startAndWaitForWebhook(
 			i,
 		);
 	}
+	if (params.onTimeout === 'fail') refuseTimeoutFailWithoutResumeError(ctx, i, waiter.fieldNoun);
 	const entry = stackEntryForWait(ctx, i);
 	const credentials = await ctx.getCredentials('webDataApi', i);
 	const resumeUrl = readResumeUrl(ctx, i, normalizeBaseUrl(credentials.baseUrl));
@@ -656,5 +658,6 @@ export async function resumeWebhook(this: IWebhookFunctions, waiters: Record<str
 		}
 	}
 	entry.metadata = metadata;
+	if (metadata.resumeError && read.error) failOnResumeWithoutResumeError(entry, read.error);
 	return { workflowData: [[...state.carried, ...items]], webhookResponse: { received: true } };
 }

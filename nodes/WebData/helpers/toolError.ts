@@ -1,5 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { JsonObject } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+
+import { isN8n227OrLater } from './hostEngine';
 
 /**
  * Errors a model can act on (issue 16.3). When the node runs as an AI Agent's tool, n8n hands the
@@ -103,4 +105,26 @@ export function forModel<T extends Error>(error: T, what: string): T {
 		error.message = operationErrorForModel(error as NodeOperationError, what);
 	}
 	return error;
+}
+
+/**
+ * An AI Agent's tool call that failed, on an n8n older than 2.27 (helpers/hostEngine.ts): there
+ * the thrown error fails the whole execution (Agent 3) or reaches the model as an empty result
+ * (Agent 2.2). So the node answers what n8n 2.25+ itself hands the model for a failed tool,
+ * `[{"error": <message>}]`, as its output, and the agent goes on. As on newer n8n, a tool node set
+ * to "Stop Workflow" on error (Settings → On Error) still fails the execution, and a stopped
+ * execution stays stopped. Returns undefined when the error must be thrown.
+ * `newEngine`: whether n8n does it itself (isN8n227OrLater; tests pass it).
+ */
+export function toolErrorAsResult(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	newEngine = isN8n227OrLater(),
+): INodeExecutionData[][] | undefined {
+	if (newEngine || ctx.getNode().onError === 'stopWorkflow') return undefined;
+	// A stopped execution stays stopped (helpers/items.ts isCancellation).
+	if ((error as { name?: unknown } | null)?.name === 'AbortError') return undefined;
+	if (typeof ctx.getExecutionCancelSignal === 'function' && ctx.getExecutionCancelSignal()?.aborted) return undefined;
+	const message = error instanceof Error ? error.message : String(error);
+	return [[{ json: { error: message }, pairedItem: { item: 0 } }]];
 }

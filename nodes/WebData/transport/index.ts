@@ -7,13 +7,14 @@ import type {
 	ILoadOptionsFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { baseUrlMessage, checkBaseUrl } from './baseUrl';
 
 import { type ApiFailure, toNodeApiError } from './errors';
 import type { Pace, PaceTicket } from './pace';
 import { MAX_ATTEMPTS, nextRetryDelay, parseRetryAfter } from './retry';
+import { cancellableSleep } from './sleep';
 
 export const CREDENTIAL_TYPE = 'webDataApi';
 
@@ -92,7 +93,7 @@ export interface TransportDeps {
 }
 
 export const defaultDeps: TransportDeps = {
-	sleep: async (ms, signal) => await sleep(ms, signal),
+	sleep: async (ms, signal) => await cancellableSleep(ms, signal),
 	random: Math.random,
 	now: Date.now,
 	maxAttempts: MAX_ATTEMPTS,

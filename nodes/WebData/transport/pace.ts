@@ -1,4 +1,4 @@
-import { sleep } from 'n8n-workflow';
+import { cancellableSleep } from './sleep';
 
 /**
  * One shared pace for every request of one workflow execution and credential (first tries, retries,
@@ -75,7 +75,7 @@ export interface PaceClock {
 
 const realClock: PaceClock = {
 	now: () => Date.now(),
-	sleep: async (ms, signal) => await sleep(ms, signal),
+	sleep: async (ms, signal) => await cancellableSleep(ms, signal),
 };
 
 const BASE_WINDOW_MS = RATE_WINDOW_MS * (1 + WINDOW_SLACK);

@@ -50,7 +50,10 @@ async function check({ output, exitCode, fake, apiKey }) {
 	});
 	const firstPoll = log[1].at - log[0].at;
 	const secondPoll = log[2].at - log[1].at;
-	assert.ok(firstPoll >= 700 && firstPoll < 2000, `first poll about 1 s after the start (the node counts from before it sends the start) (was ${firstPoll} ms)`);
+	// The node counts its 1 s from before it sends the start, so the start's own trip (reading the
+	// credential, the first request of the execution) is inside it: on a busy machine, and in n8n
+	// 1.123, that took over 500 ms. The floor still tells a wait from a poll right after the start.
+	assert.ok(firstPoll >= 250 && firstPoll < 2000, `first poll about 1 s after the start (the node counts from before it sends the start) (was ${firstPoll} ms)`);
 	assert.ok(secondPoll >= 3400 && secondPoll < 5500, `next poll when the run is 4.75 s old, about 3.75 s later (was ${secondPoll} ms)`);
 	for (const r of log) assert.ok(r.headers.authorization === `Bearer ${apiKey}`, 'bearer auth on every request');
 	const internal = await fake.agent(job.id);

@@ -34,7 +34,9 @@ async function check({ output, exitCode, fake, apiKey }) {
 		scrapeOptions: { onlyMainContent: true },
 	}, 'only what the workflow sets is sent; scrape options nested without formats');
 	const firstPoll = log[1].at - log[0].at;
-	assert.ok(firstPoll >= 700 && firstPoll < 2000, `first status read about 1 s after the start (was ${firstPoll} ms)`);
+	// 1 s counted from before the start is sent (its own trip is inside it: over 500 ms on a busy
+	// machine and in n8n 1.123); the floor still tells a wait from a read right after the start.
+	assert.ok(firstPoll >= 250 && firstPoll < 2000, `first status read about 1 s after the start (was ${firstPoll} ms)`);
 	for (const r of log) assert.equal(r.headers.authorization, `Bearer ${apiKey}`, 'bearer auth on every request');
 }
 

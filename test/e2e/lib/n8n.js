@@ -4,6 +4,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const proc = require('./proc');
+const { hostProfile } = require('./hosts');
 
 /** A TCP port that was free a moment ago on 127.0.0.1. */
 function freePort() {
@@ -18,8 +19,11 @@ function freePort() {
 	});
 }
 
-/** Environment of an isolated n8n whose user folder is `userFolder` (n8n writes `<userFolder>/.n8n`). */
-function n8nEnv({ nodeDir, userFolder, encryptionKey, port, brokerPort }) {
+/**
+ * Environment of an isolated n8n whose user folder is `userFolder` (n8n writes `<userFolder>/.n8n`);
+ * `host`: the n8n install (./hosts.js, default 2.41.1).
+ */
+function n8nEnv({ nodeDir, userFolder, encryptionKey, port, brokerPort, host = hostProfile() }) {
 	const env = {};
 	// Keep only what a shell needs; drop anything n8n-related from the caller's environment.
 	for (const k of ['HOME', 'LANG', 'LC_ALL', 'TMPDIR', 'TERM', 'USER']) if (process.env[k] !== undefined) env[k] = process.env[k];
@@ -45,7 +49,7 @@ function n8nEnv({ nodeDir, userFolder, encryptionKey, port, brokerPort }) {
 		DB_TYPE: 'sqlite',
 		GENERIC_TIMEZONE: 'UTC',
 		TZ: 'UTC',
-		N8N_DISABLED_MODULES: 'mcp-registry,instance-ai,agents,chat-hub,workflow-builder,quick-connect,mcp,insights,breaking-changes',
+		N8N_DISABLED_MODULES: host.disabledModules,
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 		N8N_LOG_OUTPUT: 'console',
 		N8N_LOG_LEVEL: 'info',

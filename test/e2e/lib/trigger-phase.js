@@ -44,6 +44,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const proc = require('./proc');
+const { hostProfile } = require('./hosts');
 const { startFake, fakeClient } = require('./fake');
 const { freePort } = require('./n8n');
 const { runVectorStore } = require('./vector-store-phase');
@@ -106,7 +107,8 @@ class Phase {
 			if (child.exitCode !== null || child.signalCode !== null) throw new Error(`n8n start exited early (code ${child.exitCode}); see ${this.startLog}`);
 			try {
 				const res = await fetch(`${this.base}/healthz/readiness`);
-				if (res.ok) break;
+				// n8n 1.x answers readiness before its REST routes exist: wait for those too.
+				if (res.ok && (await fetch(`${this.base}/rest/settings`)).status !== 404) break;
 			} catch {
 				/* not listening yet */
 			}
@@ -127,6 +129,19 @@ class Phase {
 			proc.killGroup(child, 'SIGKILL');
 			await ended;
 		}
+	}
+
+	/**
+	 * The editor's "Execute workflow" / "Listen for test event" from `triggerName`. n8n 1.x wants the
+	 * whole workflow in the body as well (its editor sends it).
+	 */
+	async runManually(workflowId, triggerName) {
+		const body = { triggerToStartFrom: { name: triggerName } };
+		if (hostProfile(process.env.E2E_N8N).major === 1) {
+			const got = await this.rest('GET', `/rest/workflows/${workflowId}`, undefined, { cookie: this.cookie });
+			body.workflowData = got.json?.data;
+		}
+		return await this.rest('POST', `/rest/workflows/${workflowId}/run`, body, { cookie: this.cookie });
 	}
 
 	async rest(method, route, body, headers = {}) {
@@ -193,7 +208,7 @@ class Phase {
 		if (key.status !== 200 || !this.apiKeyN8n) throw new Error(`creating an API key answered ${key.status}: ${this.oneLine(JSON.stringify(key.json))}`);
 
 		const credential = async (name, webhookSecret) =>
-			(await this.api('POST', '/credentials', { name, type: 'webDataApi', data: { apiKey: this.apiKey, baseUrl: this.fake.url, webhookSecret } })).id;
+			(await this.api('POST', '/credentials', { name, type: 'webDataApi', data: { apiKey: this.apiKey, baseUrl: this.fake.url, webhookSecret, ...hostProfile(process.env.E2E_N8N).credentialExtras } })).id;
 		this.credentials = {
 			signed: { id: await credential('Web Data (signed deliveries)', this.signingSecret), name: 'Web Data (signed deliveries)' },
 			tokenOnly: { id: await credential('Web Data (token only)', ''), name: 'Web Data (token only)' },
@@ -311,7 +326,7 @@ class Phase {
 			await this.fake.reset();
 			w = await this.createWorkflow(item, {}, this.credentials.signed);
 			const testUrl = `${this.base}/webhook-test/${w.trigger.webhookId}/webhook`;
-			const run = await this.rest('POST', `/rest/workflows/${w.id}/run`, { triggerToStartFrom: { name: w.trigger.name } }, { cookie: this.cookie });
+			const run = await this.runManually(w.id, w.trigger.name);
 			assert.equal(run.status, 200, `POST /rest/workflows/:id/run answered ${run.status}: ${this.oneLine(JSON.stringify(run.json))}`);
 			assert.equal(run.json?.data?.waitingForWebhook, true, 'n8n waits for the test event');
 			const deleted = await this.until(async () => {
@@ -652,7 +667,7 @@ class Phase {
 				},
 			});
 			const manual = s.wf.nodes.find((n) => n.type === 'n8n-nodes-base.manualTrigger');
-			const ran = await this.rest('POST', `/rest/workflows/${s.id}/run`, { triggerToStartFrom: { name: manual.name } }, { cookie: this.cookie });
+			const ran = await this.runManually(s.id, manual.name);
 			assert.equal(ran.status, 200, `POST /rest/workflows/:id/run answered ${ran.status}: ${this.oneLine(JSON.stringify(ran.json))}`);
 			const [started] = await this.executions(s.id, { count: 1 });
 			assert.ok(started, 'the starting workflow ran');
