@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { uuidLocator } from '../../helpers/fields';
+import { uuidLocator } from '../../fields/fields';
 
 /** The agent job id, picked from recent runs or pasted. */
 export const jobIdField: INodeProperties = uuidLocator({

@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { invalid } from '../../helpers/validation';
-import { assertTriggerVerifiable, buildEventWebhook } from '../../helpers/triggerTarget';
+import { assertTriggerVerifiable, buildEventWebhook } from '../../jobs/triggerTarget';
 import type { RunContext } from '../../helpers/types';
 import { apiRequest, defaultDeps } from '../../transport';
 import { jobItem } from './get';

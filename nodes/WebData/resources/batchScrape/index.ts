@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, IPairedItemData } from 'n8n-workflow';
 
-import { applyCustomBody, customBodyOption } from '../../helpers/customBody';
-import { documentUrl, type OutputMode, readOutputMode } from '../../helpers/document';
-import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../helpers/scrapeOptions';
-import { isToolRun, readToolJobId } from '../../helpers/tool';
+import { applyCustomBody, customBodyOption } from '../../fields/customBody';
+import { documentUrl, type OutputMode, readOutputMode } from '../../fields/document';
+import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../fields/scrapeOptions';
+import { isToolRun, readToolJobId } from '../../tool/tool';
 import type { Operation, Resource, RunContext } from '../../helpers/types';
-import { readWaitMethod, resumeFacts, startAndWaitForWebhook, WAIT_METHOD_WEBHOOK } from '../../helpers/resume';
+import { readWaitMethod, resumeFacts, startAndWaitForWebhook, WAIT_METHOD_WEBHOOK } from '../../jobs/resume';
 import { requireUuid } from '../../helpers/validation';
-import { assertTriggerVerifiable, triggerTargetOptions } from '../../helpers/triggerTarget';
-import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../helpers/wait';
+import { assertTriggerVerifiable, triggerTargetOptions } from '../../jobs/triggerTarget';
+import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../jobs/wait';
 import { apiRequest, defaultDeps } from '../../transport';
 import { applySharedOptions, maxConcurrencyOption, readOptions, webhookOptions, zeroDataRetentionOption } from '../crawl/fields';
 import {

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { readOutputMode } from '../../helpers/document';
-import { requireHttpUrl } from '../../helpers/scrapeOptions';
-import { readToolJobId } from '../../helpers/tool';
+import { readOutputMode } from '../../fields/document';
+import { requireHttpUrl } from '../../fields/scrapeOptions';
+import { readToolJobId } from '../../tool/tool';
 import type { Operation, Resource, RunContext } from '../../helpers/types';
 import { invalid, requireUuid } from '../../helpers/validation';
-import { readWaitMethod, startAndWaitForWebhook, WAIT_METHOD_WEBHOOK } from '../../helpers/resume';
-import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../helpers/wait';
+import { readWaitMethod, startAndWaitForWebhook, WAIT_METHOD_WEBHOOK } from '../../jobs/resume';
+import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../jobs/wait';
 import { apiRequest, defaultDeps } from '../../transport';
 import {
 	failOrItem,

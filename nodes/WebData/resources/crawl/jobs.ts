@@ -1,15 +1,15 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteData, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { documentJson, type OutputMode, outputModeField, readOutputMode } from '../../helpers/document';
-import { uuidLocator } from '../../helpers/fields';
+import { documentJson, type OutputMode, outputModeField, readOutputMode } from '../../fields/document';
+import { uuidLocator } from '../../fields/fields';
 import { errorItem, isCancellation } from '../../helpers/items';
-import { waitFor } from '../../helpers/poller';
+import { waitFor } from '../../jobs/poller';
 import type { Operation, RunContext } from '../../helpers/types';
 import { invalid, requireUuid } from '../../helpers/validation';
-import { webhookFieldOf } from '../../helpers/triggerTarget';
-import { type CompletionWaiter, type ResumeContext, type ResumeRead, resumeParameter, waitMethodFields } from '../../helpers/resume';
-import type { OnTimeout } from '../../helpers/wait';
+import { webhookFieldOf } from '../../jobs/triggerTarget';
+import { type CompletionWaiter, type ResumeContext, type ResumeRead, resumeParameter, waitMethodFields } from '../../jobs/resume';
+import type { OnTimeout } from '../../jobs/wait';
 import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';
 
 /**

@@ -1,15 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
-import { applyCustomBody, customBodyOption } from '../../helpers/customBody';
-import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../helpers/scrapeOptions';
-import { crawlDelayProblem, MAX_CRAWL_DELAY_S, pathPatternsIssue } from '../../helpers/serverRules';
-import { FROM_V3, ONLY_BEFORE_V3 } from '../../helpers/fields';
+import { applyCustomBody, customBodyOption } from '../../fields/customBody';
+import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../fields/scrapeOptions';
+import { crawlDelayProblem, MAX_CRAWL_DELAY_S, pathPatternsIssue } from '../../fields/serverRules';
+import { FROM_V3, ONLY_BEFORE_V3 } from '../../fields/fields';
 import { invalid } from '../../helpers/validation';
 import type { RunContext } from '../../helpers/types';
 import { apiRequest, defaultDeps } from '../../transport';
 import { applySharedOptions, checkInt, maxConcurrencyOption, readOptions, webhookOptions, zeroDataRetentionOption } from './fields';
 import { jobHints } from './jobs';
-import { assertTriggerVerifiable, triggerTargetOptions } from '../../helpers/triggerTarget';
+import { assertTriggerVerifiable, triggerTargetOptions } from '../../jobs/triggerTarget';
 
 export const MAX_LIMIT = 10_000;
 

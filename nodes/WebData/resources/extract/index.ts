@@ -1,12 +1,12 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { applyCustomBody } from '../../helpers/customBody';
+import { applyCustomBody } from '../../fields/customBody';
 import { errorItem } from '../../helpers/items';
-import { waitFor } from '../../helpers/poller';
+import { waitFor } from '../../jobs/poller';
 import type { Operation, Resource, RunContext } from '../../helpers/types';
 import { invalid, requireUuid } from '../../helpers/validation';
-import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../helpers/wait';
+import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../jobs/wait';
 import { defaultDeps } from '../../transport';
 import { extractFields, extractIdField } from './fields';
 import { buildExtractBody, emptyResultNote, getExtractJob, readExtractParameters, startExtract } from './request';

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
-import { buildScrapeOptions } from '../../helpers/scrapeOptions';
+import { buildScrapeOptions } from '../../fields/scrapeOptions';
 import type { RunContext } from '../../helpers/types';
 import { invalid } from '../../helpers/validation';
 import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { uuidLocator } from '../../helpers/fields';
+import { uuidLocator } from '../../fields/fields';
 import { invalid, requireUuid } from '../../helpers/validation';
 
 export type Target = 'session' | 'scrapeJob';

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { applyCustomBody, customBodyOption } from '../../helpers/customBody';
+import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import type { Operation, RunContext } from '../../helpers/types';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';

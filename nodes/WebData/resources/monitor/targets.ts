@@ -1,6 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { crawlDelayProblem, pathPatternsIssue } from '../../helpers/serverRules';
+import { crawlDelayProblem, pathPatternsIssue } from '../../fields/serverRules';
 import { invalid } from '../../helpers/validation';
 import { isPlainObject } from '../../helpers/objects';
 
@@ -177,7 +177,7 @@ function checkCrawl(fail: Fail, target: IDataObject): void {
 	const include = options.includePaths !== undefined ? stringList(fail, 'crawlOptions.includePaths', options.includePaths) : [];
 	const exclude = options.excludePaths !== undefined ? stringList(fail, 'crawlOptions.excludePaths', options.excludePaths) : [];
 	// services/monitoring/types.ts @db1b1f5: a crawl target's crawlOptions are the crawl's crawlerOptions
-	// (types.ts), so the same path-pattern and delay rules apply (see helpers/serverRules).
+	// (types.ts), so the same path-pattern and delay rules apply (see fields/serverRules).
 	const issue = pathPatternsIssue(include, exclude);
 	if (issue) throw fail(`crawlOptions.${issue.field ?? 'includePaths'}`, issue.value, issue.rule);
 	if (options.delay !== undefined) {

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_MAX_WAIT_MS } from './poller';
-import { invalid } from './validation';
+import { invalid } from '../helpers/validation';
 
 /** The longest Max Wait a user may set (a day); n8n Cloud ends executions after 300 s anyway. */
 export const MAX_WAIT_LIMIT_S = 86_400;

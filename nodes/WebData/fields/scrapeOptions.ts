@@ -11,8 +11,8 @@ import {
 	totalWaitProblem,
 	waitForProblem,
 } from './serverRules';
-import { invalid } from './validation';
-import { isPlainObject } from './objects';
+import { invalid } from '../helpers/validation';
+import { isPlainObject } from '../helpers/objects';
 
 /**
  * The ONE Scrape option block, shared by Scrape, Search (scrape each result), Crawl and Batch Scrape.
