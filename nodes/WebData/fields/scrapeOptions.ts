@@ -11,7 +11,7 @@ import {
 	totalWaitProblem,
 	waitForProblem,
 } from './serverRules';
-import { invalid } from '../helpers/validation';
+import { invalid, parseJsonOrFail } from '../helpers/validation';
 import { isPlainObject } from '../helpers/objects';
 
 /**
@@ -370,11 +370,7 @@ function parseJsonField(node: INode, field: string, raw: unknown, i: number): un
 	if (raw === undefined || raw === null || raw === '') return undefined;
 	if (typeof raw !== 'string') return raw;
 	if (raw.trim() === '') return undefined;
-	try {
-		return JSON.parse(raw);
-	} catch (error) {
-		throw invalid(node, field, raw, `it is not valid JSON (${(error as Error).message})`, i);
-	}
+	return parseJsonOrFail(node, field, raw, i);
 }
 
 function schemaField(node: INode, field: string, raw: unknown, i: number): IDataObject | undefined {

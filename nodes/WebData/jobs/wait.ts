@@ -72,3 +72,12 @@ export function readOnTimeout(ctx: IExecuteFunctions, i: number): OnTimeout {
 	}
 	return value;
 }
+
+/**
+ * How many input items a Run and Wait may run (and wait for) at once, from the Concurrency field:
+ * a whole number from 1 on, at most 20; anything else gives the default 3.
+ */
+export function jobConcurrency(raw: unknown): number {
+	const value = Number(raw ?? 3);
+	return Number.isInteger(value) && value >= 1 ? Math.min(value, 20) : 3;
+}

@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, IWebhookFunctions, IWebhook
 
 import { type CompletionWaiter, continueWaiting, resumeWebhook } from '../jobs/resume';
 import { agentWaiter } from './agent/resume';
-import { batchWaiter } from './batchScrape';
-import { crawlWaiter } from './crawl';
+import { batchWaiter } from './batchScrape/runAndWait';
+import { crawlWaiter } from './crawl/runAndWait';
 
 /** The Run and Wait operations that can wait with "Resume on Completion Webhook", by resource. */
 export const WAITERS: Record<string, CompletionWaiter> = {

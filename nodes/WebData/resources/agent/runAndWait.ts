@@ -8,7 +8,7 @@ import type { Operation, RunContext } from '../../helpers/types';
 import { readWaitMethod, startAndWaitForWebhook, WAIT_METHOD_POLL, WAIT_METHOD_WEBHOOK, waitMethodFields } from '../../jobs/resume';
 import { invalid } from '../../helpers/validation';
 import { refuseEventWebhookWithResume } from '../../jobs/triggerTarget';
-import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../jobs/wait';
+import { jobConcurrency, maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../jobs/wait';
 import { defaultDeps } from '../../transport';
 import { cancelAgentRun } from './cancel';
 import { getAgentJob } from './get';
@@ -94,8 +94,7 @@ export const runAndWait: Operation = {
 
 	concurrency(this: IExecuteFunctions): number {
 		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-		const value = Number(options.concurrency ?? 3);
-		return Number.isInteger(value) && value >= 1 ? Math.min(value, 20) : 3;
+		return jobConcurrency(options.concurrency);
 	},
 
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
