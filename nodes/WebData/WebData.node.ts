@@ -9,12 +9,12 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { resourceProperties } from './helpers/description';
+import { resourceProperties } from './fields/description';
 import { asNodeError, errorItem, isCancellation } from './helpers/items';
 import { runPool } from './helpers/pool';
-import { throwIfResumedWithError } from './helpers/resumeCompat';
-import { isToolRun, readToolRequest, toolDescriptionProperties, toolOutput, toolResultProperties } from './helpers/tool';
-import { forModel, TOOL_RETRY_BUDGET_MS, toolErrorAsResult } from './helpers/toolError';
+import { throwIfResumedWithError } from './jobs/resumeCompat';
+import { isToolRun, readToolRequest, toolDescriptionProperties, toolOutput, toolResultProperties } from './tool/tool';
+import { forModel, TOOL_RETRY_BUDGET_MS, toolErrorAsResult } from './tool/toolError';
 import type { Resource, RunContext } from './helpers/types';
 import { searchActiveCrawls } from './methods/crawlSearch';
 import { searchAgentRuns } from './methods/listSearch';
@@ -205,7 +205,7 @@ export class WebData implements INodeType {
 	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		// Resumed with its job's error on an n8n without metadata.resumeError (helpers/resumeCompat.ts).
+		// Resumed with its job's error on an n8n without metadata.resumeError (jobs/resumeCompat.ts).
 		throwIfResumedWithError(this);
 		// A paused Run and Wait ("Resume on Completion Webhook") checking its job when its wait time came.
 		const checked = await checkWaitingNode.call(this);
@@ -220,7 +220,7 @@ export class WebData implements INodeType {
 				`The operation "${operationName}" of resource "${resourceName}" is not known`,
 			);
 		}
-		// As an AI Agent's tool, the result is shaped for the model (helpers/toolResult.ts); the
+		// As an AI Agent's tool, the result is shaped for the model (tool/toolResult.ts); the
 		// budget, offset and page are checked before anything is sent.
 		let tool: ReturnType<typeof readToolRequest> | undefined;
 		if (isToolRun(this)) {

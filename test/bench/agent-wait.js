@@ -9,7 +9,7 @@
  * A "worker slot" is one running execution: what an n8n worker's --concurrency counts (and, in
  * regular mode, what keeps the main process busy). Slot time = how long executions run.
  *
- * Poll — fake clock: each run is waited for by the real poller (nodes/WebData/helpers/poller.ts,
+ * Poll — fake clock: each run is waited for by the real poller (nodes/WebData/jobs/poller.ts,
  * default schedule) through the real transport, answered from a virtual clock on which the run
  * lasts exactly 300 s. The execution runs from the start until the poller notices the end, so it
  * holds its slot for that whole time. Requests = the start + every status read.
@@ -29,7 +29,7 @@
 const path = require('path');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const { waitFor, DEFAULT_POLL_SCHEDULE } = require(path.join(ROOT, 'dist/nodes/WebData/helpers/poller'));
+const { waitFor, DEFAULT_POLL_SCHEDULE } = require(path.join(ROOT, 'dist/nodes/WebData/jobs/poller'));
 const { apiRequest } = require(path.join(ROOT, 'dist/nodes/WebData/transport'));
 const { classifyRun } = require(path.join(ROOT, 'dist/nodes/WebData/resources/agent/outcome'));
 const { WebData } = require(path.join(ROOT, 'dist/nodes/WebData/WebData.node'));

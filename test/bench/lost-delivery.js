@@ -7,7 +7,7 @@
  *   npm run bench:lost-delivery       (= npm run build && node test/bench/lost-delivery.js)
  *
  * For jobs of 5 s to 1 hour (Max Wait 2 hours), with the package's real check schedule
- * (dist/nodes/WebData/helpers/resume.js nextCheckAt) and n8n 2.41's wait tracker as its code does it
+ * (dist/nodes/WebData/jobs/resume.js nextCheckAt) and n8n 2.41's wait tracker as its code does it
  * (n8n/dist/wait-tracker.js: every 60 s it arms a timer for each execution whose waitTill is at
  * most 70 s away; an execution already due is started at once), over the 60 phases (1 s apart) of
  * the tracker's sweep relative to the job's start, and for jobs that end anywhere within ±10 % of
@@ -24,7 +24,7 @@
 const path = require('path');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const { nextCheckAt } = require(path.join(ROOT, 'dist/nodes/WebData/helpers/resume'));
+const { nextCheckAt } = require(path.join(ROOT, 'dist/nodes/WebData/jobs/resume'));
 
 const MAX_WAIT_MS = 7_200_000;
 const SWEEP_MS = 60_000;

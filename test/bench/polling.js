@@ -3,7 +3,7 @@
 /**
  * Polling benchmark (a script, not a test): how many status requests a wait costs and how late it
  * notices that a job finished, for jobs of about 5, 10, 30, 60, 120 and 600 s, with the package's
- * poller (nodes/WebData/helpers/poller.ts, default schedule) side by side with the schedule before
+ * poller (nodes/WebData/jobs/poller.ts, default schedule) side by side with the schedule before
  * issue 15.3 and a fixed 2 s poll (what the SDK and the official n8n node do).
  *
  *   npm run bench:polling            (= npm run build && node test/bench/polling.js)
@@ -23,7 +23,7 @@
 const path = require('path');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const { waitFor, DEFAULT_POLL_SCHEDULE, realClock } = require(path.join(ROOT, 'dist/nodes/WebData/helpers/poller'));
+const { waitFor, DEFAULT_POLL_SCHEDULE, realClock } = require(path.join(ROOT, 'dist/nodes/WebData/jobs/poller'));
 const { apiRequest } = require(path.join(ROOT, 'dist/nodes/WebData/transport'));
 const { classifyRun } = require(path.join(ROOT, 'dist/nodes/WebData/resources/agent/outcome'));
 const { startFakeApi } = require(path.join(ROOT, 'test/fake-api/server'));

@@ -108,7 +108,7 @@ describe('Run and Wait', () => {
 		[{ options: { maxConcurrency: 0 } }, /Max Concurrency/],
 		[{ options: { webhookUrl: 'hooks' } }, /Webhook URL/],
 		[{ scrapeOptions: { waitFor: -5 } }, /Wait For/],
-		// issue 14 (helpers/serverRules.ts)
+		// issue 14 (fields/serverRules.ts)
 		[{ scrapeOptions: { waitFor: 60001 } }, /Wait For \(Milliseconds\) 60001 is not valid: at most 60000 ms/],
 		[{ scrapeOptions: { timeout: 20000, waitFor: 15000 } }, /Wait For \(Milliseconds\) 15000 is not valid: at most half of the timeout/],
 		[{ options: { webhookUrl: 'https://h.example.com/hook', webhookMetadata: '{"run": 42}' } }, /Webhook Metadata → run 42 is not valid: every value must be text/],

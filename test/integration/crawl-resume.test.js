@@ -1,7 +1,7 @@
 'use strict';
 /**
  * Crawl and Batch Scrape → Run and Wait with Wait Method "Resume on Completion Webhook" (the mechanism
- * of helpers/resume.ts, shared with Agent: test/integration/agent-resume.test.js).
+ * of jobs/resume.ts, shared with Agent: test/integration/agent-resume.test.js).
  *  - the waiting half in n8n's engine (test/helpers/workflow-runner.js): the start request with its
  *    webhook on the execution's resume URL (events completed + failed only), the execution "waiting",
  *    the stack entry prepared for Max Wait expiry, no status read while the job runs; the checks made
@@ -17,8 +17,8 @@ const { runWorkflow } = require('../helpers/workflow-runner');
 const { PAGE_SIZE } = require('../fake-api/crawl');
 const { CANARY_KEY, record } = require('../helpers/canary');
 const { resumeCaller, useSigningFakeApi } = require('../helpers/resume-context');
-const resume = require('../../dist/nodes/WebData/helpers/resume');
-const signature = require('../../dist/nodes/WebData/helpers/signature');
+const resume = require('../../dist/nodes/WebData/jobs/resume');
+const signature = require('../../dist/nodes/WebData/jobs/signature');
 
 jest.setTimeout(30000);
 

@@ -142,7 +142,7 @@ describe('Run and Wait', () => {
 		[{ options: { maxDiscoveryDepth: -1 } }, /Max Discovery Depth/],
 		[{ options: { includePaths: 'blog/(' } }, /Include Paths "blog\/\(" is not valid/],
 		[{ options: { delay: -1 } }, /Delay \(Seconds\)/],
-		// issue 14: rules of the server's crawl schema (helpers/serverRules.ts)
+		// issue 14: rules of the server's crawl schema (fields/serverRules.ts)
 		[{ options: { delay: 0 } }, /Delay \(Seconds\) 0 is not valid: a number of seconds above 0 and at most 60/],
 		[{ options: { delay: 61 } }, /Delay \(Seconds\) 61 is not valid/],
 		[{ options: { includePaths: 'blog/(?=2025).*' } }, /Include Paths "blog\/\(\?=2025\)\.\*" is not valid: look-ahead and look-behind/],

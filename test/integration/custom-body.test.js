@@ -1,6 +1,6 @@
 'use strict';
 /**
- * "Custom Body Fields (JSON)" (helpers/customBody.ts) on every operation that sends a JSON body, in
+ * "Custom Body Fields (JSON)" (fields/customBody.ts) on every operation that sends a JSON body, in
  * n8n's engine against the strict fake API: what the fake received (the custom fields merged into
  * what the node builds), keys of the node's own fields refused with the field's name, values the
  * node's rules refuse not smuggled through, invalid JSON, and unknown keys answered by the

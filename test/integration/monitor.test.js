@@ -611,7 +611,7 @@ describe('list searches', () => {
 });
 
 // -------------------------------------------------------------------------------------------------
-// issue 14: a crawl target's crawlOptions are checked like a crawl's (helpers/serverRules.ts)
+// issue 14: a crawl target's crawlOptions are checked like a crawl's (fields/serverRules.ts)
 describe('crawl targets: the crawl rules of the server, before sending', () => {
 	const create = (crawlOptions) =>
 		run({

@@ -1,7 +1,7 @@
 'use strict';
 /**
  * "Resume on Completion Webhook" on an n8n without `metadata.resumeError` (issue 22.4: n8n 1.x,
- * and 2.x before 2.27; helpers/resumeCompat.ts). Such an n8n resumes the waiting node disabled, so
+ * and 2.x before 2.27; jobs/resumeCompat.ts). Such an n8n resumes the waiting node disabled, so
  * it passes its data through (n8n-core 1.122 WorkflowExecute.runNode: `if (node.disabled === true)
  * return this.handleDisabledNode(inputData)`, else the node's execute()) and ignores resumeError;
  * the job's failure would become an ordinary item. Emulated here: n8n-workflow without the sign the
@@ -18,8 +18,8 @@ const crypto = require('crypto');
 const { runWorkflow } = require('../helpers/workflow-runner');
 const { CANARY_KEY, record } = require('../helpers/canary');
 const { resumeCaller, useSigningFakeApi } = require('../helpers/resume-context');
-const resume = require('../../dist/nodes/WebData/helpers/resume');
-const compat = require('../../dist/nodes/WebData/helpers/resumeCompat');
+const resume = require('../../dist/nodes/WebData/jobs/resume');
+const compat = require('../../dist/nodes/WebData/jobs/resumeCompat');
 const { WebData } = require('../../dist/nodes/WebData/WebData.node');
 
 jest.setTimeout(30000);

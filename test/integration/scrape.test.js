@@ -268,7 +268,7 @@ describe('checked before sending: an error naming the field, and zero requests',
 		['change tracking without markdown', scrape({ formats: ['changeTracking'] }), /Formats .* Change Tracking compares Markdown/],
 		['a timeout over 300000', scrape({ scrapeOptions: { timeout: 400000 } }), /Scrape Options → Timeout \(Milliseconds\) 400000 is not valid/],
 		['a timeout under 1000', scrape({ scrapeOptions: { timeout: 10 } }), /Scrape Options → Timeout \(Milliseconds\) 10 is not valid/],
-		// issue 14: rules of the server's request schemas (helpers/serverRules.ts)
+		// issue 14: rules of the server's request schemas (fields/serverRules.ts)
 		['wait longer than half the timeout', scrape({ scrapeOptions: { timeout: 5000, waitFor: 2501 } }), /Wait For \(Milliseconds\) 2501 is not valid: at most half of the timeout \(5000 ms → 2500 ms\)/],
 		['wait over 60000 ms', scrape({ scrapeOptions: { timeout: 300000, waitFor: 60001 } }), /Wait For \(Milliseconds\) 60001 is not valid: at most 60000 ms/],
 		['wait actions over 60 s together', scrape({ scrapeOptions: { actions: '[{"type":"wait","milliseconds":40000},{"type":"wait","milliseconds":20001}]' } }), /Browser Actions "2 actions" is not valid: the wait actions add up to 60001 ms/],

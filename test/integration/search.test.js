@@ -168,7 +168,7 @@ describe('checked before sending: an error naming the field, and zero requests',
 		['include and exclude together', search({ options: { includeDomains: 'a.com', excludeDomains: 'b.com' } }), /use either Include Domains or Exclude Domains/],
 		['scrape options checked too', search({ scrapeResults: true, scrapeOptions: { timeout: 500000 } }), /Scrape Options → Timeout \(Milliseconds\) 500000 is not valid/],
 		['json without prompt when scraping', search({ scrapeResults: true, formats: ['json'] }), /JSON Prompt "" is not valid/],
-		// issue 14: rules of the server's search schema (helpers/serverRules.ts)
+		// issue 14: rules of the server's search schema (fields/serverRules.ts)
 		['change tracking on scraped results', search({ scrapeResults: true, formats: ['markdown', 'changeTracking'] }), /Formats "changeTracking" is not valid: scraped search results can only have .*remove Change Tracking/],
 		['wait over half the timeout when scraping', search({ scrapeResults: true, scrapeOptions: { timeout: 10000, waitFor: 6000 } }), /Wait For \(Milliseconds\) 6000 is not valid: at most half of the timeout/],
 		['a country code that does not exist', search({ options: { country: 'XX' } }), /Country "XX" is not valid: a two-letter ISO 3166-1/],

@@ -12,7 +12,7 @@
 const { runWorkflow, nodeTypes } = require('../helpers/workflow-runner');
 const { startFakeApi } = require('../fake-api/server');
 const { WebData } = require('../../dist/nodes/WebData/WebData.node');
-const { FENCE_START, FENCE_END } = require('../../dist/nodes/WebData/helpers/toolResult');
+const { FENCE_START, FENCE_END } = require('../../dist/nodes/WebData/tool/toolResult');
 const { CANARY_KEY, record } = require('../helpers/canary');
 
 jest.setTimeout(30000);

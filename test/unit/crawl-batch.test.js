@@ -1,8 +1,8 @@
 'use strict';
 // Unit checks of Crawl / Batch Scrape pieces: pairing pages back to input items, the shared On Timeout
 // field (Agent keeps its saved name/values/default), webhook option checks. Build first.
-const { pairPages } = require('../../dist/nodes/WebData/resources/batchScrape');
-const { onTimeoutField } = require('../../dist/nodes/WebData/helpers/wait');
+const { pairPages } = require('../../dist/nodes/WebData/resources/batchScrape/shared');
+const { onTimeoutField } = require('../../dist/nodes/WebData/jobs/wait');
 const { buildWebhook } = require('../../dist/nodes/WebData/resources/crawl/fields');
 const { runAndWait } = require('../../dist/nodes/WebData/resources/agent/runAndWait');
 

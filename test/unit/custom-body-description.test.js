@@ -4,7 +4,7 @@
 // variant a model uses (n8n-workflow's own displayParameter, as the editor evaluates `@tool`).
 const { NodeHelpers } = require('n8n-workflow');
 const { WebData } = require('../../dist/nodes/WebData/WebData.node');
-const { customBodyOption } = require('../../dist/nodes/WebData/helpers/customBody');
+const { customBodyOption } = require('../../dist/nodes/WebData/fields/customBody');
 
 const regular = new WebData().description;
 const tool = { ...JSON.parse(JSON.stringify(regular)), name: 'webDataTool', displayName: 'Web Data Tool' };

@@ -4,7 +4,7 @@
  * what they send for valid input. The rules they refuse are in monitor-validation.test.js.
  * Build first: `npm run build`.
  */
-const m = require('../../dist/nodes/WebData/resources/monitor');
+const m = { ...require('../../dist/nodes/WebData/resources/monitor/body'), ...require('../../dist/nodes/WebData/resources/monitor/schedule') };
 const { targetsFromForm, formLabeler, jsonLabeler } = require('../../dist/nodes/WebData/resources/monitor/targets');
 const { NODE } = require('../helpers/fake-context');
 

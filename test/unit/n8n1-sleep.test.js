@@ -19,7 +19,7 @@ jest.mock('n8n-workflow', () => {
 });
 
 const { cancellableSleep, SLEEP_SLICE_MS } = require('../../dist/nodes/WebData/transport/sleep');
-const { waitFor } = require('../../dist/nodes/WebData/helpers/poller');
+const { waitFor } = require('../../dist/nodes/WebData/jobs/poller');
 const { defaultDeps } = require('../../dist/nodes/WebData/transport');
 const { Pace } = require('../../dist/nodes/WebData/transport/pace');
 

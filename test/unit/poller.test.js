@@ -1,13 +1,13 @@
 'use strict';
 /**
- * Unit tests of the one polling helper (nodes/WebData/helpers/poller.ts), on a fake clock: the
+ * Unit tests of the one polling helper (nodes/WebData/jobs/poller.ts), on a fake clock: the
  * schedule, Max Wait, Retry-After, transient errors retried through the transport without
  * multiplying attempts, cancel-signal stop, and each terminal state of an agent run.
  * Build first: `npm run build`.
  */
 const { sleep } = require('n8n-workflow');
 
-const poller = require('../../dist/nodes/WebData/helpers/poller');
+const poller = require('../../dist/nodes/WebData/jobs/poller');
 const { classifyRun, isUnsuccessful } = require('../../dist/nodes/WebData/resources/agent/outcome');
 const { apiRequest } = require('../../dist/nodes/WebData/transport');
 const { record } = require('../helpers/canary');
@@ -372,7 +372,7 @@ describe('terminal states of an agent run', () => {
 });
 
 describe('Max Wait field', () => {
-	const { maxWaitField } = require('../../dist/nodes/WebData/helpers/wait');
+	const { maxWaitField } = require('../../dist/nodes/WebData/jobs/wait');
 	test('its default is the poller default, in seconds', () => {
 		expect(maxWaitField('run').default * 1000).toBe(DEFAULT_MAX_WAIT_MS);
 		expect(maxWaitField('check').description).toContain('for the check to finish');

@@ -1,11 +1,11 @@
 'use strict';
 /**
- * helpers/resume.ts: the schedule of the checks a waiting Run and Wait ("Resume on Completion
- * Webhook") makes of its job, and helpers/signature.ts verifyResumeCall (token in the header or
+ * jobs/resume.ts: the schedule of the checks a waiting Run and Wait ("Resume on Completion
+ * Webhook") makes of its job, and jobs/signature.ts verifyResumeCall (token in the header or
  * the URL, or the signature). Build first: `npm run build`.
  */
-const { nextCheckAt, CHECK_SCHEDULE } = require('../../dist/nodes/WebData/helpers/resume');
-const { verifyResumeCall, signBody } = require('../../dist/nodes/WebData/helpers/signature');
+const { nextCheckAt, CHECK_SCHEDULE } = require('../../dist/nodes/WebData/jobs/resume');
+const { verifyResumeCall, signBody } = require('../../dist/nodes/WebData/jobs/signature');
 
 /** The check times of a job that never ends, from its start (0) to `deadline` (ms). */
 function checks(deadline) {

@@ -1,6 +1,6 @@
 'use strict';
 // "Resume on Completion Webhook" of Agent, Crawl and Batch Scrape → Run and Wait: one field (same
-// name, values and default for saved workflows), one mechanism (helpers/resume.ts) with one waiter
+// name, values and default for saved workflows), one mechanism (jobs/resume.ts) with one waiter
 // per job kind, and what each waiter asks the service for. Build first.
 const { WebData } = require('../../dist/nodes/WebData/WebData.node');
 const { WAITERS } = require('../../dist/nodes/WebData/resources/waiters');

@@ -1,6 +1,6 @@
 // The shared Scrape option block: what the node builds, and that the strict fake accepts exactly that.
-const { buildScrapeOptions, scrapeOptionProperties, SCRAPE_COLLECTION_OPTIONS } = require('../../dist/nodes/WebData/helpers/scrapeOptions');
-const { documentJson, fileBaseName } = require('../../dist/nodes/WebData/helpers/document');
+const { buildScrapeOptions, scrapeOptionProperties, SCRAPE_COLLECTION_OPTIONS } = require('../../dist/nodes/WebData/fields/scrapeOptions');
+const { documentJson, fileBaseName } = require('../../dist/nodes/WebData/fields/document');
 const { toNodeApiError } = require('../../dist/nodes/WebData/transport/errors');
 const { SCRAPE_HINTS } = require('../../dist/nodes/WebData/resources/scrape/scrapeUrl');
 const { checkScrapeOptions, fakeDocument } = require('../fake-api/scrapeOptions');
@@ -170,7 +170,7 @@ describe('hints for the scrape errors of spec 7.1', () => {
 });
 
 describe('screenshot download', () => {
-	const { downloadScreenshot } = require('../../dist/nodes/WebData/helpers/document');
+	const { downloadScreenshot } = require('../../dist/nodes/WebData/fields/document');
 	const ctx = (httpRequest) => ({
 		getNode: () => NODE,
 		helpers: {
@@ -203,9 +203,9 @@ describe('screenshot download', () => {
 	});
 });
 
-// issue 14: the server's request-schema rules (nodes/WebData/helpers/serverRules.ts), the package side.
+// issue 14: the server's request-schema rules (nodes/WebData/fields/serverRules.ts), the package side.
 describe('rules of the server, in the package', () => {
-	const rules = require('../../dist/nodes/WebData/helpers/serverRules');
+	const rules = require('../../dist/nodes/WebData/fields/serverRules');
 	test('structured-output schemas: free-form objects refused anywhere, $ref and patternProperties fine', () => {
 		expect(rules.structuredSchemaProblem({ type: 'object', additionalProperties: true })).toMatch(/^the schema itself is an object/);
 		expect(rules.structuredSchemaProblem({ type: 'object', properties: { a: { anyOf: [{ type: 'object', additionalProperties: true }] } } })).toMatch(/^properties → a → anyOf → 0 is an object/);

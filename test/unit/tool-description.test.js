@@ -5,7 +5,7 @@
 // fills parameter defaults with NodeHelpers.getNodeParameters).
 const { NodeHelpers } = require('n8n-workflow');
 const { WebData } = require('../../dist/nodes/WebData/WebData.node');
-const { TOOL_DESCRIPTIONS } = require('../../dist/nodes/WebData/helpers/tool');
+const { TOOL_DESCRIPTIONS } = require('../../dist/nodes/WebData/tool/tool');
 
 const regular = new WebData().description;
 /** The tool variant as n8n makes it: the type name + "Tool" (which turns `@tool` on). */

@@ -3,7 +3,7 @@
 // model can act on (n8n hands a tool's model only the message). Fake clock: no real waits.
 const { NodeOperationError } = require('n8n-workflow');
 const { apiRequest } = require('../../dist/nodes/WebData/transport');
-const { forModel, TOOL_RETRY_BUDGET_MS } = require('../../dist/nodes/WebData/helpers/toolError');
+const { forModel, TOOL_RETRY_BUDGET_MS } = require('../../dist/nodes/WebData/tool/toolError');
 const { record } = require('../helpers/canary');
 const { fakeContext, recordingDeps, NODE } = require('../helpers/fake-context');
 

@@ -7,7 +7,7 @@ const {
 	FENCE_START,
 	FENCE_END,
 	DEFAULT_TOOL_BUDGET,
-} = require('../../dist/nodes/WebData/helpers/toolResult');
+} = require('../../dist/nodes/WebData/tool/toolResult');
 
 /** What the model receives for one call: n8n sends JSON.stringify of the items' json. */
 const sent = (out) => JSON.stringify([out]);

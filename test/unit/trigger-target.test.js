@@ -1,7 +1,7 @@
 'use strict';
 // "Send Events to Web Data Trigger" and Run Metadata (issue 18.2): the `webhook` object a Crawl,
 // Batch Scrape or Agent start sends, and every check before sending. Build first.
-const { buildEventWebhook, readTriggerTarget, readRunMetadata, triggerTargetOptions, webhookFieldOf, refuseEventWebhookWithResume, sendsNoToken, assertTriggerVerifiable } = require('../../dist/nodes/WebData/helpers/triggerTarget');
+const { buildEventWebhook, readTriggerTarget, readRunMetadata, triggerTargetOptions, webhookFieldOf, refuseEventWebhookWithResume, sendsNoToken, assertTriggerVerifiable } = require('../../dist/nodes/WebData/jobs/triggerTarget');
 const { buildWebhook } = require('../../dist/nodes/WebData/resources/crawl/fields');
 const { refuseOwnWebhook } = require('../../dist/nodes/WebData/resources/crawl/jobs');
 const { buildStartBody } = require('../../dist/nodes/WebData/resources/agent/startRequest');

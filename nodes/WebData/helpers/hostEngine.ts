@@ -1,3 +1,7 @@
+// Room helpers/: small, general pieces with no concern of their own (items and pairing, the pool,
+// plain-object checks, validation messages, shared types, multipart bodies, the host n8n's engine
+// line). It may import transport/ and n8n-workflow only. Layout: nodes/README.md.
+
 import * as n8nWorkflow from 'n8n-workflow';
 
 /**

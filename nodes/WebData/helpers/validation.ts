@@ -39,3 +39,22 @@ export function requireUuid(node: INode, field: string, value: unknown, itemInde
 	}
 	return value.trim();
 }
+
+/** JSON text as a value; text that is no JSON is an error naming the parser's complaint. */
+export function parseJsonOrFail(node: INode, field: string, text: string, itemIndex?: number): unknown {
+	try {
+		return JSON.parse(text);
+	} catch (error) {
+		throw invalid(node, field, text, `it is not valid JSON (${(error as Error).message})`, itemIndex);
+	}
+}
+
+/**
+ * A JSON field's value: text is parsed, a value an expression gave is kept as it is. Empty text is an
+ * error saying what to enter (`expected`, e.g. "a JSON object").
+ */
+export function parseJsonText(node: INode, field: string, value: unknown, expected: string, itemIndex?: number): unknown {
+	if (typeof value !== 'string') return value;
+	if (value.trim() === '') throw invalid(node, field, value, `it is empty; enter ${expected}`, itemIndex);
+	return parseJsonOrFail(node, field, value, itemIndex);
+}

@@ -317,7 +317,7 @@ export function toNodeApiError(
 	error.context.retryable = retryable;
 	error.context.attempts = failure.attempts;
 	if (missingEndpoint) error.context.missingEndpoint = true;
-	// What a model needs in tool use, where n8n hands it the message only (helpers/toolError.ts).
+	// What a model needs in tool use, where n8n hands it the message only (tool/toolError.ts).
 	error.context.hint = redact(baseHint ?? hint, secret);
 	error.context.serverText = redact(serverText || message, secret);
 	if (failure.retryAfterMs !== undefined) error.context.retryAfterMs = failure.retryAfterMs;

@@ -1,7 +1,10 @@
 import type { Resource } from '../../helpers/types';
-import { getActivity } from './activity';
-import { getCreditUsageHistory, getTokenUsageHistory } from './history';
-import { getCreditUsage, getQueueStatus, getTokenUsage } from './usage';
+import { getActivity } from './getActivity';
+import { getCreditUsage } from './getCreditUsage';
+import { getCreditUsageHistory } from './getCreditUsageHistory';
+import { getQueueStatus } from './getQueueStatus';
+import { getTokenUsage } from './getTokenUsage';
+import { getTokenUsageHistory } from './getTokenUsageHistory';
 
 export const account: Resource = {
 	operationProperty: {

@@ -2,9 +2,9 @@ import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { Operation, RunContext } from '../../helpers/types';
-import { apiRequest, defaultDeps, type TransportDeps } from '../../transport';
+import { defaultDeps, type TransportDeps } from '../../transport';
 import { readJobId } from './get';
-import { AGENT_HINTS, jobIdField } from './shared';
+import { agentJobRequest, jobIdField } from './shared';
 
 /** A 409 of DELETE /v2/agent/{id}: the run had already finished, or is already being cancelled. */
 export function alreadyFinished(error: unknown): 'already finished' | 'already cancelled' | undefined {
@@ -23,11 +23,7 @@ export async function cancelAgentRun(
 	ignoreFinished: boolean,
 	deps: TransportDeps = defaultDeps,
 ): Promise<IDataObject> {
-	const failure = await apiRequest<IDataObject>(
-		ctx,
-		{ method: 'DELETE', path: `/agent/${jobId}`, itemIndex: i, hints: AGENT_HINTS },
-		deps,
-	).then(
+	const failure = await agentJobRequest(ctx, 'DELETE', jobId, '', i, deps).then(
 		() => undefined,
 		(error: unknown) => error,
 	);

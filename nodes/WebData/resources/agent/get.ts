@@ -1,15 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { withoutEnvelope } from '../../helpers/objects';
 import { requireUuid } from '../../helpers/validation';
 import type { Operation, RunContext } from '../../helpers/types';
-import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';
-import { AGENT_HINTS, jobIdField } from './shared';
+import { type ApiContext, defaultDeps, type TransportDeps } from '../../transport';
+import { agentJobRequest, jobIdField } from './shared';
 
 /** The job as one flat item: id first, then what the service returned (without `success`). */
 export function jobItem(jobId: string, body: IDataObject): IDataObject {
-	const { success: _success, ...rest } = body;
-	void _success;
-	return { id: jobId, ...rest };
+	return { id: jobId, ...withoutEnvelope(body) };
 }
 
 export async function getAgentJob(
@@ -18,17 +17,7 @@ export async function getAgentJob(
 	itemIndex: number,
 	deps: TransportDeps = defaultDeps,
 ): Promise<IDataObject> {
-	const body = await apiRequest<IDataObject>(
-		ctx,
-		{
-			method: 'GET',
-			path: `/agent/${jobId}`,
-			itemIndex,
-			hints: AGENT_HINTS,
-		},
-		deps,
-	);
-	return jobItem(jobId, body);
+	return jobItem(jobId, await agentJobRequest(ctx, 'GET', jobId, '', itemIndex, deps));
 }
 
 /** The Job ID parameter (resource locator), checked to be a UUID before anything is sent. */

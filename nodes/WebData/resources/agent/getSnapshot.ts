@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { withoutEnvelope } from '../../helpers/objects';
 import type { Operation, RunContext } from '../../helpers/types';
 import { invalid } from '../../helpers/validation';
-import { apiRequest, defaultDeps } from '../../transport';
+import { defaultDeps } from '../../transport';
 import { readJobId } from './get';
-import { AGENT_HINTS, jobIdField } from './shared';
+import { agentJobRequest, jobIdField } from './shared';
 
 /**
  * The client check of a snapshot id (spec 7.2: malformed → 400 "Invalid snapshot ID"). The spec
@@ -48,19 +49,8 @@ export const getSnapshot: Operation = {
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const jobId = readJobId(this, i);
 		const snapshotId = requireSnapshotId(this, this.getNodeParameter('snapshotId', i, ''), i);
-		const body = await apiRequest<IDataObject>(
-			this,
-			{
-				method: 'GET',
-				path: `/agent/${jobId}/snapshots/${snapshotId}`,
-				itemIndex: i,
-				hints: AGENT_HINTS,
-			},
-			run?.transportDeps ?? defaultDeps,
-		);
-		const { success: _success, ...rest } = body;
-		void _success;
-		const json: IDataObject = { id: jobId, snapshotId, ...rest };
+		const body = await agentJobRequest(this, 'GET', jobId, `/snapshots/${snapshotId}`, i, run?.transportDeps ?? defaultDeps);
+		const json: IDataObject = { id: jobId, snapshotId, ...withoutEnvelope(body) };
 		// The snapshot is a string holding JSON or text; JSON is also given parsed, as "content".
 		if (typeof json.snapshot === 'string') {
 			try {

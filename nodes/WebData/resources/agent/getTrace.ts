@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { Operation, RunContext } from '../../helpers/types';
-import { apiRequest, defaultDeps } from '../../transport';
+import { defaultDeps } from '../../transport';
 import { jobItem, readJobId } from './get';
-import { AGENT_HINTS, jobIdField } from './shared';
+import { agentJobRequest, jobIdField } from './shared';
 
 /** Event kinds known today (spec 6.2, api-facts 4); others pass through unfiltered and untouched. */
 const EVENT_TYPES: Array<[string, string]> = [
@@ -59,11 +59,7 @@ export const getTrace: Operation = {
 		const jobId = readJobId(this, i);
 		const output = this.getNodeParameter('output', i, 'events') as string;
 		const types = this.getNodeParameter('eventTypes', i, []) as string[];
-		const body = await apiRequest<IDataObject>(
-			this,
-			{ method: 'GET', path: `/agent/${jobId}/trace`, itemIndex: i, hints: AGENT_HINTS },
-			run?.transportDeps ?? defaultDeps,
-		);
+		const body = await agentJobRequest(this, 'GET', jobId, '/trace', i, run?.transportDeps ?? defaultDeps);
 		const all = Array.isArray(body.events) ? (body.events as IDataObject[]) : [];
 		const events = Array.isArray(types) && types.length ? all.filter((e) => types.includes(e?.type as string)) : all;
 		if (output === 'trace') return [{ json: { ...jobItem(jobId, body), events } }];

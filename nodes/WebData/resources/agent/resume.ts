@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { type CompletionWaiter, type ResumeContext, type ResumeRead, resumeParameter } from '../../helpers/resume';
+import { type CompletionWaiter, type ResumeContext, type ResumeRead, resumeParameter } from '../../jobs/resume';
 import { getAgentJob } from './get';
 import { classifyRun, isUnsuccessful, runFacts, unsuccessfulRunError } from './outcome';
 
-// The shared mechanism (helpers/resume.ts), re-exported under the names Agent had first.
-export { isPrivateHost, readEnvelope, RESUME_TOKEN_HEADER, resumeToken, waitingStackEntry, WAIT_METHOD_POLL, WAIT_METHOD_WEBHOOK } from '../../helpers/resume';
+// The shared mechanism (jobs/resume.ts), re-exported under the names Agent had first.
+export { isPrivateHost, readEnvelope, RESUME_TOKEN_HEADER, resumeToken, waitingStackEntry, WAIT_METHOD_POLL, WAIT_METHOD_WEBHOOK } from '../../jobs/resume';
 
 /** The agent webhook events asked for (short names of the webhook config, api-facts 3). */
 export const RESUME_EVENTS = ['completed', 'failed', 'cancelled'];

@@ -1,14 +1,14 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { applyCustomBody } from '../../helpers/customBody';
+import { applyCustomBody } from '../../fields/customBody';
 import { errorItem } from '../../helpers/items';
-import { waitFor } from '../../helpers/poller';
+import { waitFor } from '../../jobs/poller';
 import type { Operation, RunContext } from '../../helpers/types';
-import { readWaitMethod, startAndWaitForWebhook, WAIT_METHOD_POLL, WAIT_METHOD_WEBHOOK, waitMethodFields } from '../../helpers/resume';
+import { readWaitMethod, startAndWaitForWebhook, WAIT_METHOD_POLL, WAIT_METHOD_WEBHOOK, waitMethodFields } from '../../jobs/resume';
 import { invalid } from '../../helpers/validation';
-import { refuseEventWebhookWithResume } from '../../helpers/triggerTarget';
-import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../helpers/wait';
+import { refuseEventWebhookWithResume } from '../../jobs/triggerTarget';
+import { jobConcurrency, maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../jobs/wait';
 import { defaultDeps } from '../../transport';
 import { cancelAgentRun } from './cancel';
 import { getAgentJob } from './get';
@@ -94,8 +94,7 @@ export const runAndWait: Operation = {
 
 	concurrency(this: IExecuteFunctions): number {
 		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-		const value = Number(options.concurrency ?? 3);
-		return Number.isInteger(value) && value >= 1 ? Math.min(value, 20) : 3;
+		return jobConcurrency(options.concurrency);
 	},
 
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {

@@ -1,6 +1,7 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { uuidLocator } from '../../helpers/fields';
+import { uuidLocator } from '../../fields/fields';
+import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';
 
 /** The agent job id, picked from recent runs or pasted. */
 export const jobIdField: INodeProperties = uuidLocator({
@@ -38,3 +39,15 @@ export const AGENT_HINTS: Record<string, string> = {
 	'text:Agent is already cancelled':
 		'The run is already being cancelled. Turn on "Ignore if Already Finished" to treat this as done.',
 };
+
+/** One request on an agent run, `/agent/{jobId}<suffix>`: GET its job, a snapshot or its trace; DELETE to cancel it. */
+export async function agentJobRequest(
+	ctx: ApiContext,
+	method: 'GET' | 'DELETE',
+	jobId: string,
+	suffix: string,
+	itemIndex: number,
+	deps: TransportDeps = defaultDeps,
+): Promise<IDataObject> {
+	return await apiRequest<IDataObject>(ctx, { method, path: `/agent/${jobId}${suffix}`, itemIndex, hints: AGENT_HINTS }, deps);
+}

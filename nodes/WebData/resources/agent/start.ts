@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { applyCustomBody } from '../../helpers/customBody';
+import { applyCustomBody } from '../../fields/customBody';
 import type { Operation, RunContext } from '../../helpers/types';
 import { startFields, startOptionFields } from './startFields';
 import { buildStartBody, readStartParameters, startAgentRun } from './startRequest';

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { customBodyOption } from '../../helpers/customBody';
-import { triggerTargetOptions } from '../../helpers/triggerTarget';
+import { customBodyOption } from '../../fields/customBody';
+import { triggerTargetOptions } from '../../jobs/triggerTarget';
 
 /** What to send when starting a run (Start and Run and Wait), as plain data. */
 export const startFields: INodeProperties[] = [

@@ -1,10 +1,10 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
-import { invalid } from '../../helpers/validation';
-import { assertTriggerVerifiable, buildEventWebhook } from '../../helpers/triggerTarget';
+import { invalid, parseJsonText } from '../../helpers/validation';
+import { startJob } from '../../jobs/start';
+import { assertTriggerVerifiable, buildEventWebhook } from '../../jobs/triggerTarget';
 import type { RunContext } from '../../helpers/types';
-import { apiRequest, defaultDeps } from '../../transport';
+import { defaultDeps } from '../../transport';
 import { jobItem } from './get';
 import { AGENT_HINTS } from './shared';
 import { isPlainObject } from '../../helpers/objects';
@@ -39,13 +39,7 @@ export function readStartParameters(ctx: IExecuteFunctions, i: number): StartPar
 }
 
 function parseJsonField(node: INode, field: string, value: unknown, i: number): unknown {
-	if (typeof value !== 'string') return value;
-	if (value.trim() === '') throw invalid(node, field, value, 'it is empty; enter a JSON object', i);
-	try {
-		return JSON.parse(value);
-	} catch (error) {
-		throw invalid(node, field, value, `it is not valid JSON (${(error as Error).message})`, i);
-	}
+	return parseJsonText(node, field, value, 'a JSON object', i);
 }
 
 /**
@@ -232,16 +226,9 @@ export async function startAgentRun(
 	run?: RunContext,
 ): Promise<IDataObject> {
 	await assertTriggerVerifiable(ctx, body.webhook, i);
-	const answer = await apiRequest<IDataObject>(
-		ctx,
-		{ method: 'POST', path: '/agent', body, itemIndex: i, hints: AGENT_HINTS },
-		run?.transportDeps ?? defaultDeps,
-	);
-	if (typeof answer.id !== 'string' || answer.id === '') {
-		throw new NodeOperationError(ctx.getNode(), 'The service accepted the run but returned no job ID', {
-			itemIndex: i,
-			description: 'The run may or may not have started. Check the recent runs (Agent → Get Many) before starting it again.',
-		});
-	}
-	return jobItem(answer.id, answer);
+	const { id, answer } = await startJob(ctx, { method: 'POST', path: '/agent', body, itemIndex: i, hints: AGENT_HINTS }, run?.transportDeps ?? defaultDeps, {
+		message: 'The service accepted the run but returned no job ID',
+		description: 'The run may or may not have started. Check the recent runs (Agent → Get Many) before starting it again.',
+	});
+	return jobItem(id, answer);
 }

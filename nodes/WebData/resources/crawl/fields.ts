@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
 import { invalid } from '../../helpers/validation';
-import { requireHttpUrl } from '../../helpers/scrapeOptions';
-import { nonTextMetadataKey } from '../../helpers/serverRules';
-import { buildEventWebhook } from '../../helpers/triggerTarget';
+import { requireHttpUrl } from '../../fields/scrapeOptions';
+import { nonTextMetadataKey } from '../../fields/serverRules';
+import { buildEventWebhook } from '../../jobs/triggerTarget';
 
 /** Webhook options shared by Crawl and Batch Scrape (`webhook` object of their bodies). */
 export function webhookOptions(noun: string, eventPrefix: string): INodeProperties[] {
@@ -115,7 +115,7 @@ export function applySharedOptions(node: INode, options: IDataObject, body: IDat
 		if (typeof options.zeroDataRetention !== 'boolean') throw invalid(node, 'Zero Data Retention', options.zeroDataRetention, 'true or false', i);
 		body.zeroDataRetention = options.zeroDataRetention;
 	}
-	// Send Events to Web Data Trigger, Run Metadata and the Webhook options (helpers/triggerTarget.ts).
+	// Send Events to Web Data Trigger, Run Metadata and the Webhook options (jobs/triggerTarget.ts).
 	const webhook = buildEventWebhook(node, options, 'crawl', i, (o) => buildWebhook(node, o, i));
 	if (webhook) body.webhook = webhook;
 }

@@ -1,15 +1,15 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteData, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { documentJson, type OutputMode, outputModeField, readOutputMode } from '../../helpers/document';
-import { uuidLocator } from '../../helpers/fields';
+import { documentJson, type OutputMode, outputModeField, readOutputMode } from '../../fields/document';
+import { uuidLocator } from '../../fields/fields';
 import { errorItem, isCancellation } from '../../helpers/items';
-import { waitFor } from '../../helpers/poller';
+import { waitFor } from '../../jobs/poller';
 import type { Operation, RunContext } from '../../helpers/types';
 import { invalid, requireUuid } from '../../helpers/validation';
-import { webhookFieldOf } from '../../helpers/triggerTarget';
-import { type CompletionWaiter, type ResumeContext, type ResumeRead, resumeParameter, waitMethodFields } from '../../helpers/resume';
-import type { OnTimeout } from '../../helpers/wait';
+import { webhookFieldOf } from '../../jobs/triggerTarget';
+import { type CompletionWaiter, type ResumeContext, type ResumeRead, resumeParameter, waitMethodFields } from '../../jobs/resume';
+import type { OnTimeout } from '../../jobs/wait';
 import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';
 
 /**
@@ -199,27 +199,23 @@ export function pageJson(id: string, status: IDataObject, doc: IDataObject, mode
 	return { jobId: id, jobStatus: status.status, ...documentJson(doc, mode) };
 }
 
-export async function cancelJob(
-	ctx: IExecuteFunctions,
-	kind: JobKind,
-	id: string,
-	i: number,
-	deps: TransportDeps,
-): Promise<IDataObject> {
-	const body = await apiRequest<IDataObject>(ctx, { method: 'DELETE', path: `${PATH[kind]}/${id}`, itemIndex: i, hints: jobHints(kind) }, deps);
-	return { id, ...body };
+/** The signature of a one-call job request: the job's kind and ID, the item, the transport. */
+type JobCall = (ctx: IExecuteFunctions, kind: JobKind, id: string, i: number, deps: TransportDeps) => Promise<IDataObject>;
+
+/** One request on `/crawl/{id}<suffix>` or `/batch/scrape/{id}<suffix>`. */
+async function jobRequest(ctx: IExecuteFunctions, kind: JobKind, method: 'GET' | 'DELETE', id: string, suffix: string, i: number, deps: TransportDeps): Promise<IDataObject> {
+	return await apiRequest<IDataObject>(ctx, { method, path: `${PATH[kind]}/${id}${suffix}`, itemIndex: i, hints: jobHints(kind) }, deps);
 }
 
-export async function readErrors(
-	ctx: IExecuteFunctions,
-	kind: JobKind,
-	id: string,
-	i: number,
-	deps: TransportDeps,
-): Promise<IDataObject> {
-	const body = await apiRequest<IDataObject>(ctx, { method: 'GET', path: `${PATH[kind]}/${id}/errors`, itemIndex: i, hints: jobHints(kind) }, deps);
+export const cancelJob: JobCall = async (ctx, kind, id, i, deps) => {
+	const body = await jobRequest(ctx, kind, 'DELETE', id, '', i, deps);
+	return { id, ...body };
+};
+
+export const readErrors: JobCall = async (ctx, kind, id, i, deps) => {
+	const body = await jobRequest(ctx, kind, 'GET', id, '/errors', i, deps);
 	return { id, errors: body.errors ?? [], robotsBlocked: body.robotsBlocked ?? [] };
-}
+};
 
 /** Status-only / pages choice of Get Status. */
 export const returnField: INodeProperties = {
@@ -347,7 +343,7 @@ export function endedJobError(node: INode, kind: JobKind, id: string, final: IDa
 }
 
 /**
- * Crawl / Batch Scrape → Run and Wait, "Resume on Completion Webhook" (helpers/resume.ts): the job's
+ * Crawl / Batch Scrape → Run and Wait, "Resume on Completion Webhook" (jobs/resume.ts): the job's
  * webhook asks for `completed` and `failed` only (short names of the crawl/batch webhook config:
  * started|page|completed|failed, public OpenAPI `webhook.events`; server controllers/v1/types.ts
  * webhookSchema @ 61e38dc8). Deliveries of type <prefix>.completed / .failed end the wait; a newer
@@ -392,7 +388,7 @@ export function jobWaiter(
 export function refuseOwnWebhook(node: INode, body: IDataObject, i: number): void {
 	if (body.webhook === undefined) return;
 	const url = (body.webhook as IDataObject).url;
-	// The field that set it: Webhook URL, or Send Events to Web Data Trigger (helpers/triggerTarget.ts).
+	// The field that set it: Webhook URL, or Send Events to Web Data Trigger (jobs/triggerTarget.ts).
 	const field = webhookFieldOf(body.webhook) ?? 'Webhook URL';
 	throw invalid(
 		node,
@@ -425,31 +421,36 @@ export function failOrItem(ctx: IExecuteFunctions, error: unknown, i: number): I
 /** The page output field of job results (Run and Wait, Get Status). */
 export const JOB_OUTPUT = outputModeField('url, title, Markdown (or summary), JSON and the page error');
 
-/** Get Status, Get Errors and Cancel of a job: the same for Crawl and Batch Scrape. */
-export function jobReadOperations(kind: JobKind): { getStatus: Operation; getErrors: Operation; cancel: Operation } {
+/** Get Status of a job (Crawl → Get Status, Batch Scrape → Get Status). */
+export function jobGetStatus(kind: JobKind): Operation {
 	return {
-		getStatus: {
-			properties: [jobIdField(kind), returnField, { ...JOB_OUTPUT, displayOptions: { show: { return: ['pages'] } } }],
-			async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
-				const id = readJobId(this, kind, i);
-				const what = readReturn(this, i);
-				const mode = what === 'pages' ? readOutputMode(this, i) : 'full';
-				return await getStatusItems(this, kind, id, what, mode, i, run?.transportDeps ?? defaultDeps);
-			},
-		},
-		getErrors: {
-			properties: [jobIdField(kind)],
-			async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
-				const id = readJobId(this, kind, i);
-				return [{ json: await readErrors(this, kind, id, i, run?.transportDeps ?? defaultDeps) }];
-			},
-		},
-		cancel: {
-			properties: [jobIdField(kind)],
-			async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
-				const id = readJobId(this, kind, i);
-				return [{ json: await cancelJob(this, kind, id, i, run?.transportDeps ?? defaultDeps) }];
-			},
+		properties: [jobIdField(kind), returnField, { ...JOB_OUTPUT, displayOptions: { show: { return: ['pages'] } } }],
+		async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+			const id = readJobId(this, kind, i);
+			const what = readReturn(this, i);
+			const mode = what === 'pages' ? readOutputMode(this, i) : 'full';
+			return await getStatusItems(this, kind, id, what, mode, i, run?.transportDeps ?? defaultDeps);
 		},
 	};
+}
+
+/** Get Errors or Cancel of a job: one call on the job's ID, one item. */
+function jobCall(kind: JobKind, call: JobCall): Operation {
+	return {
+		properties: [jobIdField(kind)],
+		async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+			const id = readJobId(this, kind, i);
+			return [{ json: await call(this, kind, id, i, run?.transportDeps ?? defaultDeps) }];
+		},
+	};
+}
+
+/** Get Errors of a job (Crawl → Get Errors, Batch Scrape → Get Errors). */
+export function jobGetErrors(kind: JobKind): Operation {
+	return jobCall(kind, readErrors);
+}
+
+/** Cancel of a job (Crawl → Cancel, Batch Scrape → Cancel). */
+export function jobCancel(kind: JobKind): Operation {
+	return jobCall(kind, cancelJob);
 }

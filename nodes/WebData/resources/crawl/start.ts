@@ -1,15 +1,16 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { applyCustomBody, customBodyOption } from '../../helpers/customBody';
-import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../helpers/scrapeOptions';
-import { crawlDelayProblem, MAX_CRAWL_DELAY_S, pathPatternsIssue } from '../../helpers/serverRules';
-import { FROM_V3, ONLY_BEFORE_V3 } from '../../helpers/fields';
+import { applyCustomBody, customBodyOption } from '../../fields/customBody';
+import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../fields/scrapeOptions';
+import { crawlDelayProblem, MAX_CRAWL_DELAY_S, pathPatternsIssue } from '../../fields/serverRules';
+import { FROM_V3, ONLY_BEFORE_V3 } from '../../fields/fields';
+import { withoutEnvelope } from '../../helpers/objects';
 import { invalid } from '../../helpers/validation';
-import type { RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../helpers/types';
 import { apiRequest, defaultDeps } from '../../transport';
 import { applySharedOptions, checkInt, maxConcurrencyOption, readOptions, webhookOptions, zeroDataRetentionOption } from './fields';
 import { jobHints } from './jobs';
-import { assertTriggerVerifiable, triggerTargetOptions } from '../../helpers/triggerTarget';
+import { assertTriggerVerifiable, triggerTargetOptions } from '../../jobs/triggerTarget';
 
 export const MAX_LIMIT = 10_000;
 
@@ -242,7 +243,14 @@ export async function startCrawl(ctx: IExecuteFunctions, body: IDataObject, i: n
 		{ method: 'POST', path: '/crawl', body, itemIndex: i, hints: jobHints('crawl') },
 		run?.transportDeps ?? defaultDeps,
 	);
-	const { success: _s, ...rest } = res;
-	void _s;
-	return rest;
+	return withoutEnvelope(res);
 }
+
+/** Crawl → Start: the crawl's ID at once. */
+export const start: Operation = {
+	properties: crawlFields,
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const body = buildCrawlBody(this, i);
+		return [{ json: await startCrawl(this, body, i, run) }];
+	},
+};

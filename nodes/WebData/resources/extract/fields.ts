@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { customBodyOption } from '../../helpers/customBody';
-import { uuidLocator } from '../../helpers/fields';
-import { scrapeOptionProperties } from '../../helpers/scrapeOptions';
+import { customBodyOption } from '../../fields/customBody';
+import { uuidLocator } from '../../fields/fields';
+import { scrapeOptionProperties } from '../../fields/scrapeOptions';
 
 /**
  * The fields of Extract → Start and Run and Wait, as plain data. The request rules they feed are in

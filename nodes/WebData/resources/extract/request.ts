@@ -1,12 +1,12 @@
-import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
-import { buildScrapeOptions } from '../../helpers/scrapeOptions';
+import { buildScrapeOptions } from '../../fields/scrapeOptions';
 import type { RunContext } from '../../helpers/types';
+import { startJob } from '../../jobs/start';
 import { invalid } from '../../helpers/validation';
 import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';
 import { jsonSchemaProblem, outputShapeSchema, urlList } from '../agent/startRequest';
-import { isPlainObject } from '../../helpers/objects';
+import { isPlainObject, withoutEnvelope } from '../../helpers/objects';
 
 /*
  * Extract: POST /v2/extract (start) and GET /v2/extract/{id} (status), public OpenAPI `/extract`,
@@ -189,25 +189,16 @@ export function buildExtractBody(node: INode, params: ExtractParameters, i: numb
 
 /** The job as one flat item: id first, then what the service returned (without `success`). */
 export function extractItem(id: string, body: IDataObject): IDataObject {
-	const { success: _success, ...rest } = body;
-	void _success;
-	return { id, ...rest };
+	return { id, ...withoutEnvelope(body) };
 }
 
 /** POST /v2/extract → {id, invalidURLs?, …}. */
 export async function startExtract(ctx: IExecuteFunctions, body: IDataObject, i: number, run?: RunContext): Promise<IDataObject> {
-	const answer = await apiRequest<IDataObject>(
-		ctx,
-		{ method: 'POST', path: '/extract', body, itemIndex: i, hints: EXTRACT_HINTS },
-		run?.transportDeps ?? defaultDeps,
-	);
-	if (typeof answer.id !== 'string' || answer.id === '') {
-		throw new NodeOperationError(ctx.getNode(), 'The service accepted the extract job but returned no job ID', {
-			itemIndex: i,
-			description: 'The job may or may not have started; there is no way to list extract jobs, so check your credit usage before starting it again.',
-		});
-	}
-	return extractItem(answer.id, answer);
+	const { id, answer } = await startJob(ctx, { method: 'POST', path: '/extract', body, itemIndex: i, hints: EXTRACT_HINTS }, run?.transportDeps ?? defaultDeps, {
+		message: 'The service accepted the extract job but returned no job ID',
+		description: 'The job may or may not have started; there is no way to list extract jobs, so check your credit usage before starting it again.',
+	});
+	return extractItem(id, answer);
 }
 
 /** GET /v2/extract/{id} → {id, status, data, sources?, expiresAt, creditsUsed?, tokensUsed?, error?}. */

@@ -1,20 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { applyCustomBody, customBodyOption } from '../../helpers/customBody';
+import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import type { Operation, RunContext } from '../../helpers/types';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
-import {
-	optionalInteger,
-	readTarget,
-	readTargetId,
-	SCRAPE_HINTS,
-	scrapeJobIdField,
-	SESSION_HINTS,
-	sessionIdField,
-	targetField,
-	type Target,
-} from './shared';
+import { optionalInteger, readTarget, readTargetId, type Target, targetFields, targetHints, targetIdKey } from './shared';
 
 const CODE_MAX = 100000;
 const PROMPT_MAX = 10000;
@@ -106,9 +96,7 @@ export function executeRequest(
 /** Interact → Execute: run code (or, on a scraped page, a natural-language prompt) in a browser. */
 export const execute: Operation = {
 	properties: [
-		targetField,
-		sessionIdField,
-		scrapeJobIdField,
+		...targetFields,
 		{
 			displayName: 'Execute With',
 			name: 'executeWith',
@@ -166,14 +154,13 @@ export const execute: Operation = {
 				path: request.path,
 				body: request.body,
 				itemIndex: i,
-				hints: request.target === 'session' ? SESSION_HINTS : SCRAPE_HINTS,
+				hints: targetHints(request.target),
 				// A run may take up to its own timeout (default 30 s, at most 300 s); leave room for opening
 				// the browser (on a scraped page the first call replays the page) and for the answer.
 				timeoutMs: ((request.body.timeout as number | undefined) ?? 30) * 1000 + 120_000,
 			},
 			run?.transportDeps ?? defaultDeps,
 		);
-		const idKey = request.target === 'session' ? 'sessionId' : 'scrapeId';
-		return [{ json: { [idKey]: request.id, ...answer } }];
+		return [{ json: { [targetIdKey(request.target)]: request.id, ...answer } }];
 	},
 };

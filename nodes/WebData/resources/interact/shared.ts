@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { uuidLocator } from '../../helpers/fields';
+import { uuidLocator } from '../../fields/fields';
 import { invalid, requireUuid } from '../../helpers/validation';
 
 export type Target = 'session' | 'scrapeJob';
@@ -114,3 +114,16 @@ export const SCRAPE_HINTS: Record<string, string> = {
 		'Your team has reached its limit of active browser sessions. Stop sessions you no longer need (Interact → Stop Session) and try again.',
 	'502': 'The service could not reach the browser of this scrape. Try again later.',
 };
+
+/** The Browser choice and its two ID fields, first in Execute and Stop Session. */
+export const targetFields: INodeProperties[] = [targetField, sessionIdField, scrapeJobIdField];
+
+/** The key of the browser's ID in an output item: "sessionId" or "scrapeId". */
+export function targetIdKey(target: Target): 'sessionId' | 'scrapeId' {
+	return target === 'session' ? 'sessionId' : 'scrapeId';
+}
+
+/** The hints of the browser's endpoints (a session's, or a scraped page's). */
+export function targetHints(target: Target): Record<string, string> {
+	return target === 'session' ? SESSION_HINTS : SCRAPE_HINTS;
+}

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { applyCustomBody, customBodyOption } from '../../helpers/customBody';
+import { applyCustomBody, customBodyOption } from '../../fields/customBody';
+import { withoutEnvelope } from '../../helpers/objects';
 import type { Operation, RunContext } from '../../helpers/types';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
@@ -112,8 +113,6 @@ export const start: Operation = {
 			{ method: 'POST', path: '/interact', body, itemIndex: i, hints: SESSION_HINTS },
 			run?.transportDeps ?? defaultDeps,
 		);
-		const { success: _success, ...session } = answer;
-		void _success;
-		return [{ json: session }];
+		return [{ json: withoutEnvelope(answer) }];
 	},
 };

@@ -1,18 +1,10 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { withoutEnvelope } from '../../helpers/objects';
 import type { Operation, RunContext } from '../../helpers/types';
 import { apiRequest, defaultDeps } from '../../transport';
-import {
-	readTarget,
-	readTargetId,
-	SCRAPE_HINTS,
-	scrapeJobIdField,
-	SESSION_HINTS,
-	sessionIdField,
-	targetField,
-	type Target,
-} from './shared';
+import { readTarget, readTargetId, type Target, targetFields, targetHints, targetIdKey } from './shared';
 
 /**
  * Whether a failed stop means "there was nothing left to stop": 410 (session destroyed) for a
@@ -28,9 +20,7 @@ export function alreadyStopped(error: unknown, target: Target): boolean {
 /** Interact → Stop Session: DELETE /v2/interact/{sessionId} or DELETE /v2/scrape/{jobId}/interact. */
 export const stop: Operation = {
 	properties: [
-		targetField,
-		sessionIdField,
-		scrapeJobIdField,
+		...targetFields,
 		{
 			displayName: 'Ignore if Already Stopped',
 			name: 'ignoreStopped',
@@ -44,14 +34,14 @@ export const stop: Operation = {
 		const target = readTarget(this, i);
 		const id = readTargetId(this, target, i);
 		const ignoreStopped = this.getNodeParameter('ignoreStopped', i, false) === true;
-		const idKey = target === 'session' ? 'sessionId' : 'scrapeId';
+		const idKey = targetIdKey(target);
 		const outcome = await apiRequest<IDataObject>(
 			this,
 			{
 				method: 'DELETE',
 				path: target === 'session' ? `/interact/${id}` : `/scrape/${id}/interact`,
 				itemIndex: i,
-				hints: target === 'session' ? SESSION_HINTS : SCRAPE_HINTS,
+				hints: targetHints(target),
 			},
 			run?.transportDeps ?? defaultDeps,
 		).then(
@@ -62,8 +52,6 @@ export const stop: Operation = {
 			if (!ignoreStopped || !alreadyStopped(outcome.error, target)) throw outcome.error;
 			return [{ json: { [idKey]: id, stopped: false, message: (outcome.error as Error).message } }];
 		}
-		const { success: _success, ...rest } = outcome.answer;
-		void _success;
-		return [{ json: { [idKey]: id, stopped: true, ...rest } }];
+		return [{ json: { [idKey]: id, stopped: true, ...withoutEnvelope(outcome.answer) } }];
 	},
 };

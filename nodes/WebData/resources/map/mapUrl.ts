@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { applyCustomBody, customBodyOption } from '../../helpers/customBody';
-import { requireHttpUrl } from '../../helpers/scrapeOptions';
+import { applyCustomBody, customBodyOption } from '../../fields/customBody';
+import { requireHttpUrl } from '../../fields/scrapeOptions';
 import type { Operation, RunContext } from '../../helpers/types';
-import { COUNTRY_RULE, isCountryCode } from '../../helpers/serverRules';
+import { COUNTRY_RULE, isCountryCode } from '../../fields/serverRules';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
 import { SCRAPE_HINTS } from '../scrape/scrapeUrl';

@@ -1,6 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { isReservedWebhookHeader, RESERVED_WEBHOOK_HEADER_RULE } from '../../helpers/serverRules';
+import { isReservedWebhookHeader, RESERVED_WEBHOOK_HEADER_RULE } from '../../fields/serverRules';
 import { invalid } from '../../helpers/validation';
 import { buildSchedule, type ScheduleInput } from './schedule';
 import { checkTargets, hasSearchTarget, isHttpUrl, splitList, type TargetLabeler } from './targets';

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { limitField, readLimit, returnAllField } from '../../helpers/fields';
+import { limitField, readLimit, returnAllField } from '../../fields/fields';
 import type { Operation, RunContext } from '../../helpers/types';
 import { collectPages, listMonitors } from './api';
 

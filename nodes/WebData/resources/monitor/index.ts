@@ -8,13 +8,6 @@ import { getManyChecks } from './getManyChecks';
 import { runCheck } from './runCheck';
 import { update } from './update';
 
-export { buildMonitorBody, buildNotification, buildWebhook, checkGoal, checkName, checkRetentionDays } from './body';
-export type { EmailInput, MonitorInput, WebhookInput } from './body';
-export { buildSchedule, cronProblem, isTimeZone, scheduleTextCron } from './schedule';
-export type { ScheduleInput } from './schedule';
-export { checkTargets } from './targets';
-export { MONITOR_HINTS } from './api';
-
 export const monitor: Resource = {
 	operationProperty: {
 		displayName: 'Operation',

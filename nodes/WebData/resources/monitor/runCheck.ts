@@ -1,10 +1,10 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { waitFor } from '../../helpers/poller';
+import { waitFor } from '../../jobs/poller';
 import type { Operation, RunContext } from '../../helpers/types';
 import { invalid } from '../../helpers/validation';
-import { maxWaitField, readMaxWaitMs } from '../../helpers/wait';
+import { maxWaitField, readMaxWaitMs } from '../../jobs/wait';
 import { defaultDeps, type TransportDeps } from '../../transport';
 import { checkItems, getCheckPage, getMonitor, readCheck, readMonitorId, readPageOptions, runMonitorCheck } from './api';
 import { monitorIdField, pageOutputOptions } from './fields';

@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { crawlDelayProblem, pathPatternsIssue } from '../../helpers/serverRules';
-import { invalid } from '../../helpers/validation';
+import { crawlDelayProblem, pathPatternsIssue } from '../../fields/serverRules';
+import { invalid, parseJsonText } from '../../helpers/validation';
 import { isPlainObject } from '../../helpers/objects';
 
 /** Limits of monitor targets (spec 2.9, 4.2, 8; api-facts 2 MonitorCreate.targets). */
@@ -177,7 +177,7 @@ function checkCrawl(fail: Fail, target: IDataObject): void {
 	const include = options.includePaths !== undefined ? stringList(fail, 'crawlOptions.includePaths', options.includePaths) : [];
 	const exclude = options.excludePaths !== undefined ? stringList(fail, 'crawlOptions.excludePaths', options.excludePaths) : [];
 	// services/monitoring/types.ts @db1b1f5: a crawl target's crawlOptions are the crawl's crawlerOptions
-	// (types.ts), so the same path-pattern and delay rules apply (see helpers/serverRules).
+	// (types.ts), so the same path-pattern and delay rules apply (see fields/serverRules).
 	const issue = pathPatternsIssue(include, exclude);
 	if (issue) throw fail(`crawlOptions.${issue.field ?? 'includePaths'}`, issue.value, issue.rule);
 	if (options.delay !== undefined) {
@@ -245,13 +245,7 @@ export function checkTargets(node: INode, targets: unknown, label: TargetLabeler
 
 /** Parses the "Targets (JSON)" field: a JSON array (text) or a list given by an expression. */
 export function parseTargetsJson(node: INode, value: unknown, field: string, itemIndex?: number): unknown {
-	if (typeof value !== 'string') return value;
-	if (value.trim() === '') throw invalid(node, field, value, 'it is empty; enter a JSON array of targets', itemIndex);
-	try {
-		return JSON.parse(value);
-	} catch (error) {
-		throw invalid(node, field, value, `it is not valid JSON (${(error as Error).message})`, itemIndex);
-	}
+	return parseJsonText(node, field, value, 'a JSON array of targets', itemIndex);
 }
 
 /** The "Scrape Options" collection of the form as the API's `scrapeOptions` (only what was set). */

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { applyCustomBody, customBodyOption } from '../../helpers/customBody';
+import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import type { Operation, RunContext } from '../../helpers/types';
-import { FROM_V2, ONLY_V1 } from '../../helpers/fields';
+import { FROM_V2, ONLY_V1 } from '../../fields/fields';
 import { readMonitorId, updateMonitor } from './api';
 import { buildMonitorBody } from './body';
 import {

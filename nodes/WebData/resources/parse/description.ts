@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { FROM_V3, headersField, ONLY_V1, ONLY_V2, PDF_MODE_OPTIONS } from '../../helpers/fields';
+import { FROM_V3, headersField, ONLY_V1, ONLY_V2, PDF_MODE_OPTIONS } from '../../fields/fields';
 import { INTEGRATION_DESCRIPTION, INTEGRATIONS } from './options';
 
 /**

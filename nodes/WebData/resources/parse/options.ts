@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { isPlainObject } from '../../helpers/objects';
-import { structuredSchemaProblem } from '../../helpers/serverRules';
+import { structuredSchemaProblem } from '../../fields/serverRules';
 import { invalid } from '../../helpers/validation';
 
 /** ParseOptions of spec 2.2, as sent in the multipart `options` part. */

@@ -1,9 +1,9 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { applyCustomBody, customBodyOption } from '../../helpers/customBody';
-import { documentJson, downloadScreenshot, fileBaseName, outputModeField, readOutputMode } from '../../helpers/document';
-import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../helpers/scrapeOptions';
+import { applyCustomBody, customBodyOption } from '../../fields/customBody';
+import { documentJson, downloadScreenshot, fileBaseName, outputModeField, readOutputMode } from '../../fields/document';
+import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../fields/scrapeOptions';
 import { errorItem, isCancellation } from '../../helpers/items';
 import type { Operation, RunContext } from '../../helpers/types';
 import { invalid } from '../../helpers/validation';

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { applyCustomBody, customBodyOption } from '../../helpers/customBody';
-import { documentJson, outputModeField, readOutputMode } from '../../helpers/document';
-import { FROM_V3, ONLY_BEFORE_V3 } from '../../helpers/fields';
-import { readScrapeOptions, scrapeOptionProperties } from '../../helpers/scrapeOptions';
-import { COUNTRY_RULE, isCountryCode, isSearchDomain, SEARCH_FORMATS } from '../../helpers/serverRules';
+import { applyCustomBody, customBodyOption } from '../../fields/customBody';
+import { documentJson, outputModeField, readOutputMode } from '../../fields/document';
+import { FROM_V3, ONLY_BEFORE_V3 } from '../../fields/fields';
+import { readScrapeOptions, scrapeOptionProperties } from '../../fields/scrapeOptions';
+import { COUNTRY_RULE, isCountryCode, isSearchDomain, SEARCH_FORMATS } from '../../fields/serverRules';
 import type { Operation, RunContext } from '../../helpers/types';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';

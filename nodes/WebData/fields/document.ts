@@ -1,6 +1,6 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { invalid } from './validation';
+import { invalid } from '../helpers/validation';
 
 /**
  * Output shaping of a scraped Document (the `data` of POST /v2/scrape, an item of a search, crawl or

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteData, IExecuteFunctions } from 'n8n-workflow';
 
-import { isN8n227OrLater } from './hostEngine';
+import { isN8n227OrLater } from '../helpers/hostEngine';
 
 /**
  * "Resume on Completion Webhook" on an n8n without `metadata.resumeError` (n8n 1.x, and 2.x

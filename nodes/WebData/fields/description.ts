@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { fromAiDefault } from './tool';
-import type { Resource } from './types';
+import { fromAiDefault } from '../tool/tool';
+import type { Resource } from '../helpers/types';
 
 /**
  * The n8n panel order: the operation's own fields first, its option collections ("Add Option"
@@ -32,7 +32,7 @@ export function forOperation(
 			},
 		};
 		// A parameter a model fills when the node is a tool: the tool variant gets a described
-		// $fromAI default, the regular node keeps its own (see helpers/tool.ts).
+		// $fromAI default, the regular node keeps its own (see tool/tool.ts).
 		const aiDefault = fromAiDefault(resource, operation, property.name);
 		if (aiDefault === undefined) return [shown];
 		const show = shown.displayOptions?.show ?? {};

@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 
-import { isN8n227OrLater } from './hostEngine';
+import { isN8n227OrLater } from '../helpers/hostEngine';
 
 /**
  * Errors a model can act on (issue 16.3). When the node runs as an AI Agent's tool, n8n hands the

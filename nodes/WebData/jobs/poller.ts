@@ -1,3 +1,9 @@
+// Room jobs/: starting a job and waiting for it — the start with its job ID check (start), polling
+// (poller, wait), resuming a paused execution on the service's completion webhook (resume,
+// resumeCompat), aiming a job's webhook at a Web Data Trigger (triggerTarget) and checking signed
+// webhook deliveries (signature). It may import fields/, tool/, helpers/, transport/ and n8n-workflow;
+// never resources/, methods/ or the node files. Layout: nodes/README.md.
+
 import { defaultDeps, type TransportDeps } from '../transport';
 import { cancellableSleep } from '../transport/sleep';
 

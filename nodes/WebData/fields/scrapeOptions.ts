@@ -11,8 +11,8 @@ import {
 	totalWaitProblem,
 	waitForProblem,
 } from './serverRules';
-import { invalid } from './validation';
-import { isPlainObject } from './objects';
+import { invalid, parseJsonOrFail } from '../helpers/validation';
+import { isPlainObject } from '../helpers/objects';
 
 /**
  * The ONE Scrape option block, shared by Scrape, Search (scrape each result), Crawl and Batch Scrape.
@@ -370,11 +370,7 @@ function parseJsonField(node: INode, field: string, raw: unknown, i: number): un
 	if (raw === undefined || raw === null || raw === '') return undefined;
 	if (typeof raw !== 'string') return raw;
 	if (raw.trim() === '') return undefined;
-	try {
-		return JSON.parse(raw);
-	} catch (error) {
-		throw invalid(node, field, raw, `it is not valid JSON (${(error as Error).message})`, i);
-	}
+	return parseJsonOrFail(node, field, raw, i);
 }
 
 function schemaField(node: INode, field: string, raw: unknown, i: number): IDataObject | undefined {

@@ -14,7 +14,7 @@ import type {
 import { normalizeBaseUrl } from '../transport';
 import { failOnResumeWithoutResumeError, refuseTimeoutFailWithoutResumeError } from './resumeCompat';
 import { derivedToken, type HeaderBag, verifyResumeCall, type WebhookRequest, type WebhookResponse } from './signature';
-import { invalid, isUuid } from './validation';
+import { invalid, isUuid } from '../helpers/validation';
 import type { OnTimeout } from './wait';
 
 /**

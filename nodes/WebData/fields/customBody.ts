@@ -1,10 +1,15 @@
+// Room fields/: the field builders, option vocabulary and server rules that several operations share
+// (scrape options, Custom Body Fields, the Output field, description ordering, version display
+// rules). It may import helpers/, tool/ and n8n-workflow; never jobs/, resources/ or the node files.
+// Layout of the whole package: nodes/README.md.
+
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { isPlainObject } from './objects';
+import { isPlainObject } from '../helpers/objects';
 import { isReservedWebhookHeader, nonTextMetadataKey, RESERVED_WEBHOOK_HEADER_RULE } from './serverRules';
-import { isToolRun } from './tool';
-import { show } from './validation';
+import { isToolRun } from '../tool/tool';
+import { show } from '../helpers/validation';
 
 /**
  * "Custom Body Fields (JSON)": request-body fields the node does not show yet (the API grows

@@ -1,3 +1,7 @@
+// Room tool/: everything an AI Agent's tool call gets — tool-mode detection and descriptions (tool),
+// results shaped for a model (toolResult) and errors a model can act on (toolError). It may import
+// helpers/ and n8n-workflow; never fields/, jobs/, resources/ or the node files. Layout: nodes/README.md.
+
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import {
@@ -7,8 +11,8 @@ import {
 	shapeToolResult,
 	type ToolRequest,
 } from './toolResult';
-import type { Resource } from './types';
-import { invalid } from './validation';
+import type { Resource } from '../helpers/types';
+import { invalid } from '../helpers/validation';
 
 /**
  * The node as an AI Agent's tool. n8n builds the tool variant of a `usableAsTool` node itself

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
-import { invalid } from './validation';
-import { requireHttpUrl } from './scrapeOptions';
+import { invalid } from '../helpers/validation';
+import { requireHttpUrl } from '../fields/scrapeOptions';
 
 /**
  * "Send Events to Web Data Trigger": one option of a Crawl, Batch Scrape or Agent start that aims
@@ -282,7 +282,7 @@ export function buildEventWebhook(
 
 /**
  * Agent → Run and Wait, "Resume on Completion Webhook": the run's one webhook goes to the resume URL
- * (helpers/resume.ts), so one set by the options (Send Events to Web Data Trigger, Run Metadata) is
+ * (jobs/resume.ts), so one set by the options (Send Events to Web Data Trigger, Run Metadata) is
  * refused before anything is sent.
  */
 export function refuseEventWebhookWithResume(node: INode, webhook: unknown, i: number): void {

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_MAX_WAIT_MS } from './poller';
-import { invalid } from './validation';
+import { invalid } from '../helpers/validation';
 
 /** The longest Max Wait a user may set (a day); n8n Cloud ends executions after 300 s anyway. */
 export const MAX_WAIT_LIMIT_S = 86_400;
@@ -71,4 +71,13 @@ export function readOnTimeout(ctx: IExecuteFunctions, i: number): OnTimeout {
 		throw invalid(ctx.getNode(), 'On Timeout', value, 'choose one of returnStatus, cancelAndFail, fail', i);
 	}
 	return value;
+}
+
+/**
+ * How many input items a Run and Wait may run (and wait for) at once, from the Concurrency field:
+ * a whole number from 1 on, at most 20; anything else gives the default 3.
+ */
+export function jobConcurrency(raw: unknown): number {
+	const value = Number(raw ?? 3);
+	return Number.isInteger(value) && value >= 1 ? Math.min(value, 20) : 3;
 }

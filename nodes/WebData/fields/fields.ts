@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { invalid } from './validation';
+import { invalid } from '../helpers/validation';
 
 /**
  * The PDF parser's modes (spec 2.3, `parsers[].mode`), one list for Parse → Mode and the scrape

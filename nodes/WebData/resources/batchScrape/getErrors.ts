@@ -1,0 +1,4 @@
+import { jobGetErrors } from '../crawl/jobs';
+
+/** Batch Scrape → Get Errors: the URLs that failed and why. */
+export const getErrors = jobGetErrors('batch');

@@ -1,0 +1,4 @@
+import { jobCancel } from './jobs';
+
+/** Crawl → Cancel: stop a running crawl. */
+export const cancel = jobCancel('crawl');

@@ -1,0 +1,4 @@
+import { jobGetErrors } from './jobs';
+
+/** Crawl → Get Errors: the pages that failed and the URLs robots.txt blocked. */
+export const getErrors = jobGetErrors('crawl');

@@ -1,0 +1,49 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { readOutputMode } from '../../fields/document';
+import type { Operation, RunContext } from '../../helpers/types';
+import { requireUuid } from '../../helpers/validation';
+import { readWaitMethod, startAndWaitForWebhook, WAIT_METHOD_WEBHOOK } from '../../jobs/resume';
+import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../jobs/wait';
+import { readToolJobId } from '../../tool/tool';
+import { failOrItem, JOB_OUTPUT, jobWaiter, jobWaitMethodFields, pageJson, refuseOwnWebhook, waitForJob } from './jobs';
+import { buildCrawlBody, crawlFields, startCrawl } from './start';
+
+/** Crawl → Run and Wait, "Resume on Completion Webhook": one crawl's pages, paired to its one input item. */
+export const crawlWaiter = jobWaiter('crawl', (entry, id, status, documents, mode) => {
+	const pairedItem = entry.data.main?.[0]?.at(-1)?.pairedItem ?? { item: 0 };
+	return documents.map((doc) => ({ json: pageJson(id, status, doc, mode), pairedItem }));
+});
+
+/** Crawl → Run and Wait: start a crawl (or read a finished one again, as a tool), wait, one item per page. */
+export const runAndWait: Operation = {
+	properties: [...crawlFields, ...jobWaitMethodFields('crawl'), maxWaitField('crawl'), onTimeoutField('crawl', 'Get Status', 'scraping'), JOB_OUTPUT],
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const body = buildCrawlBody(this, i);
+		const maxWaitMs = readMaxWaitMs(this, i);
+		const onTimeout = readOnTimeout(this, i);
+		const mode = readOutputMode(this, i);
+		if (readWaitMethod(this, i) === WAIT_METHOD_WEBHOOK) {
+			// The execution pauses; WebData.webhook() gives the pages when the crawl's webhook comes.
+			refuseOwnWebhook(this.getNode(), body, i);
+			return await startAndWaitForWebhook(this, i, {
+				waiter: crawlWaiter,
+				maxWaitMs,
+				onTimeout,
+				oneItemPerExecution: true,
+				start: async (webhook) => String((await startCrawl(this, { ...body, webhook }, i, run)).id),
+			});
+		}
+		const startedAt = Date.now();
+		// As a tool, a model may ask to read a finished crawl's pages again: nothing new starts.
+		const reuse = readToolJobId(this, i);
+		const id = reuse !== undefined ? requireUuid(this.getNode(), 'Read Finished Job ID', reuse, i) : String((await startCrawl(this, body, i, run)).id);
+		try {
+			const outcome = await waitForJob(this, 'crawl', id, { maxWaitMs, onTimeout, startedAt, i, run });
+			if (outcome.timedOut || outcome.documents.length === 0) return [{ json: outcome.status }];
+			return outcome.documents.map((doc) => ({ json: pageJson(id, outcome.status, doc, mode) }));
+		} catch (error) {
+			return failOrItem(this, error, i);
+		}
+	},
+};

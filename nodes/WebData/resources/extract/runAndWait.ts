@@ -1,0 +1,104 @@
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { applyCustomBody } from '../../fields/customBody';
+import { errorItem } from '../../helpers/items';
+import type { Operation, RunContext } from '../../helpers/types';
+import { invalid } from '../../helpers/validation';
+import { waitFor } from '../../jobs/poller';
+import { jobConcurrency, maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../jobs/wait';
+import { defaultDeps } from '../../transport';
+import { extractFields } from './fields';
+import { buildExtractBody, emptyResultNote, getExtractJob, readExtractParameters, startExtract } from './request';
+
+/**
+ * Extract: structured data from pages (or the web) by a prompt and/or a JSON Schema, as a job.
+ * Status values (public OpenAPI ExtractStatusResponse): processing, completed, failed, cancelled;
+ * unknown ones are treated as still running. There is no cancel endpoint for extract jobs, so
+ * On Timeout offers no "Cancel and Fail".
+ */
+export const TERMINAL = ['completed', 'failed', 'cancelled'];
+
+/** On Timeout without "Cancel and Fail" (the service cannot cancel an extract job). */
+const onTimeout: INodeProperties = (() => {
+	const field = onTimeoutField('extract job', 'Get Status', 'processing');
+	return { ...field, options: (field.options ?? []).filter((o) => 'value' in o && o.value !== 'cancelAndFail') };
+})();
+
+function failOrItem(ctx: IExecuteFunctions, error: NodeOperationError, job: IDataObject, i: number): INodeExecutionData[] {
+	if (!ctx.continueOnFail()) throw error;
+	const item = errorItem(error, i);
+	return [{ json: { ...item.json, id: job.id, status: job.status } }];
+}
+
+/** Extract → Run and Wait: start a job per input item, wait for it, the extracted data. */
+export const runAndWait: Operation = {
+	properties: [
+		...extractFields,
+		maxWaitField('extract job'),
+		onTimeout,
+		{
+			displayName: 'Concurrency',
+			name: 'concurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 20, numberPrecision: 0 },
+			default: 3,
+			description: 'How many input items may run (and be waited for) at once. Max Wait applies to each job.',
+		},
+	],
+
+	concurrency(this: IExecuteFunctions): number {
+		return jobConcurrency(this.getNodeParameter('concurrency', 0, 3));
+	},
+
+	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
+		const node = this.getNode();
+		// Everything is checked before the job is started.
+		const body = applyCustomBody(this, i, extractFields, buildExtractBody(node, readExtractParameters(this, i), i));
+		const maxWaitMs = readMaxWaitMs(this, i);
+		const whenLate = readOnTimeout(this, i);
+		if (whenLate === 'cancelAndFail') {
+			throw invalid(node, 'On Timeout', whenLate, 'an extract job cannot be cancelled; choose Return Last Status or Fail', i);
+		}
+		const deps = run?.transportDeps ?? defaultDeps;
+		const startedAt = Date.now();
+		const started = await startExtract(this, body, i, run);
+		const id = String(started.id);
+
+		// A read that fails for good (e.g. 404) ends the wait with the transport's error; the router
+		// turns it into an error item under Continue On Fail.
+		const wait = await waitFor<IDataObject>({
+			read: async (pollDeps) => await getExtractJob(this, id, i, pollDeps),
+			isTerminal: (job) => TERMINAL.includes(String(job.status)),
+			maxWaitMs,
+			startedAt,
+			signal: this.getExecutionCancelSignal(),
+			transportDeps: deps,
+		});
+		// Keep what the start answered (invalidURLs) beside the status.
+		const job: IDataObject = { ...(started.invalidURLs !== undefined ? { invalidURLs: started.invalidURLs } : {}), ...(wait.status ?? { id }) };
+		const seconds = Math.round(maxWaitMs / 1000);
+		if (wait.outcome === 'timeout') {
+			if (whenLate === 'returnStatus' && wait.status !== undefined) return [{ json: job }];
+			const last = typeof job.status === 'string' ? `status "${job.status}"` : 'no status could be read';
+			const error = new NodeOperationError(node, `The extract job did not finish within Max Wait (${seconds} s)`, {
+				itemIndex: i,
+				description: `Last ${last}. The job goes on: read its result later with Extract → Get Status (ID ${id}), raise Max Wait (on n8n Cloud an execution may last 300 s), or use Start and read the result later.`,
+			});
+			error.context.jobId = id;
+			return failOrItem(this, error, job, i);
+		}
+		if (job.status !== 'completed') {
+			const reason = typeof job.error === 'string' && job.error !== '' ? `: ${job.error}` : '';
+			const error = new NodeOperationError(node, `The extract job ended with status "${String(job.status)}"${reason}`, {
+				itemIndex: i,
+				description: `Nothing was extracted. Check the URLs and the prompt; read the job with Extract → Get Status (ID ${id}).`,
+			});
+			error.context.jobId = id;
+			return failOrItem(this, error, job, i);
+		}
+		// A job that found nothing is no error (it ran and was billed), but the item says so and why.
+		const empty = emptyResultNote(job, body);
+		return [{ json: empty === undefined ? job : { ...job, emptyResult: empty } }];
+	},
+};

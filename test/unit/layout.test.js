@@ -1,0 +1,57 @@
+'use strict';
+// The layout of nodes/WebData (nodes/README.md): imports run one way only, from the node file down
+// through resources/ to transport/, and every resource's index.ts lists its operations, one file each.
+const fs = require('fs');
+const path = require('path');
+
+const ROOT = path.join(__dirname, '../../nodes/WebData');
+/** Rooms from the top down: a file may import its own room and the rooms after it. */
+const ORDER = ['methods', 'resources', 'jobs', 'fields', 'tool', 'helpers', 'transport'];
+
+function tsFiles(dir) {
+	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+		const full = path.join(dir, entry.name);
+		if (entry.isDirectory()) return tsFiles(full);
+		return entry.name.endsWith('.ts') ? [full] : [];
+	});
+}
+
+function roomOf(file) {
+	return path.relative(ROOT, file).split(path.sep)[0];
+}
+
+describe('nodes/WebData layout', () => {
+	test('no import runs back up to a room above its own', () => {
+		const upward = [];
+		for (const room of ORDER) {
+			for (const file of tsFiles(path.join(ROOT, room))) {
+				const text = fs.readFileSync(file, 'utf8');
+				for (const match of text.matchAll(/from '(\.[^']+)'/g)) {
+					const target = roomOf(path.resolve(path.dirname(file), match[1]));
+					if (!ORDER.includes(target) && target.startsWith('..')) upward.push(`${path.relative(ROOT, file)} -> ${match[1]}`);
+					else if (ORDER.includes(target) && ORDER.indexOf(target) < ORDER.indexOf(room)) upward.push(`${path.relative(ROOT, file)} -> ${match[1]}`);
+				}
+			}
+		}
+		expect(upward).toEqual([]);
+	});
+
+	test("each resource's index.ts imports only its own operation files, one per operation", () => {
+		const problems = [];
+		const resources = path.join(ROOT, 'resources');
+		for (const entry of fs.readdirSync(resources, { withFileTypes: true })) {
+			if (!entry.isDirectory()) continue;
+			const text = fs.readFileSync(path.join(resources, entry.name, 'index.ts'), 'utf8');
+			const imports = [...text.matchAll(/^import (type )?\{([^}]*)\} from '([^']+)';$/gm)];
+			for (const [, isType, names, from] of imports) {
+				if (isType && from === '../../helpers/types') continue;
+				const name = names.trim().split(' as ')[0].trim();
+				if (from !== `./${name}` && !(name === 'deleteOperation' && from === './delete')) {
+					problems.push(`${entry.name}/index.ts: ${names.trim()} from ${from}`);
+				}
+			}
+			if (/^export (?!const \w+: Resource)/m.test(text)) problems.push(`${entry.name}/index.ts exports more than its resource`);
+		}
+		expect(problems).toEqual([]);
+	});
+});
