@@ -2,7 +2,8 @@
 'use strict';
 /*
  * Agent → Run and Wait with Wait Method "Resume on Completion Webhook", proven inside the real
- * `n8n start` (2.41.1): `n8n execute` cannot resume a waiting execution, so this suite serves n8n.
+ * `n8n start` (2.41.1; E2E_N8N=n8n1: 1.123, which signs no resume URL, so proofs 1-2 check the
+ * node's token only there): `n8n execute` cannot resume a waiting execution, so this suite serves n8n.
  *
  *   npm run test:e2e:agent-resume      (builds first; needs test/e2e/install.sh's n8n in .cache/)
  *
@@ -109,8 +110,8 @@ class ResumeSuite extends Phase {
 		const url = `${this.base}/webhook/${hookPath}`;
 		await this.until(async () => (await fetch(url, { method: 'POST' })).status !== 404, 'the workflow webhook to be served');
 		// That probe started an execution: let it reach its wait (or end) before the proofs count.
-		const first = await this.until(async () => (await this.rawExecutions(created.id))[0], 'the probe execution');
-		await this.untilStatus(first.id, ['waiting', 'error', 'success']);
+		const first = await this.until(async () => (await this.rawExecutions(created.id))[0], 'the probe execution', 60000);
+		await this.untilStatus(first.id, ['waiting', 'error', 'success'], 60000);
 		return { id: created.id, url, probeExecutionId: first.id };
 	}
 
@@ -144,8 +145,9 @@ class ResumeSuite extends Phase {
 		const before = new Set((await this.rawExecutions(w.id)).map((e) => e.id));
 		const res = await fetch(w.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 		assert.equal(res.status, 200, `the workflow webhook answered ${res.status}`);
-		const e = await this.until(async () => (await this.rawExecutions(w.id)).find((x) => !before.has(x.id)), 'the new execution');
-		const waiting = await this.untilStatus(e.id, ['waiting', 'error', 'success']);
+		// Margins for a busy machine (n8n 1.123 once took over 30 s here): 60 s to list it, 60 s to wait.
+		const e = await this.until(async () => (await this.rawExecutions(w.id)).find((x) => !before.has(x.id)), 'the new execution', 60000);
+		const waiting = await this.untilStatus(e.id, ['waiting', 'error', 'success'], 60000);
 		assert.equal(waiting.status, 'waiting', `the execution waits (status ${waiting.status})`);
 		const start = await this.until(async () => {
 			const log = await this.fake.log();
