@@ -106,17 +106,22 @@ test('a completed run resumes as before: the node passes the result on without r
 	expect(ran.passedThrough[0].json).toMatchObject({ id: w.jobId, status: 'completed' });
 });
 
-test('On Timeout "Fail" with the resume webhook is refused before anything is sent (n8n would resume it as a success)', async () => {
-	const result = record(await runWorkflow(workflow({ prompt: `Find ${LONG}`, onTimeout: 'fail' }), { credentials: credentials() }));
-	expect(result.status).toBe('error');
-	expect(result.error.message).toBe('On Timeout "Fail" needs n8n 2.27 or later with Wait Method "Resume on Completion Webhook"');
-	expect(result.error.description).toMatch(/Return Last Status.*Poll.*Nothing was sent/);
-	expect(api.requests()).toHaveLength(0);
+test('On Timeout "Fail" with the resume webhook: the run starts and waits; at Max Wait the check copy runs (the engine disables only the emptied first entry, as n8n-core 1.122 handleWaitingState does) and fails the node naming Max Wait', async () => {
+	const parameters = { prompt: `Find ${LONG}`, onTimeout: 'fail', maxWait: 1 };
+	const waiting = record(await runWorkflow(workflow(parameters), { credentials: credentials() }));
+	expect(waiting.status).toBe('waiting');
+	expect(api.requests({ method: 'POST', path: '/v2/agent' })).toHaveLength(1);
+	const jobId = waiting.items(NODE)[0].json.id;
+	await new Promise((r) => setTimeout(r, 1100));
+	const failed = record(await runWorkflow(workflow(parameters), { credentials: credentials(), resume: waiting.run.data }));
+	expect(failed.status).toBe('error');
+	expect(failed.error.message).toBe('The agent run did not send its completion webhook within Max Wait (1 s)');
+	expect(failed.error.description).toContain(jobId);
+	expect(api.agentPolls(jobId)).toBe(1);
 });
 
-test('on n8n 2.27+ nothing changes: the node stays disabled (n8n fails it by resumeError) and Fail is allowed', () => {
+test('on n8n 2.27+ nothing changes: the node stays disabled (n8n fails it by resumeError)', () => {
 	const entry = { node: { name: NODE, disabled: true, parameters: {} }, data: { main: [[]] }, metadata: {} };
 	compat.failOnResumeWithoutResumeError(entry, new Error('x'), true);
 	expect(entry).toEqual({ node: { name: NODE, disabled: true, parameters: {} }, data: { main: [[]] }, metadata: {} });
-	expect(() => compat.refuseTimeoutFailWithoutResumeError({}, 0, 'run', true)).not.toThrow();
 });

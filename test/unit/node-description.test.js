@@ -374,3 +374,16 @@ test('every operation that spends credits says so in the operation list; reading
 	for (const key of SPENDS) expect({ key, says: /costs? credits/.test(ops[key]) }).toEqual({ key, says: true });
 	for (const key of READS) expect({ key, says: /costs? credits/.test(ops[key]) }).toEqual({ key, says: false });
 });
+
+test('every display rule of a top-level field names a top-level field, an "@" value or a "/" root path: n8n 1.x cannot order any other name and refuses the whole node ("Could not resolve parameter dependencies")', () => {
+	for (const type of [new WebData().description, new WebDataTrigger().description]) {
+		const names = new Set(type.properties.map((p) => p.name));
+		const bad = [];
+		for (const p of type.properties) {
+			for (const rule of Object.values(p.displayOptions ?? {})) {
+				for (const key of Object.keys(rule ?? {})) if (!names.has(key) && !key.startsWith('@') && !key.startsWith('/')) bad.push(`${type.name}.${p.name}: ${key}`);
+			}
+		}
+		expect(bad).toEqual([]);
+	}
+});

@@ -12,7 +12,7 @@ import type {
 } from 'n8n-workflow';
 
 import { normalizeBaseUrl } from '../transport';
-import { failOnResumeWithoutResumeError, refuseTimeoutFailWithoutResumeError } from './resumeCompat';
+import { failOnResumeWithoutResumeError } from './resumeCompat';
 import { derivedToken, type HeaderBag, verifyResumeCall, type WebhookRequest, type WebhookResponse } from './signature';
 import { invalid, isUuid } from '../helpers/validation';
 import type { OnTimeout } from './wait';
@@ -458,7 +458,6 @@ export async function startAndWaitForWebhook(
 			i,
 		);
 	}
-	if (params.onTimeout === 'fail') refuseTimeoutFailWithoutResumeError(ctx, i, waiter.fieldNoun);
 	const entry = stackEntryForWait(ctx, i);
 	const credentials = await ctx.getCredentials('webDataApi', i);
 	const resumeUrl = readResumeUrl(ctx, i, normalizeBaseUrl(credentials.baseUrl));

@@ -17,10 +17,10 @@ import { isN8n227OrLater } from '../helpers/hostEngine';
  *    engine does not disable it again). So webhook() keeps the error in the stack entry and lets the
  *    node run once more; execute() then raises that error (throwIfResumedWithError) before it does
  *    anything else. The node fails as on newer n8n, with the same message.
- *  - Max Wait passing without a delivery: n8n resumes the execution without running any code of
- *    this package (the engine disables the node itself), so nothing can make the node fail there.
- *    On such an n8n, On Timeout "Fail" is refused with Wait Method "Resume on Completion Webhook"
- *    before anything is sent (see startAndWaitForWebhook).
+ *  - Max Wait passing without a delivery needs nothing here: n8n's engine disables only the first
+ *    stack entry (the emptied one, see pause in resume.ts), so the check copy behind it runs its
+ *    execute() at each check and at Max Wait, on 1.x too (n8n-core 1.122 handleWaitingState), and
+ *    On Timeout "Fail" throws there (continueWaiting).
  */
 
 /** Key of the stack entry's metadata (saved with the waiting execution) that holds the error. */
@@ -64,25 +64,4 @@ export function throwIfResumedWithError(ctx: IExecuteFunctions): void {
 	});
 	if (kept.context && typeof kept.context === 'object') Object.assign(error.context, kept.context);
 	throw error;
-}
-
-/**
- * On Timeout "Fail" with "Resume on Completion Webhook", on an n8n without resumeError: refused
- * before anything is sent, since n8n would resume the timed-out execution as a success.
- */
-export function refuseTimeoutFailWithoutResumeError(
-	ctx: IExecuteFunctions,
-	i: number,
-	fieldNoun: string,
-	hostHasResumeError = isN8n227OrLater(),
-): void {
-	if (hostHasResumeError) return;
-	throw new NodeOperationError(
-		ctx.getNode(),
-		'On Timeout "Fail" needs n8n 2.27 or later with Wait Method "Resume on Completion Webhook"',
-		{
-			itemIndex: i,
-			description: `When Max Wait passes, this n8n resumes the execution without running node code and cannot fail the node, so the ${fieldNoun} would look finished. Choose On Timeout "Return Last Status" (then check "timedOut" in an IF node), or Wait Method "Poll", or update n8n. Nothing was sent to the service.`,
-		},
-	);
 }

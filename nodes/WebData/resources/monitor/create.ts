@@ -67,7 +67,9 @@ const properties: INodeProperties[] = [
 		default: '',
 		displayOptions: {
 			show: { targetsSource: ['fields'] },
-			hide: { 'targets.scrape': [{ _cnd: { exists: true } }], 'targets.crawl': [{ _cnd: { exists: true } }], 'targets.search': [{ _cnd: { exists: true } }] },
+			// Root paths ('/…'): n8n 1.x cannot order a rule on a dotted name that is no parameter of
+			// this level ("Could not resolve parameter dependencies") and refuses every Web Data node.
+			hide: { '/targets.scrape': [{ _cnd: { exists: true } }], '/targets.crawl': [{ _cnd: { exists: true } }], '/targets.search': [{ _cnd: { exists: true } }] },
 		},
 	},
 	{ ...targetsField, required: true, displayOptions: { show: { targetsSource: ['fields'] } } },
