@@ -7,9 +7,9 @@
  * service's 400. Build first: `npm run build`.
  */
 const { useFakeApi, resourceRunner } = require('../helpers/resource-suite');
-const { runWorkflow, nodeTypes } = require('../helpers/workflow-runner');
-const { WebData } = require('../../dist/nodes/WebData/WebData.node');
+const { runWorkflow } = require('../helpers/workflow-runner');
 const { CANARY_KEY } = require('../helpers/canary');
+const { registerToolVariant } = require('../helpers/tool-variant');
 
 jest.setTimeout(30000);
 
@@ -193,12 +193,7 @@ describe('refused before any request, with an error that names the field or the 
 describe('as an AI Agent\'s tool', () => {
 	// The tool variant as n8n makes it (type name + "Tool"), with a main input standing in for the
 	// model's arguments (as in tool.test.js).
-	const TOOL_TYPE = 'n8n-nodes-webdata.webDataTool';
-	if (!nodeTypes.has(TOOL_TYPE)) {
-		const variant = new WebData();
-		variant.description = { ...JSON.parse(JSON.stringify(variant.description)), name: 'webDataTool', displayName: 'Web Data Tool' };
-		nodeTypes.register(TOOL_TYPE, variant);
-	}
+	const TOOL_TYPE = registerToolVariant();
 
 	test('a value saved in the option is not read: the service gets the body the node builds', async () => {
 		const { workflow, credentials } = resourceRunner('scrape', api);

@@ -13,27 +13,17 @@ jest.mock('n8n-workflow', () => {
 	return v1Like;
 });
 
-const { runWorkflow, nodeTypes } = require('../helpers/workflow-runner');
-const { startFakeApi } = require('../fake-api/server');
-const { WebData } = require('../../dist/nodes/WebData/WebData.node');
+const { runWorkflow } = require('../helpers/workflow-runner');
 const { isN8n227OrLater } = require('../../dist/nodes/WebData/helpers/hostEngine');
 const { CANARY_KEY, record } = require('../helpers/canary');
+const { useFakeApi } = require('../helpers/resource-suite');
+const { registerToolVariant } = require('../helpers/tool-variant');
 
 jest.setTimeout(30000);
 
-const TOOL_TYPE = 'n8n-nodes-webdata.webDataTool';
-if (!nodeTypes.has(TOOL_TYPE)) {
-	const variant = new WebData();
-	variant.description = { ...JSON.parse(JSON.stringify(variant.description)), name: 'webDataTool', displayName: 'Web Data Tool' };
-	nodeTypes.register(TOOL_TYPE, variant);
-}
+const TOOL_TYPE = registerToolVariant();
 
-let api;
-beforeAll(async () => {
-	api = await startFakeApi({ apiKey: CANARY_KEY, timeScale: 10 });
-});
-afterAll(async () => api.close());
-beforeEach(() => api.reset());
+const api = useFakeApi({ timeScale: 10 });
 
 const NODE = 'Web Data';
 const SCRAPE = { resource: 'scrape', operation: 'scrapeUrl' };

@@ -9,27 +9,17 @@
  * node's tool mode apply) that keeps a main input: the Test Items node stands in for the model's
  * arguments. The real agent is proven by `npm run test:e2e:ai-agent`. Build first.
  */
-const { runWorkflow, nodeTypes } = require('../helpers/workflow-runner');
-const { startFakeApi } = require('../fake-api/server');
-const { WebData } = require('../../dist/nodes/WebData/WebData.node');
+const { runWorkflow } = require('../helpers/workflow-runner');
 const { FENCE_START, FENCE_END } = require('../../dist/nodes/WebData/tool/toolResult');
 const { CANARY_KEY, record } = require('../helpers/canary');
+const { useFakeApi } = require('../helpers/resource-suite');
+const { registerToolVariant } = require('../helpers/tool-variant');
 
 jest.setTimeout(30000);
 
-const TOOL_TYPE = 'n8n-nodes-webdata.webDataTool';
-if (!nodeTypes.has(TOOL_TYPE)) {
-	const variant = new WebData();
-	variant.description = { ...JSON.parse(JSON.stringify(variant.description)), name: 'webDataTool', displayName: 'Web Data Tool' };
-	nodeTypes.register(TOOL_TYPE, variant);
-}
+const TOOL_TYPE = registerToolVariant();
 
-let api;
-beforeAll(async () => {
-	api = await startFakeApi({ apiKey: CANARY_KEY, timeScale: 10 });
-});
-afterAll(async () => api.close());
-beforeEach(() => api.reset());
+const api = useFakeApi({ timeScale: 10 });
 
 const NODE = 'Web Data';
 
