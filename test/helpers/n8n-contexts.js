@@ -5,6 +5,7 @@
  *
  *   const helper = new TestCredentialsHelper({ apiKey, baseUrl });
  *   const context = loadOptionsContext(node, helper); // what a "From List" picker runs in
+ *   instanceData(base, helper)                       // additional data of an instance at `base`
  */
 const { nodeTypes } = require('./workflow-runner'); // sets up n8n-core's environment first
 const core = require('n8n-core');
@@ -58,4 +59,22 @@ function loadOptionsContext(node, credentialsHelper) {
 	return new core.LoadOptionsContext(workflow, workflow.getNode(node.name), { credentialsHelper, variables: {} }, '');
 }
 
-module.exports = { TestCredentialsHelper, loadOptionsContext };
+/**
+ * n8n's additional data for a webhook or hook context of an instance served at `base`
+ * (http://127.0.0.1:<port>): its credentials through `credentialsHelper`, its webhook URLs, and `extra`.
+ */
+function instanceData(base, credentialsHelper, extra = {}) {
+	return {
+		credentialsHelper,
+		variables: {},
+		instanceBaseUrl: `${base}/`,
+		restApiUrl: `${base}/rest`,
+		webhookBaseUrl: `${base}/webhook`,
+		webhookTestBaseUrl: `${base}/webhook-test`,
+		webhookWaitingBaseUrl: `${base}/webhook-waiting`,
+		formWaitingBaseUrl: `${base}/form-waiting`,
+		...extra,
+	};
+}
+
+module.exports = { TestCredentialsHelper, loadOptionsContext, instanceData };

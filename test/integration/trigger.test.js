@@ -18,7 +18,7 @@ const workflowLib = require('n8n-workflow');
 const { startFakeApi } = require('../fake-api/server');
 const { CANARY_KEY, record } = require('../helpers/canary');
 const { WebDataApi } = require('../../dist/credentials/WebDataApi.credentials');
-const { TestCredentialsHelper, loadOptionsContext } = require('../helpers/n8n-contexts');
+const { TestCredentialsHelper, loadOptionsContext, instanceData } = require('../helpers/n8n-contexts');
 
 jest.setTimeout(30000);
 
@@ -82,17 +82,7 @@ async function trigger(parameters, { credential = {}, webhookId = crypto.randomU
 	const credentialsHelper = credentialsHelperFor(credentialData);
 
 	function additionalData(extra = {}) {
-		return {
-			credentialsHelper,
-			variables: {},
-			instanceBaseUrl: `${base}/`,
-			restApiUrl: `${base}/rest`,
-			webhookBaseUrl: `${base}/webhook`,
-			webhookTestBaseUrl: `${base}/webhook-test`,
-			webhookWaitingBaseUrl: `${base}/webhook-waiting`,
-			formWaitingBaseUrl: `${base}/form-waiting`,
-			...extra,
-		};
+		return instanceData(base, credentialsHelper, extra);
 	}
 
 	function workflowFor(which) {

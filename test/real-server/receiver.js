@@ -16,7 +16,7 @@ const http = require('http');
 const { nodeTypes } = require('../helpers/workflow-runner'); // sets up n8n-core's environment first
 const core = require('n8n-core');
 const workflowLib = require('n8n-workflow');
-const { TestCredentialsHelper } = require('../helpers/n8n-contexts');
+const { TestCredentialsHelper, instanceData } = require('../helpers/n8n-contexts');
 const { resumeCaller } = require('../helpers/resume-context');
 
 const TRIGGER_TYPE = 'n8n-nodes-webdata.webDataTrigger';
@@ -76,17 +76,7 @@ async function startReceiver({ port = 0, host = '127.0.0.1', publicBase, credent
 
 	const credentialsHelper = new TestCredentialsHelper(credential, { defaults: { apiKey: '', baseUrl: '', webhookSecret: '' } });
 	function additionalData(extra = {}) {
-		return {
-			credentialsHelper,
-			variables: {},
-			instanceBaseUrl: `${base}/`,
-			restApiUrl: `${base}/rest`,
-			webhookBaseUrl: `${base}/webhook`,
-			webhookTestBaseUrl: `${base}/webhook-test`,
-			webhookWaitingBaseUrl: `${base}/webhook-waiting`,
-			formWaitingBaseUrl: `${base}/form-waiting`,
-			...extra,
-		};
+		return instanceData(base, credentialsHelper, extra);
 	}
 
 	/** A Web Data Trigger with `parameters` in an active workflow whose webhooks this receiver serves. */
