@@ -585,11 +585,10 @@ class Editor {
 	}
 
 	/**
-	 * Issues 17 and 22: a Parse File node added now (the node creator's "Parse a file") is node version
-	 * 3: its Options hold the file settings, and HTML Content, Linked Web Page and Advanced Options hold
-	 * the rest. Resolves a note with what the lists offer; throws with what the panel showed.
+	 * Adds a Web Data node through the node creator (search "Web Data", then the action `action`, e.g.
+	 * "Parse a file") to an example's canvas, as a new user does; resolves its open panel's parameters.
 	 */
-	async newParsePanel() {
+	async addWebDataNode(action) {
 		const page = this.page;
 		await this.openWorkflow('parse-pdf-to-markdown');
 		await page.locator('[data-test-id="node-creator-plus-button"]').click();
@@ -598,11 +597,22 @@ class Editor {
 		await creator.locator('[data-test-id="node-creator-search-bar"]').waitFor();
 		await page.keyboard.type('Web Data');
 		await creator.locator('[data-test-id="node-creator-item-name"]', { hasText: /^\s*Web Data\s*$/ }).first().click();
-		await creator.getByText('Parse a file', { exact: true }).first().click();
+		await creator.getByText(action, { exact: true }).first().click();
 		const ndv = page.locator('[data-test-id="ndv"]');
 		await ndv.waitFor();
 		const params = ndv.locator('[data-test-id="node-parameters"]');
 		await params.waitFor();
+		return params;
+	}
+
+	/**
+	 * Issues 17 and 22: a Parse File node added now (the node creator's "Parse a file") is node version
+	 * 3: its Options hold the file settings, and HTML Content, Linked Web Page and Advanced Options hold
+	 * the rest. Resolves a note with what the lists offer; throws with what the panel showed.
+	 */
+	async newParsePanel() {
+		const page = this.page;
+		const params = await this.addWebDataNode('Parse a file');
 		const missing = await this.missingLabels(params, ['Input Binary Field', 'Options', 'HTML Content Options', 'Linked Web Page Options', 'Advanced Options']);
 		if (missing.length) throw new Error(`the new Parse File panel does not show ${missing.map((l) => `"${l}"`).join(', ')} (it shows: ${oneLine(await params.innerText())})`);
 		/** The entries the "Add Option" list of one collection offers. */
@@ -647,18 +657,7 @@ class Editor {
 	 */
 	async newMonitorPanel() {
 		const page = this.page;
-		await this.openWorkflow('parse-pdf-to-markdown');
-		await page.locator('[data-test-id="node-creator-plus-button"]').click();
-		const creator = page.locator('[data-test-id="node-creator"]');
-		await creator.waitFor();
-		await creator.locator('[data-test-id="node-creator-search-bar"]').waitFor();
-		await page.keyboard.type('Web Data');
-		await creator.locator('[data-test-id="node-creator-item-name"]', { hasText: /^\s*Web Data\s*$/ }).first().click();
-		await creator.getByText('Create a monitor', { exact: true }).first().click();
-		const ndv = page.locator('[data-test-id="ndv"]');
-		await ndv.waitFor();
-		const params = ndv.locator('[data-test-id="node-parameters"]');
-		await params.waitFor();
+		const params = await this.addWebDataNode('Create a monitor');
 		const missing = await this.missingLabels(params, ['Goal', 'Time Zone', 'Targets']);
 		if (missing.length) throw new Error(`the new Monitor Create panel does not show ${missing.map((l) => `"${l}"`).join(', ')} (it shows: ${oneLine(await params.innerText())})`);
 		const text = oneLine(await params.innerText());
