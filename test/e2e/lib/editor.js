@@ -544,16 +544,18 @@ class Editor {
 
 	/**
 	 * The credential dialog's Test (run by n8n on Save) for what new users get wrong: each case must
-	 * show "Couldn't connect with these settings" with details that say what is wrong and what to do.
-	 * Resolves a note; throws with what the dialog showed.
+	 * show "Couldn't connect with these settings" with what n8n lets the credential's declarative test
+	 * say: the service's refusals in plain words with what to do, and n8n's own error code where the
+	 * Base URL is not a URL or nothing answers (the Base URL field's hint, shown beside it, gives the
+	 * form). Resolves a note; throws with what the dialog showed.
 	 */
 	async credentialTest() {
 		const page = this.page;
 		const closed = await freePort(); // nothing listens there
 		const cases = [
-			{ what: 'Base URL without a scheme', apiKey: this.host.apiKey, baseUrl: 'api.example', wanted: [/has no scheme/, /https:\/\/api\.example/] },
+			{ what: 'Base URL without a scheme', apiKey: this.host.apiKey, baseUrl: 'api.example', wanted: [/ERR_INVALID_URL/, /For example https:\/\/api\.firecrawl\.dev/] },
 			{ what: 'key refused', apiKey: 'fc-e2e-not-the-key', baseUrl: this.host.fakeUrl, wanted: [/refused the API key \(401\)/, /Copy the key again/] },
-			{ what: 'service unreachable', apiKey: this.host.apiKey, baseUrl: `http://127.0.0.1:${closed}`, wanted: [/connection refused/, /Check the host and port/] },
+			{ what: 'service unreachable', apiKey: this.host.apiKey, baseUrl: `http://127.0.0.1:${closed}`, wanted: [/ECONNREFUSED/] },
 		];
 		await this.openWorkflow('parse-pdf-to-markdown');
 		const ndv = await this.openPanel('Parse PDF to Markdown');
