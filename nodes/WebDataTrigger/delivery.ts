@@ -163,8 +163,6 @@ const PAGE_EVENTS = ['crawl.page', 'batch_scrape.page'];
 
 /** The crawl / batch-scrape events that announce a job's end. */
 const END_EVENT_KINDS = ['completed', 'failed', 'cancelled'];
-/** The ways a crawl / batch scrape really ends (its status read). */
-export const JOB_END_STATUSES = ['completed', 'failed', 'cancelled'] as const;
 
 /** A crawl / batch end delivery: its job kind prefix and the end it announces, or undefined. */
 export function jobEndAnnouncement(type: string): { prefix: 'crawl' | 'batch_scrape'; announced: string } | undefined {

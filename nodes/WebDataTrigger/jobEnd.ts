@@ -1,6 +1,7 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { isUuid } from '../WebData/helpers/validation';
+import { STATUS_ONLY_LIMIT } from '../WebData/resources/crawl/jobs';
 import { apiRequest, defaultDeps, type TransportDeps } from '../WebData/transport';
 import { jobEndAnnouncement, jobEndOf, type Envelope, type JobEnd } from './delivery';
 
@@ -13,7 +14,8 @@ const READ_DEPS: TransportDeps = { ...defaultDeps, maxAttempts: 2, budgetMs: 700
 
 /**
  * The real end of the crawl / batch scrape a `<prefix>.completed|failed|cancelled` delivery speaks
- * of: ONE status read through the credential (`?limit=0`: no documents). The open-source server
+ * of: ONE status read through the credential (`?limit=1`, STATUS_ONLY_LIMIT: at most one document;
+ * never 0, which some server builds read as "all", see crawl/jobs.ts). The open-source server
  * announces every end as completed (success true, data []) after marking the job finished, so the
  * read says whether it completed, failed or was cancelled, with its page counts.
  */
@@ -24,7 +26,7 @@ export async function readJobEnd(ctx: IWebhookFunctions, envelope: Envelope): Pr
 	if (!isUuid(id)) return { readError: 'the delivery has no job ID to read' };
 	const path = end.prefix === 'crawl' ? `/crawl/${id}` : `/batch/scrape/${id}`;
 	try {
-		const body = await apiRequest<IDataObject>(ctx, { method: 'GET', path, qs: { limit: 0 }, timeoutMs: READ_TIMEOUT_MS }, READ_DEPS);
+		const body = await apiRequest<IDataObject>(ctx, { method: 'GET', path, qs: { limit: STATUS_ONLY_LIMIT }, timeoutMs: READ_TIMEOUT_MS }, READ_DEPS);
 		return jobEndOf(body);
 	} catch (error) {
 		return { readError: (error as Error).message };

@@ -1000,9 +1000,9 @@ describe('Job events (Source: Job Events, issue 18)', () => {
 			expect(p.markdown.length).toBeGreaterThan(0);
 		}
 		expect(t.executions[4].items[0]).toMatchObject({ event: 'crawl.completed', jobId: crawl.id, success: true, webhookMetadata: { run: 'nightly-7' } });
-		// The end is read once (no documents): how the crawl really ended, with its counts.
+		// The end is read once (at most one document, never limit=0): how the crawl really ended, with its counts.
 		expect(t.executions[4].items[0]).toMatchObject({ status: 'completed', total: 3, completed: 3, creditsUsed: 3 });
-		expect(api.requests({ method: 'GET' }).map((r) => [r.path, r.query, r.status])).toEqual([[`/v2/crawl/${crawl.id}`, { limit: '0' }, 200]]);
+		expect(api.requests({ method: 'GET' }).map((r) => [r.path, r.query, r.status])).toEqual([[`/v2/crawl/${crawl.id}`, { limit: '1' }, 200]]);
 		expect(t.executions[4].items[0]).not.toHaveProperty('markdown');
 		expect(t.responses.every((r) => r.status === 200 && r.body.received === true)).toBe(true);
 	});
