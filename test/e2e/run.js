@@ -433,7 +433,12 @@ async function main() {
 	const userFolder = path.join(tmp, 'user');
 	fs.mkdirSync(userFolder);
 
-	const workflows = listWorkflows().filter((w) => !process.env.E2E_FILTER || w.name.includes(process.env.E2E_FILTER));
+	const newer = Object.entries(HOST.needsNewerN8n ?? {});
+	const workflows = listWorkflows().filter((w) => {
+		const why = newer.find(([prefix]) => w.name.startsWith(prefix));
+		if (why) console.log(`# not run on ${HOST.name}: ${w.name}: ${why[1]}`);
+		return !why && (!process.env.E2E_FILTER || w.name.includes(process.env.E2E_FILTER));
+	});
 	const bases = workflows.map((w) => w.base);
 	const dup = bases.filter((b, i) => bases.indexOf(b) !== i);
 	for (const [i, item] of workflows.entries()) {
