@@ -5,7 +5,7 @@
 // never resources/, methods/ or the node files. Layout: nodes/README.md.
 
 import { defaultDeps, type TransportDeps } from '../transport';
-import { cancellableSleep } from '../transport/sleep';
+import { cancellableSleep, cancelledError } from '../transport/sleep';
 
 /**
  * THE polling helper of the package: waits for a long-running job (agent runs now, crawl and
@@ -131,12 +131,6 @@ export interface WaitResult<S> {
 }
 
 /** The error of a stopped execution; `name` AbortError, so the router never makes it an item. */
-export function cancelledError(): Error {
-	const error = new Error('The execution was cancelled');
-	error.name = 'AbortError';
-	return error;
-}
-
 function throwIfCancelled(signal: AbortSignal | undefined): void {
 	if (signal?.aborted) throw cancelledError();
 }

@@ -14,7 +14,7 @@ import { baseUrlMessage, checkBaseUrl } from './baseUrl';
 import { type ApiFailure, toNodeApiError } from './errors';
 import type { Pace, PaceTicket } from './pace';
 import { MAX_ATTEMPTS, nextRetryDelay, parseRetryAfter } from './retry';
-import { cancellableSleep } from './sleep';
+import { cancellableSleep, cancelledError } from './sleep';
 
 export const CREDENTIAL_TYPE = 'webDataApi';
 
@@ -122,12 +122,6 @@ function parseBody(raw: unknown): { ok: true; value: unknown } | { ok: false } {
 	} catch {
 		return { ok: false };
 	}
-}
-
-function cancelledError(): Error {
-	const error = new Error('The execution was cancelled');
-	error.name = 'AbortError';
-	return error;
 }
 
 function cancelSignal(ctx: ApiContext): AbortSignal | undefined {

@@ -14,8 +14,8 @@ export const SLEEP_SLICE_MS = 1_000;
 /** `sleep(ms)` of the host's n8n-workflow, possibly without signal support (1.x). */
 export type HostSleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
-/** The error of a wait ended by the signal (name AbortError: never made an error item). */
-function abortError(): Error {
+/** The error of a wait or request ended by the stop signal (name AbortError: never made an error item). */
+export function cancelledError(): Error {
 	const error = new Error('The execution was cancelled');
 	error.name = 'AbortError';
 	return error;
@@ -30,10 +30,10 @@ export async function cancellableSleep(ms: number, signal?: AbortSignal, hostSle
 		await hostSleep(ms);
 		return;
 	}
-	if (signal.aborted) throw abortError();
+	if (signal.aborted) throw cancelledError();
 	let onAbort: (() => void) | undefined;
 	const aborted = new Promise<never>((_resolve, reject) => {
-		onAbort = () => reject(abortError());
+		onAbort = () => reject(cancelledError());
 		signal.addEventListener('abort', onAbort, { once: true });
 	});
 	try {
@@ -41,7 +41,7 @@ export async function cancellableSleep(ms: number, signal?: AbortSignal, hostSle
 		do {
 			const slice = Math.min(left, SLEEP_SLICE_MS);
 			await Promise.race([hostSleep(slice, signal), aborted]);
-			if (signal.aborted) throw abortError();
+			if (signal.aborted) throw cancelledError();
 			left -= slice;
 		} while (left > 0);
 	} finally {
