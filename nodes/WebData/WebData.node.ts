@@ -12,7 +12,6 @@ import type {
 import { resourceProperties } from './fields/description';
 import { asNodeError, errorItem, isCancellation } from './helpers/items';
 import { runPool } from './helpers/pool';
-import { throwIfResumedWithError } from './jobs/resumeCompat';
 import { isToolRun, readToolRequest, toolDescriptionProperties, toolOutput, toolResultProperties } from './tool/tool';
 import { forModel, TOOL_RETRY_BUDGET_MS, toolErrorAsResult } from './tool/toolError';
 import type { Resource, RunContext } from './helpers/types';
@@ -205,8 +204,6 @@ export class WebData implements INodeType {
 	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		// Resumed with its job's error on an n8n without metadata.resumeError (jobs/resumeCompat.ts).
-		throwIfResumedWithError(this);
 		// A paused Run and Wait ("Resume on Completion Webhook") checking its job when its wait time came.
 		const checked = await checkWaitingNode.call(this);
 		if (checked) return [checked];

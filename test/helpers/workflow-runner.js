@@ -214,6 +214,9 @@ function failedRun(error) {
  * (the failure as n8n stores it: message, description, context, node, httpCode…), runData, run
  * (the raw IRun), items(node) (items of the node's first output, last run), json(node) }.
  */
+/** The execution id each run's data belongs to, so that `resume` resumes the same execution. */
+const executionIds = new WeakMap();
+
 function makeResult(run, canceled = false) {
 	const { runData } = run.data.resultData;
 	const { error } = run.data.resultData;
@@ -280,7 +283,8 @@ function makeAdditionalData(credentials, hooks, executionId, urlBase = 'http://1
  *   urlBase      the instance's URL base for webhook and resume URLs (default http://127.0.0.1:5678)
  *   resume       the run data (result.run.data) of a WAITING execution: it is resumed as n8n's wait
  *                tracker does when its wait time comes (through JSON, as n8n's database gives it back)
- *   executionId  the execution's id (default: a new one; pass the waiting one's with `resume`)
+ *   executionId  the execution's id (default: with `resume`, the waiting run's own, as n8n resumes
+ *                the same execution; else a new one. A Retry is a new execution: pass another id)
  * Returns { done: Promise<result>, cancel() }.
  */
 function startWorkflow(workflowJson, options = {}) {
@@ -300,7 +304,8 @@ function startWorkflow(workflowJson, options = {}) {
 	const done = (async () => {
 		try {
 			await useBinaryService(binaryMode);
-			const executionId = options.executionId !== undefined ? String(options.executionId) : String(++executionCounter);
+			const waitingId = options.resume ? executionIds.get(options.resume) : undefined;
+			const executionId = options.executionId !== undefined ? String(options.executionId) : (waitingId ?? String(++executionCounter));
 			const mode = options.mode || 'manual';
 			const workflow = new workflowLib.Workflow({
 				id: String(wf.id || 'test-workflow'),
@@ -342,6 +347,7 @@ function startWorkflow(workflowJson, options = {}) {
 			// n8n records such a run as canceled (its onCancel hook), even when the node then fails
 			// with an abort error and WorkflowExecute's own IRun says 'error'.
 			const run = await execution;
+			executionIds.set(run.data, executionId);
 			return makeResult(run, execution.isCanceled);
 		} finally {
 			releaseBinaryMode();

@@ -126,6 +126,7 @@ describe('the run starts and the execution waits', () => {
 
 	test('still going at a check → the execution pauses again until the next check (no output yet), one read per check', async () => {
 		const { result, jobId } = await startWaiting({ maxWait: 600 });
+		for (const e of result.run.data.executionData.nodeExecutionStack) e.metadata.webDataResume.wait.checkAt = Date.now(); // its time came
 		const t1 = Date.now();
 		const again = record(await runWorkflow(workflow({ maxWait: 600 }), { credentials: credentials(), resume: result.run.data }));
 		expect(again.status).toBe('waiting');
@@ -151,14 +152,14 @@ describe('the run starts and the execution waits', () => {
 		expect(timedOut.status).toBe('success');
 		const [item] = timedOut.json(NODE);
 		expect(item).toMatchObject({ id: a.jobId, status: 'processing', timedOut: true, waitMethod: 'completionWebhook' });
-		expect(item.message).toMatch(/^Max Wait \(1 s\) passed: no completion webhook came, and the status read at .+ said the agent run was still going\. Read it later with Agent → Get/);
+		expect(item.message).toMatch(/^Max Wait \(1 s\) passed and the status read at .+ said the agent run was still going\. Read it later with Agent → Get/);
 		expect(api.agentPolls(a.jobId)).toBe(1);
 
 		const b = await startWaiting({ maxWait: 1, onTimeout: 'fail' });
 		await new Promise((r) => setTimeout(r, 1100));
 		const failed = record(await runWorkflow(workflow({ maxWait: 1, onTimeout: 'fail' }), { credentials: credentials(), resume: b.result.run.data }));
 		expect(failed.status).toBe('error');
-		expect(failed.error.message).toBe('The agent run did not send its completion webhook within Max Wait (1 s)');
+		expect(failed.error.message).toBe('The agent run did not end within Max Wait (1 s)');
 		expect(failed.error.description).toContain(b.jobId);
 	});
 
@@ -171,12 +172,77 @@ describe('the run starts and the execution waits', () => {
 		expect(api.agentPolls(w.jobId)).toBe(1);
 	});
 
-	test('a status read that fails at a check is not an end: the execution pauses until the next check', async () => {
+	test('a status read that fails for a while (429 after every retry) is not an end: the execution pauses until the next check', async () => {
 		const { result, jobId } = await startWaiting({ maxWait: 600 });
-		api.fault({ method: 'GET', path: `/v2/agent/${jobId}`, statuses: [404] });
+		api.fault({ method: 'GET', path: `/v2/agent/${jobId}`, statuses: [429], retryAfter: 0, times: 5 });
 		const again = record(await runWorkflow(workflow({ maxWait: 600 }), { credentials: credentials(), resume: result.run.data }));
 		expect(again.status).toBe('waiting');
 		expect(again.run.data.executionData.nodeExecutionStack[1].metadata.webDataResume.wait).toMatchObject({ jobId, phase: 'check', reads: 1 });
+	});
+
+	test.each([
+		[404, /no longer knows the agent run/],
+		[401, /refused the credential \(401\)/],
+		[403, /refused the credential \(403\)/],
+	])('a read answered %i ends the wait at that check with the service\'s answer and what to do; under Continue it is an error item', async (status, why) => {
+		const { result, jobId } = await startWaiting({ maxWait: 600 });
+		api.fault({ method: 'GET', path: `/v2/agent/${jobId}`, statuses: [status], times: 2 });
+		const t = Date.now();
+		const ended = record(await runWorkflow(workflow({ maxWait: 600 }), { credentials: credentials(), resume: result.run.data }));
+		expect(Date.now() - t).toBeLessThan(20000); // not Max Wait
+		expect(ended.status).toBe('error');
+		expect(ended.error.message).toMatch(/^The agent run can no longer be read: /);
+		expect(ended.error.description).toMatch(why);
+		expect(ended.error.description).toContain(jobId);
+		expect(ended.error.description).toMatch(/Waiting longer cannot change this/);
+
+		const cont = await startWaiting({ maxWait: 600 }, { node: { onError: 'continueRegularOutput' } });
+		api.fault({ method: 'GET', path: `/v2/agent/${cont.jobId}`, statuses: [status], times: 2 });
+		const item = record(await runWorkflow(workflow({ maxWait: 600 }, { node: { onError: 'continueRegularOutput' } }), { credentials: credentials(), resume: cont.result.run.data }));
+		expect(item.status).toBe('success');
+		expect(item.json(NODE)).toEqual([expect.objectContaining({ error: expect.stringMatching(/^The agent run can no longer be read/), jobId: cont.jobId, httpCode: String(status) })]);
+		expect(item.items(NODE)[0].pairedItem).toEqual({ item: 0 });
+	});
+
+	test('Retry of a run that failed at its check (a new execution) starts the run again, as with Wait Method "Poll"', async () => {
+		const w = await startWaiting({ prompt: `Refuse ${LONG} FAKE_OUTCOME=fail` });
+		api.finishAgentJob(w.jobId);
+		const failed = record(await runWorkflow(workflow({ prompt: `Refuse ${LONG} FAKE_OUTCOME=fail` }), { credentials: credentials(), resume: w.result.run.data }));
+		expect(failed.status).toBe('error');
+		expect(api.requests({ method: 'POST', path: '/v2/agent' })).toHaveLength(1);
+		// n8n's Retry replays the failed stack entry (the check, with its metadata) in a NEW execution.
+		// As n8n's ExecutionService.retry prepares it: the error removed, the failed run of the node dropped.
+		const data = JSON.parse(JSON.stringify(failed.run.data));
+		delete data.resultData.error;
+		const runs = data.resultData.runData[data.resultData.lastNodeExecuted];
+		if (runs.at(-1).error !== undefined) runs.pop();
+		expect(data.executionData.nodeExecutionStack[0].metadata.webDataResume.wait).toMatchObject({ jobId: w.jobId, phase: 'check' });
+		const retried = record(await runWorkflow(workflow({ prompt: `Refuse ${LONG} FAKE_OUTCOME=fail` }), { credentials: credentials(), resume: data, executionId: 'retry-of-it' }));
+		expect(retried.error?.message).toBeUndefined();
+		expect(retried.status).toBe('waiting');
+		const starts = api.requests({ method: 'POST', path: '/v2/agent' });
+		expect(starts).toHaveLength(2);
+		expect(starts[1].body.webhook.url).toContain('/webhook-waiting/retry-of-it?');
+		const newId = retried.json(NODE)[0].id;
+		expect(newId).not.toBe(w.jobId);
+		expect(retried.run.data.executionData.nodeExecutionStack[1].metadata.webDataResume.wait).toMatchObject({ jobId: newId, executionId: 'retry-of-it', reads: 0 });
+	});
+
+	test('two resumes of one execution at once (n8n 1.x has no guard: a delivery\'s wake and the timed check): the run is read and output once; the other copy outputs nothing', async () => {
+		const { result, jobId } = await startWaiting({ maxWait: 600 });
+		api.finishAgentJob(jobId);
+		api.fault({ method: 'GET', path: `/v2/agent/${jobId}`, delayMs: 1500, times: 1 });
+		const [a, b] = await Promise.all([
+			runWorkflow(workflow({ maxWait: 600 }), { credentials: credentials(), resume: result.run.data }),
+			new Promise((r) => setTimeout(r, 300)).then(() => runWorkflow(workflow({ maxWait: 600 }), { credentials: credentials(), resume: result.run.data })),
+		]);
+		const outputs = [record(a), record(b)].map((r) => r.items(NODE).length).sort();
+		expect(outputs).toEqual([0, 1]);
+		expect(api.agentPolls(jobId)).toBe(1);
+		// A third resume after the result went out (n8n 1.x's timer firing late) outputs nothing either.
+		const c = record(await runWorkflow(workflow({ maxWait: 600 }), { credentials: credentials(), resume: result.run.data }));
+		expect(c.items(NODE)).toEqual([]);
+		expect(api.agentPolls(jobId)).toBe(1);
 	});
 
 	test('Wait Method "Poll" (and saved workflows without the field) keep polling: no webhook is sent', async () => {
@@ -250,8 +316,8 @@ function agentNode({ nodeOver = {}, parameters = {} } = {}) {
 }
 
 /** A waiting run (through the engine) and a delivery for it, signed and with the right token. */
-async function waitingRun(parameters = {}, { prompt = `Find robotics start-ups ${LONG}`, outcome } = {}) {
-	const { result, start, jobId } = await startWaiting({ prompt, ...parameters });
+async function waitingRun(parameters = {}, { prompt = `Find robotics start-ups ${LONG}`, outcome, node } = {}) {
+	const { result, start, jobId } = await startWaiting({ prompt, ...parameters }, node ? { node } : undefined);
 	expect(result.status).toBe('waiting');
 	const stack = result.run.data.executionData.nodeExecutionStack; // [the paused entry, its check entry]
 	const entry = stack[0];
@@ -273,44 +339,52 @@ async function callWebhook({ nodeOver, parameters, ...rest }) {
 
 const statusReads = (jobId) => api.requests({ method: 'GET', path: `/v2/agent/${jobId}` }).length;
 
-describe('the resume call (WebData.webhook)', () => {
-	test('a signed delivery of the run\'s end resumes with the run read once (GET /v2/agent/{id}); the check entry is dropped, so the node outputs once', async () => {
+/** What n8n runs after a wake: the same execution, resumed; its check reads the run. */
+async function afterWake(w, parameters = {}, opts = {}) {
+	return record(await runWorkflow(workflow(parameters, opts), { credentials: credentials(opts.credentials), resume: w.result.run.data }));
+}
+
+describe('the resume call (WebData.webhook): it wakes, the check reads', () => {
+	test('a signed delivery of the run\'s end is answered at once and wakes the execution; nothing is read there; the check then reads the run once and outputs it once', async () => {
 		const w = await waitingRun({ onTimeout: 'fail' });
-		expect(w.stack).toHaveLength(2);
-		const body = w.envelope();
-		const raw = Buffer.from(JSON.stringify(body));
+		const raw = Buffer.from(JSON.stringify(w.envelope()));
 		const { returned, response } = await callWebhook({ entry: w.entry, stack: w.stack, executionId: w.executionId, raw, headers: w.headersFor(raw), credentials: { webhookSecret: SECRET } });
-		expect(w.stack).toEqual([w.entry]);
 		expect(response.status).toBeUndefined();
-		expect(returned.webhookResponse).toEqual({ received: true });
-		expect(returned.workflowData).toHaveLength(1);
-		const [item] = returned.workflowData[0];
-		expect(item.pairedItem).toEqual({ item: 0 });
-		expect(item.json).toMatchObject({ id: w.jobId, status: 'completed', creditsUsed: 10 });
-		expect(item.json.data.answer).toMatch(/Fake research result/);
-		expect(item.json.success).toBeUndefined();
+		expect(returned).toEqual({ workflowData: [], webhookResponse: { received: true } });
+		expect(statusReads(w.jobId)).toBe(0);
+		expect(w.stack).toHaveLength(2); // the check stays: it reads the run
+		const resumed = await afterWake(w, { onTimeout: 'fail' });
+		expect(resumed.status).toBe('success');
+		const items = resumed.items(NODE);
+		expect(items).toHaveLength(1);
+		expect(items[0].pairedItem).toEqual({ item: 0 });
+		expect(items[0].json).toMatchObject({ id: w.jobId, status: 'completed' });
+		expect(items[0].json.data.answer).toMatch(/Fake research result/);
 		expect(statusReads(w.jobId)).toBe(1);
-		expect(w.entry.metadata.resumeError).toBeUndefined();
 	});
 
-	test('without a signing secret in the credential, the token alone is checked', async () => {
+	test('the answer does not wait for the service: a status read that would take 3 s is not made by the webhook', async () => {
 		const w = await waitingRun();
+		api.fault({ method: 'GET', path: `/v2/agent/${w.jobId}`, delayMs: 3000 });
 		const raw = Buffer.from(JSON.stringify(w.envelope()));
-		const { returned } = await callWebhook({ entry: w.entry, executionId: w.executionId, raw, headers: w.headersFor(raw, { secret: null }) });
-		expect(returned.workflowData[0][0].json.status).toBe('completed');
+		const t = Date.now();
+		const { returned } = await callWebhook({ entry: w.entry, stack: w.stack, executionId: w.executionId, raw, headers: w.headersFor(raw) });
+		expect(Date.now() - t).toBeLessThan(2000);
+		expect(returned.workflowData).toEqual([]);
+		expect(statusReads(w.jobId)).toBe(0);
 	});
 
 	test.each([
 		['the token in the URL only (a service that drops custom headers)', { tokenValue: null, secret: null }, {}, 'url'],
 		['the signature only (a service that forwards neither headers nor the URL\'s query)', { tokenValue: null }, { webhookSecret: SECRET }, 'none'],
 		['the token header only', { secret: null }, { webhookSecret: SECRET }, 'none'],
-	])('%s → accepted: the run is read once and the execution resumes', async (_name, headerOptions, creds, query) => {
+		['the token alone, without a signing secret in the credential', { secret: null }, {}, 'none'],
+	])('%s → accepted: the execution wakes', async (_name, headerOptions, creds, query) => {
 		const w = await waitingRun();
 		const raw = Buffer.from(JSON.stringify(w.envelope()));
 		const { returned, response } = await callWebhook({ entry: w.entry, stack: w.stack, executionId: w.executionId, raw, headers: w.headersFor(raw, headerOptions), query: query === 'url' ? { signature: 'n8n-token', webdataToken: w.token } : {}, credentials: creds });
 		expect(response.status).toBeUndefined();
-		expect(returned.workflowData[0][0].json).toMatchObject({ id: w.jobId, status: 'completed' });
-		expect(statusReads(w.jobId)).toBe(1);
+		expect(returned).toEqual({ workflowData: [], webhookResponse: { received: true } });
 	});
 
 	test.each([
@@ -322,7 +396,7 @@ describe('the resume call (WebData.webhook)', () => {
 		['a wrong token in the URL with a valid header token', { secret: null }, {}, { webdataToken: 'f'.repeat(64) }],
 		['the token in the URL twice', { tokenValue: null, secret: null }, {}, { webdataToken: ['x', 'y'] }],
 		['a signature with another secret, and the right token', { secret: 'not-the-secret' }, { webhookSecret: SECRET }, {}],
-	])('%s → 401, nothing resumes, nothing is read', async (_name, headerOptions, creds, query) => {
+	])('%s → 401, nothing wakes, nothing is read', async (_name, headerOptions, creds, query) => {
 		const w = await waitingRun();
 		const raw = Buffer.from(JSON.stringify(w.envelope()));
 		const tokenValue = headerOptions.tokenValue === 'other-execution' ? resume.resumeToken(CANARY_KEY, `${w.executionId}9`, { id: 'agent-node-id' }) : headerOptions.tokenValue;
@@ -333,7 +407,6 @@ describe('the resume call (WebData.webhook)', () => {
 		expect(warnings.join('\n')).toMatch(/refused a resume call/);
 		expect(warnings.join('\n')).not.toContain(w.token);
 		expect(statusReads(w.jobId)).toBe(0);
-		expect(w.stack).toHaveLength(2);
 	});
 
 	test('a body changed after signing → 401', async () => {
@@ -342,10 +415,9 @@ describe('the resume call (WebData.webhook)', () => {
 		const changed = Buffer.from(JSON.stringify(w.envelope({ data: [{ creditsUsed: 0, data: { forged: true } }] })));
 		const { response } = await callWebhook({ entry: w.entry, executionId: w.executionId, raw: changed, headers: w.headersFor(signed, { tokenValue: null }), credentials: { webhookSecret: SECRET } });
 		expect(response.status).toBe(401);
-		expect(statusReads(w.jobId)).toBe(0);
 	});
 
-	test('not an envelope → 400; an event that does not end the run, or another run\'s delivery → 200 ignored; nothing resumes or is read', async () => {
+	test('not an envelope → 400; an event that does not end the run, or another run\'s delivery → 200 ignored; nothing wakes or is read', async () => {
 		const w = await waitingRun();
 		const cases = [
 			[Buffer.from('{"hello":1}'), 400],
@@ -364,49 +436,40 @@ describe('the resume call (WebData.webhook)', () => {
 		expect(statusReads(w.jobId)).toBe(0);
 	});
 
-	test('a run that does not read as ended yet: answered 200 (the service sends once), and the execution is resumed into its check, which reads again and waits at most 60 s more', async () => {
+	test('two deliveries of one end: the second does not wake the execution again', async () => {
+		const w = await waitingRun();
+		const raw = Buffer.from(JSON.stringify(w.envelope()));
+		const first = await callWebhook({ entry: w.entry, executionId: w.executionId, raw, headers: w.headersFor(raw) });
+		const second = await callWebhook({ entry: w.entry, executionId: w.executionId, raw, headers: w.headersFor(raw) });
+		expect(first.returned.workflowData).toEqual([]);
+		expect(second.returned).toEqual({ webhookResponse: { received: true, ignored: 'the execution was woken by an earlier delivery' } });
+	});
+
+	test('a delivery when the check is due within 5 s does not wake: the check reads the run anyway', async () => {
+		const w = await waitingRun();
+		w.entry.metadata.webDataResume.wait.checkAt = Date.now() + 3000;
+		const raw = Buffer.from(JSON.stringify(w.envelope()));
+		const { returned } = await callWebhook({ entry: w.entry, executionId: w.executionId, raw, headers: w.headersFor(raw) });
+		expect(returned.workflowData).toBeUndefined();
+		expect(returned.webhookResponse).toEqual({ received: true, note: expect.stringMatching(/^the execution reads the agent run at /) });
+	});
+
+	test('a run that does not read as ended yet after a wake: the check pauses again, at most 60 s', async () => {
 		const w = await waitingRun({}, { outcome: 'running' });
-		const raw = Buffer.from(JSON.stringify(w.envelope()));
-		const before = Date.now();
-		const { returned, response } = await callWebhook({ entry: w.entry, stack: w.stack, executionId: w.executionId, raw, headers: w.headersFor(raw) });
-		expect(response.status).toBeUndefined();
-		expect(returned.webhookResponse).toEqual({ received: true, note: expect.stringMatching(/does not read as ended yet; the execution reads it again now/) });
-		expect(returned.workflowData).toEqual([]); // the paused entry passes nothing on; the check runs next
-		expect(w.stack).toHaveLength(2);
-		expect(w.stack[1].metadata.webDataResume.wait.deliveredAt).toBeGreaterThanOrEqual(before);
-		expect(statusReads(w.jobId)).toBe(1);
-		// What n8n then runs: the check (still running → the next check within 60 s).
-		const data = w.result.run.data;
-		data.executionData.nodeExecutionStack = w.stack;
 		const t = Date.now();
-		const again = record(await runWorkflow(workflow({}), { credentials: credentials(), resume: data }));
+		const again = await afterWake(w);
 		expect(again.status).toBe('waiting');
-		expect(Date.parse(again.run.data.waitTill) - t).toBeLessThanOrEqual(60000);
+		expect(Date.parse(again.run.data.waitTill) - t).toBeLessThanOrEqual(60500);
 		expect(Date.parse(again.run.data.waitTill) - t).toBeGreaterThanOrEqual(59000);
-		expect(statusReads(w.jobId)).toBe(2);
+		expect(statusReads(w.jobId)).toBe(1);
 	});
 
-	test('the run cannot be read (404): answered 200, resumed into the check; an execution paused by an older version (no check entry) keeps waiting, answered 200', async () => {
-		const w = await waitingRun();
-		api.fault({ method: 'GET', path: `/v2/agent/${w.jobId}`, statuses: [404], times: 2 });
-		const raw = Buffer.from(JSON.stringify(w.envelope()));
-		const { returned, response, warnings } = await callWebhook({ entry: w.entry, stack: w.stack, executionId: w.executionId, raw, headers: w.headersFor(raw) });
-		expect(response.status).toBeUndefined();
-		expect(returned.workflowData).toEqual([]);
-		expect(returned.webhookResponse.note).toMatch(/could not be read/);
-		expect(warnings.join('\n')).toMatch(/could not read agent run/);
-		const old = { node: w.entry.node, data: { main: [[{ json: { id: w.jobId, status: 'processing', timedOut: true, waitedUntil: new Date().toISOString() }, pairedItem: { item: 0 } }]] }, metadata: {} };
-		const second = await callWebhook({ entry: old, stack: [old], executionId: w.executionId, raw, headers: w.headersFor(raw) });
-		expect(second.response.status).toBeUndefined();
-		expect(second.returned).toEqual({ webhookResponse: { received: true, note: expect.stringMatching(/keeps waiting until Max Wait/) } });
-	});
-
-	test('no waiting run of this node in the execution → 409', async () => {
+	test('the waiting state cannot be read (an n8n that holds it otherwise) → 500 with a message, logged as an error; nothing wakes', async () => {
 		const w = await waitingRun();
 		const raw = Buffer.from(JSON.stringify(w.envelope()));
-		const { response } = await callWebhook({ entry: { node: { name: 'Another node' }, data: { main: [[]] } }, executionId: w.executionId, raw, headers: w.headersFor(raw) });
-		expect(response.status).toBe(409);
-		expect(statusReads(w.jobId)).toBe(0);
+		const { response, returned } = await callWebhook({ entry: { node: { name: 'Another node' }, data: { main: [[]] } }, executionId: w.executionId, raw, headers: w.headersFor(raw) });
+		expect(response).toEqual({ status: 500, body: { success: false, error: 'The waiting state of this execution could not be read; it reads the agent run at its next check' } });
+		expect(returned.workflowData).toBeUndefined();
 	});
 
 	test('a node not set to "Resume on Completion Webhook" → 404', async () => {
@@ -416,34 +479,22 @@ describe('the resume call (WebData.webhook)', () => {
 		expect(response.status).toBe(404);
 	});
 
-	test('a failed run with "Stop With Error" resumes into the node\'s error (metadata.resumeError), with the run\'s facts', async () => {
-		const w = await waitingRun({ options: { maxCredits: 50 } }, { prompt: `Refuse ${LONG} FAKE_OUTCOME=fail` });
-		const raw = Buffer.from(JSON.stringify(w.envelope({ type: 'agent.failed', success: false })));
-		const { returned } = await callWebhook({ entry: w.entry, executionId: w.executionId, raw, headers: w.headersFor(raw), parameters: { options: { maxCredits: 50 } } });
-		expect(returned.workflowData).toHaveLength(1);
-		const error = w.entry.metadata.resumeError;
-		expect(error.message).toBe('The agent run failed: Agent run failed due to an internal error.');
-		expect(error.context).toMatchObject({ jobId: w.jobId, status: 'failed', outcome: 'failed' });
-		expect(error.description).toContain(w.jobId);
-	});
-
-	test('a cancelled run with "Output Item" resumes with the run as it is', async () => {
-		const w = await waitingRun({}, { outcome: 'running' });
+	test('a cancelled run with "Output Item": the check outputs the run as it is', async () => {
+		const w = await waitingRun({ onUnsuccessful: 'outputItem' }, { outcome: 'running' });
 		await fetch(`${api.url}/v2/agent/${w.jobId}`, { method: 'DELETE', headers: { authorization: `Bearer ${CANARY_KEY}` } });
-		const raw = Buffer.from(JSON.stringify(w.envelope({ type: 'agent.cancelled', success: false })));
-		const { returned } = await callWebhook({ entry: w.entry, executionId: w.executionId, raw, headers: w.headersFor(raw), parameters: { onUnsuccessful: 'outputItem' } });
-		expect(returned.workflowData[0][0].json).toMatchObject({ id: w.jobId, status: 'failed', error: 'Agent run was cancelled.' });
-		expect(w.entry.metadata?.resumeError).toBeUndefined();
+		const resumed = await afterWake(w, { onUnsuccessful: 'outputItem' });
+		expect(resumed.status).toBe('success');
+		expect(resumed.json(NODE)[0]).toMatchObject({ id: w.jobId, status: 'failed', error: 'Agent run was cancelled.' });
 	});
 
-	test('a failed run under Continue (regular output) resumes with an error item carrying the run\'s facts, not an error', async () => {
-		const w = await waitingRun({}, { prompt: `Refuse ${LONG} FAKE_OUTCOME=credit_limit` });
-		const raw = Buffer.from(JSON.stringify(w.envelope({ type: 'agent.failed', success: false })));
-		const { returned } = await callWebhook({ entry: w.entry, executionId: w.executionId, raw, headers: w.headersFor(raw), nodeOver: { onError: 'continueRegularOutput' } });
-		const { json } = returned.workflowData[0][0];
+	test('a failed run under Continue (regular output): the check outputs an error item carrying the run\'s facts, not an error', async () => {
+		const node = { onError: 'continueRegularOutput' };
+		const w = await waitingRun({}, { prompt: `Refuse ${LONG} FAKE_OUTCOME=credit_limit`, node });
+		const resumed = await afterWake(w, { prompt: `Refuse ${LONG} FAKE_OUTCOME=credit_limit` }, { node });
+		expect(resumed.status).toBe('success');
+		const [json] = resumed.json(NODE);
 		expect(json.error).toMatch(/^The agent run stopped at its credit limit/);
 		expect(json).toMatchObject({ jobId: w.jobId, status: 'failed', stopReason: 'credit_limit_reached' });
-		expect(w.entry.metadata?.resumeError).toBeUndefined();
 	});
 });
 

@@ -84,11 +84,15 @@ async function deliveryOf(jobId, type, timeoutMs = 10000) {
 	}
 }
 
-/** Calls WebData.webhook() with a delivery's exact bytes and headers, as n8n does on the resume URL. */
+/**
+ * Calls WebData.webhook() with a delivery's exact bytes and headers, as n8n does on the resume URL;
+ * when it wakes the execution, runs what n8n then runs (the same execution resumed: its check reads
+ * the job) and gives that run as `resumed`.
+ */
 async function resumeWith(w, resource, delivery, { parameters = {}, nodeOver = {}, raw, headers, creds = {} } = {}) {
 	const call = resumeCaller({ api, apiKey: CANARY_KEY });
 	const node = nodeOf(resource, { ...w.params, ...parameters }, nodeOver);
-	return await call({
+	const answer = await call({
 		node,
 		entry: w.entry,
 		stack: w.stack,
@@ -97,6 +101,11 @@ async function resumeWith(w, resource, delivery, { parameters = {}, nodeOver = {
 		headers: headers ?? Object.fromEntries(Object.entries(delivery.headers).map(([k, v]) => [k.toLowerCase(), v])),
 		credentials: { webhookSecret: SECRET, ...creds },
 	});
+	if (!Array.isArray(answer.returned?.workflowData)) return answer;
+	expect(answer.returned).toEqual({ workflowData: [], webhookResponse: { received: true } });
+	const opts = { ...w.opts, node: { ...(w.opts?.node ?? {}), ...nodeOver } };
+	const resumed = record(await runWorkflow(workflow(resource, { ...w.params, ...parameters }, opts), { credentials: credentials(), resume: w.result.run.data }));
+	return { ...answer, resumed };
 }
 
 // ---- Crawl --------------------------------------------------------------------------------------
@@ -127,29 +136,28 @@ describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 		expect(delivery.body).toEqual({ success: true, type: 'crawl.completed', id: w.jobId, webhookId: expect.any(String), data: [], metadata: {} });
 		expect(statusReads('crawl', w.jobId)).toHaveLength(0);
 
-		const { returned, response } = await resumeWith(w, 'crawl', delivery);
+		const { resumed, response } = await resumeWith(w, 'crawl', delivery);
 		expect(response.status).toBeUndefined();
-		expect(returned.webhookResponse).toEqual({ received: true });
-		expect(w.stack).toEqual([w.entry]); // the check entry is dropped: the node outputs once
-		const items = returned.workflowData[0];
+		expect(resumed.status).toBe('success');
+		const items = resumed.items(NODE);
 		expect(items).toHaveLength(7);
 		expect(items.map((i) => i.pairedItem)).toEqual(Array(7).fill({ item: 0 }));
 		expect(items[0].json).toMatchObject({ jobId: w.jobId, jobStatus: 'completed', metadata: { sourceURL: 'https://example.com/fake-duration-1500' } });
 		expect(new Set(items.map((i) => i.json.metadata.sourceURL)).size).toBe(7);
-		// Read once: the first status page, then each `next` page once (7 pages, PAGE_SIZE 3 → skip 3, skip 6).
-		expect(statusReads('crawl', w.jobId).map((r) => r.query?.skip ?? new URL(r.path, api.url).searchParams.get('skip'))).toEqual([null, '3', '6']);
+		// Read by the check: the status with one document at most, then the pages once (7 pages,
+		// PAGE_SIZE 3 → skip 3, skip 6), 100 documents a page; the next links carry the limit on.
+		expect(statusReads('crawl', w.jobId).map((r) => r.query?.skip ?? new URL(r.path, api.url).searchParams.get('skip'))).toEqual([null, null, '3', '6']);
 		expect(PAGE_SIZE).toBe(3);
-		// Each read asks for pages of 100 documents (issue 18.4); the next links carry the limit on.
-		expect(statusReads('crawl', w.jobId).map((r) => r.query?.limit)).toEqual(['100', '100', '100']);
+		expect(statusReads('crawl', w.jobId).map((r) => r.query?.limit)).toEqual(['1', '100', '100', '100']);
 	});
 
 	test('Output "Compact" applies to the resumed pages', async () => {
 		const w = await startWaiting('crawl', crawl({ limit: 2, output: 'compact' }));
 		const delivery = await deliveryOf(w.jobId, 'crawl.completed');
-		const { returned } = await resumeWith(w, 'crawl', delivery, { parameters: { output: 'compact' } });
-		expect(returned.workflowData[0]).toHaveLength(2);
-		expect(returned.workflowData[0][0].json.metadata).toBeUndefined();
-		expect(returned.workflowData[0][0].json.url).toBe('https://example.com/fake-duration-1500');
+		const { resumed } = await resumeWith(w, 'crawl', delivery, { parameters: { output: 'compact' } });
+		expect(resumed.json(NODE)).toHaveLength(2);
+		expect(resumed.json(NODE)[0].metadata).toBeUndefined();
+		expect(resumed.json(NODE)[0].url).toBe('https://example.com/fake-duration-1500');
 	});
 
 	test.each([
@@ -182,21 +190,18 @@ describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 		expect(statusReads('crawl', w.jobId)).toHaveLength(0);
 	});
 
-	test('a completed event while the job still runs → 200 (the service sends once) and the execution is resumed into its check; the check reads it again and pauses again', async () => {
+	test('a completed event while the job still runs (the open-source server sends it before its status flips) → 200, the execution wakes; its check reads the status only and pauses again, at most 60 s', async () => {
 		const w = await startWaiting('crawl', crawl({ url: `https://example.com/${LONG}` }));
 		const raw = JSON.stringify({ success: true, type: 'crawl.completed', id: w.jobId, webhookId: crypto.randomUUID(), data: [], metadata: {} });
 		const token = w.start.body.webhook.headers[resume.RESUME_TOKEN_HEADER];
 		const headers = { 'x-webdata-resume-token': token, 'x-firecrawl-signature': `sha256=${signature.signBody(SECRET, raw)}` };
-		const { returned, response } = await resumeWith(w, 'crawl', null, { raw: Buffer.from(raw), headers });
+		const t = Date.now();
+		const { resumed: again, response } = await resumeWith(w, 'crawl', null, { raw: Buffer.from(raw), headers });
 		expect(response.status).toBeUndefined();
-		expect(returned.workflowData).toEqual([]);
-		expect(returned.webhookResponse.note).toMatch(/does not read as ended yet/);
-		expect(statusReads('crawl', w.jobId)).toHaveLength(1);
-		const data = w.result.run.data;
-		data.executionData.nodeExecutionStack = w.stack;
-		const again = record(await runWorkflow(workflow('crawl', w.params), { credentials: credentials(), resume: data }));
 		expect(again.status).toBe('waiting');
-		expect(statusReads('crawl', w.jobId)).toHaveLength(2);
+		expect(Date.parse(again.run.data.waitTill) - t).toBeLessThanOrEqual(61000);
+		// One read, of the status only: no finished page is downloaded to learn "scraping".
+		expect(statusReads('crawl', w.jobId).map((r) => r.query?.limit)).toEqual(['1']);
 	});
 
 	test('a lost crawl.completed: the check reads the ended crawl when its time comes and outputs its pages (read once, following next)', async () => {
@@ -208,16 +213,16 @@ describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 		expect(items).toHaveLength(7);
 		expect(items.every((i) => i.json.jobId === w.jobId && i.json.jobStatus === 'completed')).toBe(true);
 		expect(items.map((i) => i.pairedItem)).toEqual(Array(7).fill({ item: 0 }));
-		expect(statusReads('crawl', w.jobId)).toHaveLength(3);
+		expect(statusReads('crawl', w.jobId)).toHaveLength(4); // the status, then the 3 pages
 	});
 
 	test('a failed crawl, announced as the open-source server does (crawl.completed, success true): resumes into the poll mode\'s error with the counts; under Continue (regular output) into an error item', async () => {
 		const w = await startWaiting('crawl', crawl({ url: 'https://example.com/fake-duration-1000-fake-job-fail' }));
 		const delivery = await deliveryOf(w.jobId, 'crawl.completed');
 		expect(delivery.body).toMatchObject({ success: true, type: 'crawl.completed', id: w.jobId, data: [] });
-		const { returned } = await resumeWith(w, 'crawl', delivery);
-		expect(returned.workflowData).toHaveLength(1);
-		const error = w.entry.metadata.resumeError;
+		const { resumed } = await resumeWith(w, 'crawl', delivery);
+		expect(resumed.status).toBe('error');
+		const error = resumed.error;
 		expect(error.message).toBe('The crawl ended with status "failed"');
 		expect(error.description).toContain(w.jobId);
 		expect(error.description).toMatch(/^\d+ of 7 pages were scraped/);
@@ -227,8 +232,7 @@ describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 		const d2 = await deliveryOf(c.jobId, 'crawl.completed');
 		const out = await resumeWith(c, 'crawl', d2, { nodeOver: { onError: 'continueRegularOutput' } });
 		expect(out.response).toEqual({ status: undefined, body: undefined });
-		expect(out.returned.workflowData[0]).toEqual([{ json: { error: 'The crawl ended with status "failed"', description: expect.stringContaining(c.jobId), jobId: c.jobId, status: 'failed' }, pairedItem: { item: 0 } }]);
-		expect(c.entry.metadata?.resumeError).toBeUndefined();
+		expect(out.resumed.items(NODE)).toEqual([{ json: { error: 'The crawl ended with status "failed"', description: expect.stringContaining(c.jobId), jobId: c.jobId, status: 'failed' }, pairedItem: { item: 0 } }]);
 	});
 
 	test('a crawl cancelled elsewhere (announced as crawl.completed, success true): resumes into the error "ended with status cancelled" with the counts, not a success', async () => {
@@ -237,9 +241,9 @@ describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 		await fetch(`${api.url}/v2/crawl/${w.jobId}`, { method: 'DELETE', headers: { authorization: `Bearer ${CANARY_KEY}` } });
 		const delivery = await deliveryOf(w.jobId, 'crawl.completed');
 		expect(delivery.body).toMatchObject({ success: true, type: 'crawl.completed', id: w.jobId, data: [] });
-		const { returned } = await resumeWith(w, 'crawl', delivery);
-		expect(returned.workflowData).toHaveLength(1);
-		const error = w.entry.metadata.resumeError;
+		const { resumed } = await resumeWith(w, 'crawl', delivery);
+		expect(resumed.status).toBe('error');
+		const error = resumed.error;
 		expect(error.message).toBe('The crawl ended with status "cancelled"');
 		expect(error.description).toMatch(/^\d+ of 7 pages were scraped/);
 		expect(statusReads('crawl', w.jobId)).toHaveLength(1);
@@ -270,7 +274,7 @@ describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 		await sleep(1100);
 		const failed = record(await runWorkflow(workflow('crawl', f.params), { credentials: credentials(), resume: f.result.run.data }));
 		expect(failed.status).toBe('error');
-		expect(failed.error.message).toBe('The crawl did not send its completion webhook within Max Wait (1 s)');
+		expect(failed.error.message).toBe('The crawl did not end within Max Wait (1 s)');
 		expect(failed.error.description).toContain(f.jobId);
 	});
 
@@ -316,8 +320,8 @@ describe('Batch Scrape → Run and Wait, "Resume on Completion Webhook"', () => 
 		const delivery = await deliveryOf(w.jobId, 'batch_scrape.completed');
 		expect(api.deliveries.filter((d) => d.jobId === w.jobId).map((d) => d.type)).toEqual(['batch_scrape.completed']);
 		expect(statusReads('batchScrape', w.jobId)).toHaveLength(0);
-		const { returned } = await resumeWith(w, 'batchScrape', delivery, { nodeOver: { onError: 'continueRegularOutput' } });
-		const out = returned.workflowData[0];
+		const { resumed } = await resumeWith(w, 'batchScrape', delivery, { nodeOver: { onError: 'continueRegularOutput' } });
+		const out = resumed.items(NODE);
 		expect(out[0].json.error).toMatch(/^URL "not a url" is not valid/);
 		const pages = out.slice(1);
 		expect(pages.map((p) => [p.json.metadata.sourceURL, p.pairedItem])).toEqual([
@@ -327,7 +331,7 @@ describe('Batch Scrape → Run and Wait, "Resume on Completion Webhook"', () => 
 			[urls[3], { item: 4 }],
 		]);
 		expect(pages.every((p) => p.json.jobId === w.jobId && p.json.jobStatus === 'completed')).toBe(true);
-		expect(statusReads('batchScrape', w.jobId)).toHaveLength(2); // 4 pages, PAGE_SIZE 3: the first page and one `next`
+		expect(statusReads('batchScrape', w.jobId)).toHaveLength(3); // the status, then 4 pages (PAGE_SIZE 3): the first page and one `next`
 	});
 
 	test('a forged call → 401 and nothing read; the delivery resumes; the own Webhook URL is refused with zero requests', async () => {
@@ -336,9 +340,8 @@ describe('Batch Scrape → Run and Wait, "Resume on Completion Webhook"', () => 
 		const headers = { 'x-webdata-resume-token': 'f'.repeat(64), 'x-firecrawl-signature': delivery.headers['X-Firecrawl-Signature'] };
 		expect((await resumeWith(w, 'batchScrape', delivery, { headers })).response.status).toBe(401);
 		expect(statusReads('batchScrape', w.jobId)).toHaveLength(0);
-		const { returned } = await resumeWith(w, 'batchScrape', delivery);
-		expect(returned.workflowData[0].map((p) => p.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-		expect(w.entry.metadata.resumeError).toBeUndefined();
+		const { resumed } = await resumeWith(w, 'batchScrape', delivery);
+		expect(resumed.items(NODE).map((p) => p.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 
 		// A lost batch_scrape.completed: the check outputs the pages, each paired to its item, the carried error item first.
 		api.reset();

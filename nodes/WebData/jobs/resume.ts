@@ -1,6 +1,5 @@
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
-	ExecutionError,
 	IDataObject,
 	IExecuteData,
 	IExecuteFunctions,
@@ -12,33 +11,21 @@ import type {
 } from 'n8n-workflow';
 
 import { normalizeBaseUrl } from '../transport';
-import { failOnResumeWithoutResumeError } from './resumeCompat';
 import { derivedToken, type HeaderBag, verifyResumeCall, type WebhookRequest, type WebhookResponse } from './signature';
 import { invalid, isUuid } from '../helpers/validation';
 import type { OnTimeout } from './wait';
 
 /**
- * Run and Wait with Wait Method "Resume on Completion Webhook": ONE mechanism for every job that
- * ends with a webhook (Agent runs, Crawl and Batch Scrape jobs). A job kind plugs in a
- * CompletionWaiter (its events, and how to read the ended job once); everything else is here.
+ * Run and Wait with Wait Method "Resume on Completion Webhook", for every job that ends with a
+ * webhook (Agent runs, Crawl and Batch Scrape jobs). A job kind plugs in a CompletionWaiter.
  *
- * How n8n 2.x waits and resumes (read from its engine, and proven by the e2e suite):
- *  - the node puts the execution to wait (`putExecutionToWait(date)`); n8n saves it to the database
- *    with the node's stack entry and frees the worker;
- *  - a POST to the execution's resume URL (`$execution.resumeUrl`, which carries n8n's own
- *    per-execution `signature` token, checked by n8n) runs this node's `webhook()`. When it returns
- *    `workflowData`, n8n resumes the execution and those items become the node's output; the node's
- *    `execute()` does NOT run again (n8n marks the node disabled and passes the data through). When
- *    it returns no `workflowData`, nothing resumes and the execution keeps waiting;
- *  - when the wait time passes without a call, n8n resumes the execution and the FIRST stack entry
- *    (the paused node's) passes its data through, again without running node code; the entries
- *    behind it run as usual. If the paused entry carries `metadata.resumeError`, the node fails
- *    with that error instead.
- * The service sends each webhook once, so a lost one must not cost the whole Max Wait: the node
- * pauses until its next check, with a check entry of itself queued behind the paused (empty) one;
- * when the time comes, the check entry's execute() (continueWaiting) reads the job and outputs its
- * result, or pauses again (see pause and CHECK_SCHEDULE). A delivery resumes at once: webhook()
- * verifies it, reads the job once, puts the result into the paused entry and drops the check.
+ * Events only wake; the service's state is the truth. The node pauses the execution until its next
+ * check (putExecutionToWait) with a check entry of itself queued behind its own emptied entry: when
+ * n8n resumes the execution (the wait time came, or a delivery woke it), the check entry's
+ * execute() reads the job, status first and its results once it has ended, and outputs them, or
+ * pauses again. webhook() only authenticates a delivery, matches it to the waiting job and wakes
+ * the execution, answered at once; it reads nothing. Why the check entry, and what the node must
+ * know of n8n's engine for it: nodes/FACTS.md "Resume".
  */
 
 export const WAIT_METHOD_POLL = 'poll';
@@ -76,20 +63,20 @@ export interface CompletionWaiter {
 	/** Delivery `type`s that end the job; any other type is answered 200 "ignored". */
 	endEventTypes: string[];
 	/**
-	 * Reads the job once (from the webhook, or from a check while waiting) and gives the node's
-	 * output: its items (paired to the input items), or its error, or `running` when the job has not
-	 * ended yet. `entry` is the waiting node's stack entry as the waiter knows it: the carried items,
-	 * then the job's item ({id} and its pairedItem), and the kept facts in its metadata.
+	 * Reads the job at a check: its status first, its results only once it has ended. Gives the
+	 * node's output: its items (paired to the input items), or its error, or `running` when the job
+	 * has not ended yet. `entry` is the waiting node's stack entry as the waiter knows it: the carried
+	 * items, then the job's item ({id} and its pairedItem), and the kept facts in its metadata.
 	 */
 	resume(ctx: ResumeContext, jobId: string, entry: IExecuteData): Promise<ResumeRead>;
 }
 
-/** Where a waiter reads the job: the resume call (webhook()) or a check while waiting (execute()). */
-export type ResumeContext = IWebhookFunctions | IExecuteFunctions;
+/** Where a waiter reads the job: a check of the waiting execution (execute()). */
+export type ResumeContext = IExecuteFunctions;
 
-/** A node parameter in either context (the check reads the first item's, as the waiting run did). */
+/** A node parameter as the waiting run read it (the first item's). */
 export function resumeParameter(ctx: ResumeContext, name: string, fallback: unknown): unknown {
-	return 'getInputData' in ctx ? ctx.getNodeParameter(name, 0, fallback) : ctx.getNodeParameter(name, fallback);
+	return ctx.getNodeParameter(name, 0, fallback);
 }
 
 export type ResumeRead =
@@ -186,16 +173,32 @@ function readResumeUrl(ctx: IExecuteFunctions, i: number, serviceBaseUrl: string
 	return text;
 }
 
-/** What the execution holds while it waits: the node's stack entry (n8n's own, saved with the execution). */
-function stackEntryForWait(ctx: IExecuteFunctions, i: number): IExecuteData {
+// ---- the engine state the check needs (checked, never guessed) ---------------------------------
+
+/** Why a waiting Run and Wait cannot use n8n's execution state here; nothing was sent when it is thrown at the start. */
+function engineStateError(ctx: IExecuteFunctions | IWebhookFunctions, what: string, itemIndex?: number): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `"Resume on Completion Webhook" cannot pause this execution: ${what}`, {
+		...(itemIndex !== undefined ? { itemIndex } : {}),
+		description:
+			'The node pauses the execution with a check of itself queued behind it, which needs the execution state n8n gives a step of a saved workflow (not an AI tool run or a sub-node), as n8n 1.123 to 2.41 hold it. Set Wait Method to "Poll", or report the n8n version if this is a saved workflow\'s step.',
+	});
+}
+
+/**
+ * The node's own stack entry and n8n's execution stack, where the check entry goes. n8n hands a
+ * node no public way to the stack: it is the execute context's `runExecutionData` (nodes/FACTS.md
+ * "Resume"). Both are checked to be what the node expects; anything else is a loud error.
+ */
+function engineState(ctx: IExecuteFunctions, i?: number): { entry: IExecuteData; stack: IExecuteData[] } {
 	const entry = typeof ctx.getExecuteData === 'function' ? ctx.getExecuteData() : undefined;
-	if (!entry || typeof entry !== 'object' || !entry.data) {
-		throw new NodeOperationError(ctx.getNode(), 'This execution cannot be paused here, so "Resume on Completion Webhook" cannot be used', {
-			itemIndex: i,
-			description: 'n8n gives no execution state to this node run (for example when it runs as an AI tool). Set Wait Method to "Poll". Nothing was sent to the service.',
-		});
+	if (!entry || typeof entry !== 'object' || !entry.data || entry.node?.name !== ctx.getNode().name) {
+		throw engineStateError(ctx, 'n8n gives this node run no stack entry of its own', i);
 	}
-	return entry;
+	const inner = ctx as unknown as { runExecutionData?: { executionData?: { nodeExecutionStack?: unknown } } | null };
+	const stack = inner.runExecutionData?.executionData?.nodeExecutionStack;
+	if (!Array.isArray(stack)) throw engineStateError(ctx, 'n8n gives this node run no execution stack', i);
+	if (stack.includes(entry)) throw engineStateError(ctx, 'the running node is still on the execution stack', i);
+	return { entry, stack: stack as IExecuteData[] };
 }
 
 export interface WaitForWebhookParameters {
@@ -223,21 +226,21 @@ export function resumeFacts(entry: IExecuteData): IDataObject {
 	return kept !== null && typeof kept === 'object' && !Array.isArray(kept) ? (kept as IDataObject) : {};
 }
 
-// ---- checks while waiting (a lost delivery costs a bounded delay) -------------------------------
+// ---- when the waiting execution reads the job ---------------------------------------------------
 
 /**
- * The service sends each webhook ONCE (no retry in its open-source code), so a lost completion
- * delivery (n8n restarting, a proxy error) must not leave the execution waiting until Max Wait.
- * The waiting execution therefore reads the job itself at sparse, growing intervals:
- *  - the first check 80 s after the start, then every max(80 s, 45 % of the job's age): a 600 s job
- *    is read at 80, 160, 240, 348 and 505 s (5 reads), and a job that ended is noticed at most
- *    max(90 s, half of its run time) after its end (the gap plus up to ~10 s of n8n's own work);
- *  - every wait is at least 60 s, because n8n's wait tracker looks for due executions every 60 s:
- *    a shorter wait could be resumed up to 60 s late, a longer one is resumed on time;
- *  - the last check is at Max Wait, and reads the job once more before On Timeout applies.
- * A delivery that arrives still resumes the execution at once (webhook()).
+ * The service may send a webhook once, so the waiting execution also reads the job itself: first
+ * 80 s after the start, then every max(80 s, 45 % of the job's age), never sooner than 60 s (n8n's
+ * wait tracker looks every 60 s), and at Max Wait. After a wake whose read did not say "ended" yet,
+ * the next read is at most 60 s away. `npm run bench:lost-delivery` shows what this costs.
  */
 export const CHECK_SCHEDULE = Object.freeze({ firstMs: 80_000, minGapMs: 80_000, ageShare: 0.45, afterDeliveryMs: 60_000 });
+
+/**
+ * A delivery that comes this close to a planned check does not wake the execution: the check is
+ * about to read the job anyway, and waking now would race n8n's timer (nodes/FACTS.md "Resume").
+ */
+export const WAKE_SKIP_MS = 5_000;
 
 /** When the waiting execution next reads the job: `now` + the gap of CHECK_SCHEDULE, at most `deadline`. */
 export function nextCheckAt(startedAt: number, now: number, deadline: number, afterDelivery = false): number {
@@ -247,27 +250,31 @@ export function nextCheckAt(startedAt: number, now: number, deadline: number, af
 	return Math.min(deadline, Math.round(now + gap));
 }
 
-/** What a waiting Run and Wait keeps (metadata[KEEP_KEY].wait) to check its job and to resume. */
+/** What a waiting Run and Wait keeps (metadata[KEEP_KEY].wait) to check its job. */
 interface WaitState extends IDataObject {
 	jobId: string;
+	/** The execution that started the job: a Retry replays the entry in a new execution, which starts anew. */
+	executionId: string;
 	startedAt: number;
 	deadline: number;
+	/** When the execution was paused to check next. */
+	checkAt: number;
 	onTimeout: OnTimeout;
 	carried: INodeExecutionData[];
 	pairedItem: INodeExecutionData['pairedItem'];
-	/** Status reads made by checks so far. */
+	/** Status reads made by checks so far, and when the last one said "still going". */
 	reads: number;
-	/** 'check': the stack entry that reads the job when the wait time comes; 'waiting': the paused entry. */
+	lastReadAt?: number;
+	/** 'check': the stack entry that reads the job when the execution resumes; 'waiting': the paused entry. */
 	phase: 'waiting' | 'check';
-	/** When a delivery came whose read said "not ended yet" (the check then reads again soon). */
-	deliveredAt?: number;
 }
 
 function waitState(entry: IExecuteData | undefined): WaitState | undefined {
 	const wait = entry ? resumeFacts(entry).wait : undefined;
 	if (wait === null || typeof wait !== 'object' || Array.isArray(wait)) return undefined;
 	const w = wait as IDataObject;
-	return typeof w.jobId === 'string' && typeof w.startedAt === 'number' && typeof w.deadline === 'number' ? (w as WaitState) : undefined;
+	const numbers = ['startedAt', 'deadline', 'checkAt', 'reads'].every((k) => typeof w[k] === 'number');
+	return typeof w.jobId === 'string' && typeof w.executionId === 'string' && numbers ? (w as WaitState) : undefined;
 }
 
 function withWaitState(entry: IExecuteData, state: WaitState): IExecuteData['metadata'] {
@@ -276,62 +283,24 @@ function withWaitState(entry: IExecuteData, state: WaitState): IExecuteData['met
 }
 
 /**
- * n8n's execution stack, where the paused node's entry goes back when it waits. n8n hands a node no
- * public way to it: it is the execute context's execution state (n8n-core's ExecuteContext keeps it
- * as `runExecutionData`). Undefined when it is not there (then no checks are planned).
+ * Pauses the execution until the next check (or Max Wait). When n8n resumes a waiting execution
+ * (its time came, or webhook() woke it), it passes the FIRST stack entry's data on without running
+ * node code; the entries behind it run as usual. So the paused entry holds no items, and a check
+ * entry of the same node with the node's input items goes right behind it: its execute()
+ * (continueWaiting) reads the job. Neither keeps "Always Output Data": the node's own output always
+ * has an item, and a check that outputs nothing (see claimCheck) must start nothing downstream.
  */
-function executionStack(ctx: IExecuteFunctions): IExecuteData[] | undefined {
-	const inner = ctx as unknown as { runExecutionData?: { executionData?: { nodeExecutionStack?: unknown } } | null };
-	const stack = inner.runExecutionData?.executionData?.nodeExecutionStack;
-	return Array.isArray(stack) ? (stack as IExecuteData[]) : undefined;
-}
-
-/** Whether `entry` is a check entry of this node (queued behind the paused entry). */
-function isCheckEntry(entry: IExecuteData | undefined, nodeName: string): boolean {
-	return entry?.node?.name === nodeName && waitState(entry)?.phase === 'check';
-}
-
-/**
- * Pauses the execution until the next check (or Max Wait). How n8n resumes decides the layout:
- * when the wait time comes, n8n marks the FIRST stack entry (the paused node's) disabled and passes
- * its data on, without running node code (n8n-core WorkflowExecute.handleWaitingState). So:
- *  - the paused entry holds no items (`main: []`): when the time comes it passes nothing on;
- *  - a check entry of the same node, with the node's input items, goes right behind it: it runs
- *    next, and its execute() (continueWaiting) reads the job, then outputs the result or pauses again.
- * A delivery resumes the paused entry with the result (n8n puts webhook()'s items into it), and
- * webhook() removes the check entry, so the node outputs once.
- * When the stack is not reachable, the old layout is kept: the paused entry holds what Max Wait
- * expiry gives (the timed-out item, and the error for On Timeout "Fail"), and nothing is checked.
- */
-function pause(ctx: IExecuteFunctions, entry: IExecuteData, waiter: CompletionWaiter, state: WaitState, input: IExecuteData['data']): Promise<void> {
+function pause(ctx: IExecuteFunctions, entry: IExecuteData, stack: IExecuteData[], waiter: CompletionWaiter, state: WaitState, input: IExecuteData['data'], woken: boolean): Promise<void> {
 	const now = Date.now();
-	const stack = executionStack(ctx);
-	const node = ctx.getNode();
-	if (!stack) return pauseUntilMaxWait(ctx, entry, waiter, state);
-	const checkAt = nextCheckAt(state.startedAt, now, state.deadline, state.deliveredAt !== undefined);
-	const check: IExecuteData = {
-		node: { ...entry.node, disabled: false },
-		data: input,
-		source: entry.source,
-		metadata: withWaitState(entry, { ...state, phase: 'check', deliveredAt: undefined }),
-	};
-	delete (check.metadata as IDataObject).resumeError;
-	stack.unshift(check); // n8n puts the paused entry in front of it
+	const checkAt = nextCheckAt(state.startedAt, now, state.deadline, woken);
+	const node = { ...entry.node, disabled: false, alwaysOutputData: false };
+	const metadata = (phase: WaitState['phase']) => withWaitState(entry, { ...state, checkAt, phase });
+	stack.unshift({ node, data: input, source: entry.source, metadata: metadata('check') }); // n8n puts the paused entry in front of it
 	entry.data = { main: [] };
-	entry.metadata = withWaitState(entry, { ...state, phase: 'waiting', deliveredAt: undefined });
-	delete (entry.metadata as IDataObject).resumeError;
-	// "Always Output Data" would turn the empty pass-through into an item: the check outputs instead.
-	if (entry.node.alwaysOutputData === true) entry.node = { ...entry.node, alwaysOutputData: false };
+	entry.node = { ...entry.node, alwaysOutputData: false };
+	entry.metadata = metadata('waiting');
 	ctx.logger?.debug?.(`Web Data "${node.name}" waits for ${waiter.noun} ${state.jobId}; next check ${new Date(checkAt).toISOString()}`);
 	return ctx.putExecutionToWait(new Date(checkAt));
-}
-
-/** The old layout (no checks): the paused entry holds what Max Wait expiry gives. */
-async function pauseUntilMaxWait(ctx: IExecuteFunctions, entry: IExecuteData, waiter: CompletionWaiter, state: WaitState): Promise<void> {
-	entry.data = { main: [[...state.carried, { json: timedOutJson(waiter, state, undefined), pairedItem: state.pairedItem }]] };
-	entry.metadata = withWaitState(entry, { ...state, phase: 'waiting' });
-	if (state.onTimeout === 'fail') ctx.setMetadata({ resumeError: timeoutError(ctx.getNode(), waiter, state, undefined) as unknown as ExecutionError });
-	await ctx.putExecutionToWait(new Date(state.deadline));
 }
 
 function maxWaitSeconds(state: WaitState): number {
@@ -342,6 +311,7 @@ function maxWaitSeconds(state: WaitState): number {
 function timedOutJson(waiter: CompletionWaiter, state: WaitState, lastRead: number | undefined): IDataObject {
 	const seconds = maxWaitSeconds(state);
 	const id = state.jobId;
+	const read = lastRead ?? state.lastReadAt;
 	return {
 		id,
 		status: waiter.runningStatus,
@@ -349,23 +319,43 @@ function timedOutJson(waiter: CompletionWaiter, state: WaitState, lastRead: numb
 		waitMethod: WAIT_METHOD_WEBHOOK,
 		waitedUntil: new Date(state.deadline).toISOString(),
 		message:
-			lastRead !== undefined
-				? `Max Wait (${seconds} s) passed: no completion webhook came, and the status read at ${new Date(lastRead).toISOString()} said the ${waiter.noun} was still going. Read it later with ${waiter.readOperation} (ID ${id}).`
-				: `No completion webhook arrived within Max Wait (${seconds} s) and the ${waiter.noun}'s status was not read, so it may well have ended (a webhook can be lost: the service sends it once). Read it with ${waiter.readOperation} (ID ${id}).`,
+			typeof read === 'number'
+				? `Max Wait (${seconds} s) passed and the status read at ${new Date(read).toISOString()} said the ${waiter.noun} was still going. Read it later with ${waiter.readOperation} (ID ${id}).`
+				: `Max Wait (${seconds} s) passed and the ${waiter.noun}'s status could not be read, so it may well have ended. Read it with ${waiter.readOperation} (ID ${id}).`,
 	};
 }
 
-function timeoutError(node: INode, waiter: CompletionWaiter, state: WaitState, lastRead: number | undefined, itemIndex = 0): NodeOperationError {
+function timeoutError(node: INode, waiter: CompletionWaiter, state: WaitState, lastRead: number | undefined): NodeOperationError {
 	const seconds = maxWaitSeconds(state);
-	const error = new NodeOperationError(node, `The ${waiter.noun} did not send its completion webhook within Max Wait (${seconds} s)`, {
-		itemIndex,
+	const read = lastRead ?? state.lastReadAt;
+	const error = new NodeOperationError(node, `The ${waiter.noun} did not end within Max Wait (${seconds} s)`, {
+		itemIndex: 0,
 		description:
-			lastRead !== undefined
-				? `Its status read at ${new Date(lastRead).toISOString()} said it was still going: read its result later with ${waiter.readOperation} (ID ${state.jobId}), raise Max Wait, or set On Timeout to "Return Last Status".`
-				: `It may well have ended (the service sends the webhook once, and a lost one is not sent again): read it with ${waiter.readOperation} (ID ${state.jobId}), raise Max Wait, or set On Timeout to "Return Last Status". If jobs finish but never resume this execution, the service cannot reach n8n's resume URL: check WEBHOOK_URL.`,
+			typeof read === 'number'
+				? `Its status read at ${new Date(read).toISOString()} said it was still going: read its result later with ${waiter.readOperation} (ID ${state.jobId}), raise Max Wait, or set On Timeout to "Return Last Status".`
+				: `Its status could not be read (the service did not answer), so it may well have ended: read it with ${waiter.readOperation} (ID ${state.jobId}), raise Max Wait, or set On Timeout to "Return Last Status".`,
 	});
 	error.context.jobId = state.jobId;
 	return error;
+}
+
+/** HTTP statuses of a status read that waiting cannot change: the job is gone or not this key's. */
+const FINAL_READ_STATUSES = ['401', '403', '404'];
+
+/** The error of a check whose read was answered 401, 403 or 404: the wait ends there. */
+function unreadableJobError(node: INode, waiter: CompletionWaiter, state: WaitState, error: NodeApiError): NodeOperationError {
+	const code = String(error.httpCode);
+	const why =
+		code === '404'
+			? `the service no longer knows the ${waiter.noun} (it expired, or the credential's key belongs to another team)`
+			: `the service refused the credential (${code}): the key was changed, revoked, or has no access to this ${waiter.noun}`;
+	const ended = new NodeOperationError(node, `The ${waiter.noun} can no longer be read: ${error.message}`, {
+		itemIndex: 0,
+		description: `Waiting longer cannot change this: ${why}. Check the credential, read the ${waiter.noun} with ${waiter.readOperation} (ID ${state.jobId}), or run the node again to start a new one.`,
+	});
+	ended.context.jobId = state.jobId;
+	ended.context.httpCode = code;
+	return ended;
 }
 
 /** The paused entry as the waiters know it: the carried items, then the job's item (its pairedItem). */
@@ -377,47 +367,91 @@ function continuesWithRegularOutput(node: INode): boolean {
 	return node.onError === 'continueRegularOutput' || (node.onError === undefined && node.continueOnFail === true);
 }
 
+function errorAsItem(error: NodeOperationError, facts: IDataObject | undefined, pairedItem: INodeExecutionData['pairedItem']): INodeExecutionData {
+	const json = { error: error.message, ...(error.description ? { description: error.description } : {}), ...(facts ?? {}) };
+	return { json, pairedItem };
+}
+
+// ---- one check at a time (n8n 1.x has no guard against two resumes of one execution) ------------
+
+/** Checks running in this process, and jobs whose result this process has output, by execution and node. */
+const checksRunning = new Set<string>();
+const resultsOutput = new Map<string, number>();
+const RESULT_MEMORY_MS = 15 * 60_000;
+
 /**
- * execute() of a check entry (see pause): reads the job once. Ended → the node's output (or its
- * error); still going → pauses until the next check, or at Max Wait follows On Timeout. A read
- * that fails is not an end: the next check reads again. Returns undefined when this node run is
- * not a check (then the operation runs as usual).
+ * Claims the check of one waiting job in this process. Two resumes of one execution can run at once
+ * on n8n 1.x (its wait tracker does not check that the execution still waits); the second finds the
+ * claim, or the result already output, and outputs nothing. n8n 2.x refuses the second resume itself.
+ */
+function claimCheck(key: string): boolean {
+	const now = Date.now();
+	for (const [k, at] of resultsOutput) if (now - at > RESULT_MEMORY_MS) resultsOutput.delete(k);
+	if (checksRunning.has(key) || resultsOutput.has(key)) return false;
+	checksRunning.add(key);
+	return true;
+}
+
+/**
+ * execute() of a check entry (see pause): reads the job. Ended → the node's output (or its error);
+ * still going → pauses until the next check, or at Max Wait follows On Timeout. A read answered
+ * 401, 403 or 404 ends the wait; any other failed read is not an end: the next check reads again.
+ * Returns undefined when this node run is not a check of this execution (then the operation runs
+ * as usual: a Retry of a failed run starts the job again).
  */
 export async function continueWaiting(ctx: IExecuteFunctions, waiters: Record<string, CompletionWaiter>): Promise<INodeExecutionData[] | undefined> {
-	const entry = typeof ctx.getExecuteData === 'function' ? ctx.getExecuteData() : undefined;
-	const state = waitState(entry);
-	if (!entry || !state || state.phase !== 'check') return undefined;
+	const own = typeof ctx.getExecuteData === 'function' ? ctx.getExecuteData() : undefined;
+	const found = waitState(own);
+	if (!found || found.phase !== 'check' || found.executionId !== String(ctx.getExecutionId())) return undefined;
+	const { entry, stack } = engineState(ctx);
+	const state = found;
 	const node = ctx.getNode();
 	const resource = ctx.getNodeParameter('resource', 0);
 	const waiter = typeof resource === 'string' && Object.prototype.hasOwnProperty.call(waiters, resource) ? waiters[resource] : undefined;
 	if (!waiter) throw new NodeOperationError(node, 'This node was resumed to check a job, but its resource has no Run and Wait with a webhook');
-	const input = entry.data;
-	const now = Date.now();
-	const final = now >= state.deadline - 1000;
-	let read: ResumeRead | undefined;
+	const key = `${state.executionId}\u0000${node.name}\u0000${state.jobId}`;
+	if (!claimCheck(key)) {
+		ctx.logger?.warn?.(`Web Data "${node.name}": execution ${state.executionId} was resumed twice at once; this copy outputs nothing`);
+		return [];
+	}
 	try {
-		read = await waiter.resume(ctx, state.jobId, waiterView(entry, state));
-	} catch (error) {
-		ctx.logger?.warn?.(`Web Data "${node.name}" could not read ${waiter.noun} ${state.jobId} while waiting: ${(error as Error).message}`);
-		read = undefined;
-	}
-	const reads = state.reads + 1;
-	if (read && !read.running) {
-		if (read.error) {
-			if (!continuesWithRegularOutput(node)) throw read.error;
-			const { error } = read;
-			const json = { error: error.message, ...(error.description ? { description: error.description } : {}), ...(read.errorFacts ?? {}) };
-			return [...state.carried, { json, pairedItem: read.pairedItem ?? state.pairedItem }];
+		const now = Date.now();
+		const woken = now < state.checkAt - 1000;
+		const final = now >= state.deadline - 1000;
+		let read: ResumeRead | undefined;
+		try {
+			read = await waiter.resume(ctx, state.jobId, waiterView(entry, state));
+		} catch (error) {
+			if (error instanceof NodeApiError && FINAL_READ_STATUSES.includes(String(error.httpCode))) {
+				const ended = unreadableJobError(node, waiter, state, error);
+				resultsOutput.set(key, Date.now());
+				if (!continuesWithRegularOutput(node)) throw ended;
+				return [...state.carried, errorAsItem(ended, { jobId: state.jobId, httpCode: String(error.httpCode) }, state.pairedItem)];
+			}
+			if ((error as Error).name === 'AbortError') throw error;
+			ctx.logger?.warn?.(`Web Data "${node.name}" could not read ${waiter.noun} ${state.jobId} while waiting: ${(error as Error).message}`);
+			read = undefined;
 		}
-		return [...state.carried, ...read.items];
+		if (read && !read.running) {
+			resultsOutput.set(key, Date.now());
+			if (read.error) {
+				if (!continuesWithRegularOutput(node)) throw read.error;
+				return [...state.carried, errorAsItem(read.error, read.errorFacts, read.pairedItem ?? state.pairedItem)];
+			}
+			return [...state.carried, ...read.items];
+		}
+		const lastRead = read ? now : undefined;
+		if (final) {
+			resultsOutput.set(key, Date.now());
+			if (state.onTimeout === 'fail') throw timeoutError(node, waiter, state, lastRead);
+			return [...state.carried, { json: timedOutJson(waiter, state, lastRead), pairedItem: state.pairedItem }];
+		}
+		const next: WaitState = { ...state, reads: state.reads + 1, phase: 'waiting', ...(lastRead !== undefined ? { lastReadAt: lastRead } : {}) };
+		await pause(ctx, entry, stack, waiter, next, entry.data, woken);
+		return [...state.carried, { json: waitingJson(waiter, next), pairedItem: state.pairedItem }];
+	} finally {
+		checksRunning.delete(key);
 	}
-	const lastRead = read ? now : undefined;
-	if (final) {
-		if (state.onTimeout === 'fail') throw timeoutError(node, waiter, state, lastRead);
-		return [...state.carried, { json: timedOutJson(waiter, state, lastRead), pairedItem: state.pairedItem }];
-	}
-	await pause(ctx, entry, waiter, { ...state, reads, phase: 'waiting' }, input);
-	return [...state.carried, { json: waitingJson(waiter, state), pairedItem: state.pairedItem }];
 }
 
 /** The item a paused Run and Wait outputs while it waits (seen in the execution's data). */
@@ -458,17 +492,20 @@ export async function startAndWaitForWebhook(
 			i,
 		);
 	}
-	const entry = stackEntryForWait(ctx, i);
+	const { entry, stack } = engineState(ctx, i);
 	const credentials = await ctx.getCredentials('webDataApi', i);
 	const resumeUrl = readResumeUrl(ctx, i, normalizeBaseUrl(credentials.baseUrl));
-	const token = resumeToken(String(credentials.apiKey ?? ''), String(ctx.getExecutionId()), node);
+	const executionId = String(ctx.getExecutionId());
+	const token = resumeToken(String(credentials.apiKey ?? ''), executionId, node);
 
 	const startedAt = Date.now();
 	const jobId = await params.start({ url: deliveryUrl(resumeUrl, token), headers: { [RESUME_TOKEN_HEADER]: token }, events: [...waiter.events] });
 	const state: WaitState = {
 		jobId,
+		executionId,
 		startedAt,
 		deadline: startedAt + params.maxWaitMs,
+		checkAt: startedAt,
 		onTimeout: params.onTimeout,
 		carried: params.carried ?? [],
 		pairedItem: params.pairedItem ?? { item: i },
@@ -476,12 +513,12 @@ export async function startAndWaitForWebhook(
 		phase: 'waiting',
 	};
 	const input = entry.data;
-	if (params.keep) entry.metadata = { ...(entry.metadata ?? {}), [KEEP_KEY]: { ...params.keep } } as IExecuteData['metadata'];
-	await pause(ctx, entry, waiter, state, input);
+	entry.metadata = { ...(entry.metadata ?? {}), [KEEP_KEY]: { ...(params.keep ?? {}) } } as IExecuteData['metadata'];
+	await pause(ctx, entry, stack, waiter, state, input, false);
 	return [...state.carried, { json: waitingJson(waiter, state), pairedItem: state.pairedItem }];
 }
 
-// ---- the resume call ----------------------------------------------------------------------------
+// ---- the resume call: authenticate, match, wake -------------------------------------------------
 
 function refuse(ctx: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
 	const res = ctx.getResponseObject() as unknown as WebhookResponse;
@@ -490,9 +527,9 @@ function refuse(ctx: IWebhookFunctions, status: number, message: string): IWebho
 }
 
 /**
- * The waiting node's stack entry. n8n hands webhook() no public way to it, so it is taken from the
- * context's execution state (n8n-core's WebhookContext keeps it as `executeData`, the first entry of
- * the execution's `nodeExecutionStack`). Only an entry of this node is used.
+ * The waiting node's stack entry, to match a delivery to its job. n8n hands webhook() no public way
+ * to it: it is the webhook context's `executeData`, the first entry of the waiting execution's stack
+ * (nodes/FACTS.md "Resume"). Only an entry of this node that holds a wait state is used.
  */
 export function waitingStackEntry(ctx: IWebhookFunctions): IExecuteData | undefined {
 	const inner = ctx as unknown as {
@@ -501,16 +538,9 @@ export function waitingStackEntry(ctx: IWebhookFunctions): IExecuteData | undefi
 	};
 	const name = ctx.getNode().name;
 	for (const entry of [inner.executeData, inner.runExecutionData?.executionData?.nodeExecutionStack?.[0]]) {
-		if (entry && typeof entry === 'object' && entry.node?.name === name && entry.data && typeof entry.data === 'object') return entry;
+		if (entry && typeof entry === 'object' && entry.node?.name === name && waitState(entry)) return entry;
 	}
 	return undefined;
-}
-
-/** The execution's stack as webhook() sees it (the same state n8n runs on when the call resumes it). */
-function webhookStack(ctx: IWebhookFunctions): IExecuteData[] | undefined {
-	const inner = ctx as unknown as { runExecutionData?: { executionData?: { nodeExecutionStack?: unknown } } | null };
-	const stack = inner.runExecutionData?.executionData?.nodeExecutionStack;
-	return Array.isArray(stack) ? (stack as IExecuteData[]) : undefined;
 }
 
 /** The delivery's type and run id, from the exact bytes received (or n8n's parsed body). */
@@ -528,39 +558,16 @@ export function readEnvelope(rawBody: Buffer | string | undefined, parsed: unkno
 	return typeof type === 'string' && type !== '' ? { type, id } : undefined;
 }
 
-/**
- * What the paused entry waits for: its wait state, or (an execution paused by an older version of
- * the package) one made from its prepared items: the carried items and (last) the job's item.
- */
-function pausedState(entry: IExecuteData): WaitState | undefined {
-	const state = waitState(entry);
-	if (state) return state;
-	const items = entry.data?.main?.[0] ?? [];
-	const job = items.at(-1);
-	const id = job?.json?.id;
-	if (typeof id !== 'string') return undefined;
-	const until = Date.parse(String(job?.json?.waitedUntil ?? ''));
-	return {
-		jobId: id,
-		startedAt: Number.isFinite(until) ? until : Date.now(),
-		deadline: Number.isFinite(until) ? until : Date.now(),
-		onTimeout: 'returnStatus',
-		carried: items.slice(0, -1),
-		pairedItem: job?.pairedItem ?? { item: 0 },
-		reads: 0,
-		phase: 'waiting',
-	};
-}
+/** Executions this process woke recently: a second delivery right after the first does not wake again. */
+const recentWakes = new Map<string, number>();
+const WAKE_MEMORY_MS = 60_000;
 
 /**
- * webhook() of the waiting node: a delivery of the job's end resumes the execution with the job
- * read once (the waiter says how). Forged or unusable calls resume nothing:
+ * webhook() of the waiting node. A delivery of the job's end wakes the execution: its check then
+ * reads the job. Nothing is read here, so the answer comes at once whatever the job's size.
  *   401 no valid proof (token in the header or the URL, or signature) · 400 not an envelope ·
- *   409 nothing waits here · 200 {ignored} for other events and deliveries of another job.
- * The service sends a delivery once, so an authentic end delivery is never asked to be sent again:
- * when the job cannot be read or does not read as ended yet, the execution is resumed into its
- * check (which reads again, then waits at most 60 s more), answered 200.
- * `waiters`: the waiter of each resource whose Run and Wait can wait this way.
+ *   500 the waiting state is not what the node expects · 200 {ignored} for other events, another
+ *   job's delivery, a wake just done, or a check due within WAKE_SKIP_MS · 200 {received} woken.
  */
 export async function resumeWebhook(this: IWebhookFunctions, waiters: Record<string, CompletionWaiter>): Promise<IWebhookResponseData> {
 	const node = this.getNode();
@@ -573,7 +580,6 @@ export async function resumeWebhook(this: IWebhookFunctions, waiters: Record<str
 		return refuse(this, 404, 'This node does not wait for a webhook');
 	}
 
-	// 1. Authenticate: the per-execution token (header or URL), or the signature with the credential's signing secret.
 	let credentials: IDataObject;
 	try {
 		credentials = await this.getCredentials('webDataApi');
@@ -600,63 +606,29 @@ export async function resumeWebhook(this: IWebhookFunctions, waiters: Record<str
 		return refuse(this, 401, 'Unauthorized');
 	}
 
-	// 2. The delivery.
 	const envelope = readEnvelope(req.rawBody, req.body ?? this.getBodyData());
 	if (!envelope) return refuse(this, 400, 'The body must be a JSON webhook envelope with a "type"');
 	if (!waiter.endEventTypes.includes(envelope.type)) {
 		return { webhookResponse: { received: true, ignored: `"${envelope.type}" does not end the ${waiter.noun}` } };
 	}
-	const entry = waitingStackEntry(this);
-	const state = entry ? pausedState(entry) : undefined;
-	if (!entry || !state) {
-		this.logger.warn(`Web Data "${node.name}" got a resume call but found no waiting ${waiter.noun} in the execution`, where);
-		return refuse(this, 409, `No ${waiter.noun} waits in this execution`);
+	const state = waitState(waitingStackEntry(this));
+	if (!state) {
+		this.logger.error(`Web Data "${node.name}" got a resume call but cannot read the execution's waiting state (not what this n8n version is expected to hold); its next check reads the ${waiter.noun}`, where);
+		return refuse(this, 500, `The waiting state of this execution could not be read; it reads the ${waiter.noun} at its next check`);
 	}
 	if (!isUuid(envelope.id) || envelope.id !== state.jobId) {
 		return { webhookResponse: { received: true, ignored: `the delivery is about another ${waiter.noun}` } };
 	}
-
-	// 3. Read the job once: the delivery says it ended; its status holds the result.
-	const stack = webhookStack(this);
-	const checkIndex = stack ? stack.findIndex((e, k) => k > 0 && isCheckEntry(e, node.name)) : -1;
-	let read: ResumeRead | undefined;
-	let problem = '';
-	try {
-		read = await waiter.resume(this, state.jobId, waiterView(entry, state));
-	} catch (error) {
-		problem = (error as Error).message;
-		this.logger.warn(`Web Data "${node.name}" could not read ${waiter.noun} ${state.jobId} on its completion webhook: ${problem}`, where);
+	const now = Date.now();
+	if (state.checkAt - now <= WAKE_SKIP_MS) {
+		return { webhookResponse: { received: true, note: `the execution reads the ${waiter.noun} at ${new Date(state.checkAt).toISOString()}` } };
 	}
-	if (!read || read.running) {
-		const why = read ? `the ${waiter.noun} does not read as ended yet` : `the ${waiter.noun} could not be read`;
-		if (stack && checkIndex > 0) {
-			// Resume into the check: it reads the job again now, then waits at most 60 s more.
-			const check = stack[checkIndex];
-			const checkState = waitState(check) as WaitState;
-			check.metadata = withWaitState(check, { ...checkState, deliveredAt: Date.now() });
-			return { workflowData: [], webhookResponse: { received: true, note: `${why}; the execution reads it again now and then within 60 s` } };
-		}
-		return { webhookResponse: { received: true, note: `${why}; the execution keeps waiting until Max Wait` } };
+	const wakeKey = `${String(this.getExecutionId())}\u0000${node.name}\u0000${state.checkAt}`;
+	for (const [k, at] of recentWakes) if (now - at > WAKE_MEMORY_MS) recentWakes.delete(k);
+	if (recentWakes.has(wakeKey)) {
+		return { webhookResponse: { received: true, ignored: 'the execution was woken by an earlier delivery' } };
 	}
-
-	// 4. The node's output, or its error (n8n fails the resumed node with metadata.resumeError).
-	if (stack && checkIndex > 0) {
-		const [check] = stack.splice(checkIndex, 1); // the node outputs once: here, not in a check
-		if (check.node?.alwaysOutputData === true) entry.node = { ...entry.node, alwaysOutputData: true };
-	}
-	const metadata = { ...(entry.metadata ?? {}) };
-	delete metadata.resumeError;
-	let items = read.items;
-	if (read.error) {
-		if (continuesWithRegularOutput(node)) {
-			const { error } = read;
-			const json = { error: error.message, ...(error.description ? { description: error.description } : {}), ...(read.errorFacts ?? {}) };
-			items = [{ json, pairedItem: read.pairedItem ?? state.pairedItem }];
-		} else {
-			metadata.resumeError = read.error as unknown as ExecutionError;
-		}
-	}
-	entry.metadata = metadata;
-	if (metadata.resumeError && read.error) failOnResumeWithoutResumeError(entry, read.error);
-	return { workflowData: [[...state.carried, ...items]], webhookResponse: { received: true } };
+	recentWakes.set(wakeKey, now);
+	// Wake: the paused entry passes nothing on, and the check behind it reads the job now.
+	return { workflowData: [], webhookResponse: { received: true } };
 }

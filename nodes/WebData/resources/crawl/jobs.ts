@@ -348,8 +348,9 @@ export function endedJobError(node: INode, kind: JobKind, id: string, final: IDa
  * started|page|completed|failed, public OpenAPI `webhook.events`; server controllers/v1/types.ts
  * webhookSchema @ 61e38dc8). Deliveries of type <prefix>.completed / .failed end the wait; a newer
  * server also sends <prefix>.cancelled (services/webhook/types.ts @ 2d9ef300), accepted too when it
- * comes. On the delivery the job is read ONCE: its status, then its pages following `next`
- * (readAllDocuments). `pages` turns a completed job's documents into the node's items.
+ * comes. A delivery only wakes the execution; its check reads the job's status with one document
+ * at most, and only once it has ended its pages following `next` (readAllDocuments). `pages` turns
+ * a completed job's documents into the node's items.
  */
 export function jobWaiter(
 	kind: JobKind,
@@ -364,8 +365,10 @@ export function jobWaiter(
 		events: ['completed', 'failed'],
 		endEventTypes: [`${prefix}.completed`, `${prefix}.failed`, `${prefix}.cancelled`],
 		async resume(ctx: ResumeContext, id: string, entry: IExecuteData): Promise<ResumeRead> {
-			const first = await readStatusPage(ctx, kind, id, 0, defaultDeps);
-			if (!TERMINAL.includes(String(first.status))) return { running: true };
+			// The status first (one document at most); the pages only once the job has ended.
+			const current = await readStatusPage(ctx, kind, id, 0, defaultDeps, STATUS_ONLY_LIMIT);
+			if (!TERMINAL.includes(String(current.status))) return { running: true };
+			const first = current.status === 'completed' ? await readStatusPage(ctx, kind, id, 0, defaultDeps, READ_PAGE_LIMIT) : current;
 			const pairedItem = entry.data.main?.[0]?.at(-1)?.pairedItem ?? { item: 0 };
 			if (first.status !== 'completed') {
 				const status = statusJson(id, first);
