@@ -6,7 +6,7 @@ export const TEST_PATH = '/v2/team/credit-usage';
 /** What a refusal of the Test means, and what to do (n8n shows the message of the first rule whose status matches). */
 const TEST_RULES: ICredentialTestRequest['rules'] = [
 	[401, 'The service refused the API key (401). Copy the key again from the dashboard (it starts with fc-) into API Key.'],
-	[402, 'The API key is valid, but the team has no credits left (402). Add credits or upgrade the plan in the dashboard; until then every request fails.'],
+	[402, 'The API key is valid, but the team has no credits left (402). Add credits or upgrade the plan in the dashboard; until then the operations that spend credits fail.'],
 	[403, 'The API key may not use this service (403). Ask an administrator of your team.'],
 	[404, `No Web Data API v2 at this Base URL (404 to GET ${TEST_PATH}). Check Base URL: the address of the API, not of the dashboard or a web page (for the public service: https://api.firecrawl.dev).`],
 	[405, `No Web Data API v2 at this Base URL (405 to GET ${TEST_PATH}). Check Base URL (for the public service: https://api.firecrawl.dev).`],

@@ -41,11 +41,18 @@
  *      signed crawl.completed resumes it with every page read once following `next`; a repeated
  *      delivery → 409. Batch Scrape the same with its batch_scrape.completed. In 6, a crawl whose Max
  *      Wait passes resumes with the prepared item (status "scraping", timedOut: true) and no read.
+ *   8. (before 6) exactly once: a delivery 8 s before the planned check (n8n's timer for it is set by
+ *      then) wakes the execution, and the woken check's status read takes 20 s, so the timer fires
+ *      while it reads: the step after the node (an HTTP call to a counter here) runs once, the run is
+ *      read once (2.x refuses the second resume; 1.x runs it and the node's copy outputs nothing).
+ *      Beside it, a run whose every read answers 404 ends at its first check with the service's
+ *      answer instead of waiting for Max Wait.
  * Output ends with "N passed, N failed"; exit 1 on any failure. AGENT_RESUME_KEEP_TMP=1 keeps logs.
  */
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
+const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
 
@@ -92,7 +99,7 @@ class ResumeSuite extends Phase {
 	 * The workflow with a Webhook trigger named "Start" on its own path, and "Run agent" set up by
 	 * `params` (merged into the agent's parameters, or, with `replace`, instead of them: Crawl, Batch Scrape).
 	 */
-	async createWorkflow(params, credential, { replace = false } = {}) {
+	async createWorkflow(params, credential, { replace = false, countTo } = {}) {
 		const wf = JSON.parse(fs.readFileSync(WORKFLOW_FILE, 'utf8'));
 		const hookPath = `agent-resume-${crypto.randomBytes(6).toString('hex')}`;
 		const start = wf.nodes.find((n) => n.name === 'Start');
@@ -105,6 +112,11 @@ class ResumeSuite extends Phase {
 		const agent = wf.nodes.find((n) => n.name === 'Run agent');
 		agent.parameters = replace ? { ...params } : Object.assign(agent.parameters, params);
 		agent.credentials = { webDataApi: { id: credential.id, name: credential.name } };
+		if (countTo) {
+			// A downstream step with a side effect to count: one POST per run of everything after the node.
+			wf.nodes.push({ id: crypto.randomUUID(), name: 'Count', type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, position: [700, 0], parameters: { method: 'POST', url: `=${countTo}/{{ $execution.id }}`, options: {} } });
+			wf.connections['Run agent'] = { main: [[{ node: 'Count', type: 'main', index: 0 }]] };
+		}
 		const created = await this.api('POST', '/workflows', { name: `${wf.name} (${hookPath})`, nodes: wf.nodes, connections: wf.connections, settings: wf.settings });
 		await this.api('POST', `/workflows/${created.id}/activate`);
 		const url = `${this.base}/webhook/${hookPath}`;
@@ -329,12 +341,12 @@ class ResumeSuite extends Phase {
 			const deliveries = await this.deliveriesOf(c.jobId);
 			assert.deepEqual(deliveries.map((d) => [d.type, d.responseStatus]), [['crawl.completed', 200]], 'only the end event was asked for, and it resumed the execution');
 			const reads = await this.jobReads('/v2/crawl', c.jobId);
-			assert.equal(reads.length, 3, `the status page and its two next pages, once each (got ${reads.length})`);
+			assert.equal(reads.length, 4, `the status (one document at most), then the first page and its two next pages, once each (got ${reads.length})`);
 			assert.ok(reads.every((r) => r.at >= deliveries[0].at), 'all after the delivery');
 			const latency = Date.parse(e.stoppedAt) - deliveries[0].at;
 			const again = await this.fake.call('POST', `/__fake/redeliver/${deliveries[0].webhookId}`);
 			assert.equal(again.responseStatus, 409, `the repeated delivery answered ${again.responseStatus}`);
-			assert.equal((await this.jobReads('/v2/crawl', c.jobId)).length, 3, 'nothing more read');
+			assert.equal((await this.jobReads('/v2/crawl', c.jobId)).length, 4, 'nothing more read');
 			return `execution ${c.executionId}: 0 reads while waiting, forged → 401, resumed ${latency} ms after crawl.completed with 7 pages in 3 reads; repeated delivery → ${again.responseStatus}`;
 		});
 
@@ -349,8 +361,8 @@ class ResumeSuite extends Phase {
 			const items = (await this.execution(b.executionId)).data.resultData.runData['Run agent'].at(-1).data.main[0];
 			assert.deepEqual(items.map((i) => [i.json.jobId, i.json.metadata?.sourceURL]), [[b.jobId, url]]);
 			assert.deepEqual((await this.deliveriesOf(b.jobId)).map((d) => [d.type, d.responseStatus]), [['batch_scrape.completed', 200]]);
-			assert.equal((await this.jobReads('/v2/batch/scrape', b.jobId)).length, 1, 'read once');
-			return `execution ${b.executionId} resumed with its page in 1 read (token-only credential)`;
+			assert.equal((await this.jobReads('/v2/batch/scrape', b.jobId)).length, 2, 'the status, then its one page');
+			return `execution ${b.executionId} resumed with its page in 2 reads, the status then the page (token-only credential)`;
 		});
 
 		await this.step('lost deliveries (the fake sends once, like the open-source server): n8n is down when a run ends, and a 4 s crawl\'s crawl.completed is lost → both executions end with the job\'s real result within max(90 s, half the run time) of its end, in at most 2 status reads (their first check, 80 s after the start)', async () => {
@@ -425,6 +437,54 @@ class ResumeSuite extends Phase {
 			}
 		});
 
+		await this.step('agent resume, exactly once: a delivery 8 s before the planned check wakes the execution while n8n\'s timer for that check is set, and the woken check\'s status read takes 20 s: the step after the node runs once, the run is read once; a run whose reads answer 404 ends at its first check with the service\'s answer, not at Max Wait', async () => {
+			const counted = [];
+			const counter = http.createServer((req, res) => {
+				counted.push({ path: req.url, at: Date.now() });
+				req.resume();
+				res.end('{}');
+			});
+			await new Promise((r) => counter.listen(0, '127.0.0.1', r));
+			try {
+				const countTo = `http://127.0.0.1:${counter.address().port}/count`;
+				const wRace = await this.createWorkflow(basic, signed, { countTo });
+				const wGone = await this.createWorkflow(basic, signed);
+				counted.length = 0; // the probe executions of createWorkflow wait; they never end here
+				const race = await this.startRun(wRace);
+				const gone = await this.startRun(wGone);
+				await this.fake.call('POST', '/__fake/fault', { method: 'GET', path: `/v2/agent/${gone.jobId}`, statuses: [404], body: { success: false, error: 'Agent job not found' } });
+				await this.fake.call('POST', '/__fake/fault', { method: 'GET', path: `/v2/agent/${race.jobId}`, delayMs: 20000, times: 1 });
+				// n8n's wait tracker looks every 60 s and sets a timer for an execution due within 70 s: by
+				// 72 s after the start, the timer for the first check (80 s) is set.
+				const checkAt = race.start.at + 80000;
+				await sleep(Math.max(0, checkAt - 8000 - Date.now()));
+				await this.finish(race.jobId);
+				const done = await this.untilStatus(race.executionId, ['success', 'error'], 90000);
+				assert.equal(done.status, 'success', `execution ${done.status}`);
+				await this.until(async () => counted.length > 0, 'the step after the node', 30000);
+				await sleep(Math.max(0, checkAt + 30000 - Date.now())); // past the timer, and a margin for a second copy
+				const mine = counted.filter((c) => c.path === `/count/${race.executionId}`);
+				assert.equal(mine.length, 1, `the step after the node ran ${mine.length} times (calls: ${counted.map((c) => c.path).join(', ') || 'none'})`);
+				const reads = await this.statusReads(race.jobId);
+				assert.equal(reads.length, 1, `the run was read ${reads.length} times`);
+				const [delivery] = await this.deliveriesOf(race.jobId);
+				assert.equal(delivery.responseStatus, 200, `the delivery answered ${delivery.responseStatus}`);
+				assert.ok(delivery.at < checkAt, 'the delivery came before the planned check');
+
+				const ended = await this.untilStatus(gone.executionId, ['success', 'error'], 150000);
+				assert.equal(ended.status, 'error', `the 404 execution ${ended.status}`);
+				const eGone = await this.execution(gone.executionId);
+				const error = eGone.data.resultData.runData['Run agent'].at(-1).error ?? eGone.data.resultData.error;
+				assert.match(error?.message ?? '', /^The agent run can no longer be read: /);
+				assert.match(error?.description ?? '', /Waiting longer cannot change this/);
+				const endedAfter = Date.parse(eGone.stoppedAt) - gone.start.at;
+				assert.ok(endedAfter < 150000, `ended ${secs(endedAfter)} after the start (Max Wait is 3600 s)`);
+				return `downstream ran once (${mine.length}); 1 status read; delivery → ${delivery.responseStatus} ${secs(checkAt - delivery.at)} before the check; the 404 run ended ${secs(endedAfter)} after its start`;
+			} finally {
+				counter.close();
+			}
+		});
+
 		await this.step('agent + crawl resume: Max Wait passes without a webhook → n8n resumes it and the check reads the job once more: "Return Last Status" gives the timed-out item (crawl: status "scraping", timedOut), "Fail" fails naming Max Wait; a late webhook → 409', async () => {
 			const wStatus = await this.createWorkflow({ ...basic, maxWait: 2 }, signed);
 			const wFail = await this.createWorkflow({ ...basic, maxWait: 2, onTimeout: 'fail' }, signed);
@@ -445,7 +505,7 @@ class ResumeSuite extends Phase {
 			assert.equal(doneB.status, 'error');
 			const eB = await this.execution(b.executionId);
 			const error = eB.data.resultData.runData['Run agent'].at(-1).error ?? eB.data.resultData.error;
-			assert.match(error?.message ?? '', /did not send its completion webhook within Max Wait \(2 s\)/);
+			assert.match(error?.message ?? '', /did not end within Max Wait \(2 s\)/);
 			assert.match(item.message ?? '', /the status read at .+ said the agent run was still going/);
 			assert.equal((await this.statusReads(a.jobId)).length + (await this.statusReads(b.jobId)).length, 2, 'one status read each, at Max Wait');
 			assert.equal(doneC.status, 'success', `crawl execution ${doneC.status}`);

@@ -274,10 +274,23 @@ async function heart(s) {
 		const seconds = ((Date.now() - started) / 1000).toFixed(1);
 		check(`${title}: the server calls the resume URL when the job ends (${seconds} s), and the node answers it`, () => (outcome.error ? outcome.error.message : undefined));
 		if (outcome.error) return;
-		const pages = outcome.returned.workflowData?.[0] ?? [];
-		// The node reads the job's status then: a server that sends "completed" before its status says so is answered 503.
+		// webhook() only wakes the execution; n8n then resumes it and the node's check reads the job. A
+		// server that sends "completed" before its status says so: the check pauses again (at most 60 s),
+		// and n8n resumes it when that time comes, as here.
+		let resumed;
+		let data = result.run.data;
+		if (Array.isArray(outcome.returned?.workflowData)) {
+			for (;;) {
+				resumed = await startWorkflow(wf, { credentials: s.credentials, urlBase: s.receiver.base, resume: data }).done;
+				if (resumed.status !== 'waiting' || Date.now() - started > s.maxWait * 1000) break;
+				note(`${title}: the job did not read as ended at the check; the next check ${resumed.run.data.waitTill}`);
+				await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(resumed.run.data.waitTill) - Date.now())));
+				data = resumed.run.data;
+			}
+		}
+		const pages = resumed && resumed.status === 'success' ? resumed.items(WEB_DATA) : [];
 		check(`${title}: the resumed node outputs the job's pages (${pages.length}), each with jobId, jobStatus completed, url`, () => {
-			if (pages.length === 0) return `no pages: ${short(outcome.returned)}, answered ${short(outcome.response)} to ${short(outcome.call.rawBody.toString().slice(0, 200))}`;
+			if (pages.length === 0) return `no pages: ${short(outcome.returned)} then ${resumed ? `${resumed.status} ${short(resumed.error?.message ?? '')}` : 'no resume'}, answered ${short(outcome.response)} to ${short(outcome.call.rawBody.toString().slice(0, 200))}`;
 			const bad = pages.find((p) => p.json.jobId !== waitingItems[0].id || p.json.jobStatus !== 'completed' || typeof p.json.url !== 'string');
 			return bad ? short({ jobId: bad.json.jobId, jobStatus: bad.json.jobStatus, url: bad.json.url, error: bad.json.error }) : undefined;
 		});

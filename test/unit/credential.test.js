@@ -109,6 +109,8 @@ describe('Test (the credential\'s own declarative test: n8n makes the request, n
 		expect(Object.keys(byCode).map(Number)).toEqual([401, 402, 403, 404, 405, 429, 500, 502, 503, 504]);
 		expect(byCode[401].properties.message).toMatch(/refused the API key \(401\).*Copy the key again from the dashboard/);
 		expect(byCode[402].properties.message).toMatch(/no credits left \(402\).*Add credits/);
+		// Reads that cost nothing (the account's usage, job status) still work without credits.
+		expect(byCode[402].properties.message).toMatch(/the operations that spend credits fail\.$/);
 		expect(byCode[404].properties.message).toMatch(/No Web Data API v2 at this Base URL.*Check Base URL/);
 		expect(byCode[429].properties.message).toMatch(/rate limiting/);
 	});

@@ -1,6 +1,6 @@
 // Room jobs/: starting a job and waiting for it — the start with its job ID check (start), polling
-// (poller, wait), resuming a paused execution on the service's completion webhook (resume,
-// resumeCompat), aiming a job's webhook at a Web Data Trigger (triggerTarget) and checking signed
+// (poller, wait), resuming a paused execution on the service's completion webhook (resume),
+// aiming a job's webhook at a Web Data Trigger (triggerTarget) and checking signed
 // webhook deliveries (signature). It may import fields/, tool/, helpers/, transport/ and n8n-workflow;
 // never resources/, methods/ or the node files. Layout: nodes/README.md.
 

@@ -10,7 +10,9 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { isCancellation } from '../helpers/items';
 import { normalizeBaseUrl } from '../transport';
+import { cancelledError } from '../transport/sleep';
 import { derivedToken, type HeaderBag, verifyResumeCall, type WebhookRequest, type WebhookResponse } from './signature';
 import { invalid, isUuid } from '../helpers/validation';
 import type { OnTimeout } from './wait';
@@ -428,7 +430,7 @@ export async function continueWaiting(ctx: IExecuteFunctions, waiters: Record<st
 				if (!continuesWithRegularOutput(node)) throw ended;
 				return [...state.carried, errorAsItem(ended, { jobId: state.jobId, httpCode: String(error.httpCode) }, state.pairedItem)];
 			}
-			if ((error as Error).name === 'AbortError') throw error;
+			if (isCancellation(error)) throw cancelledError(); // the execution was stopped: no error item
 			ctx.logger?.warn?.(`Web Data "${node.name}" could not read ${waiter.noun} ${state.jobId} while waiting: ${(error as Error).message}`);
 			read = undefined;
 		}

@@ -59,7 +59,7 @@
  *      shared resumeStep(): started through a webhook process, the first part runs on a worker and the
  *      execution waits with no status read; forged resume calls → 401 on each webhook process; the
  *      job's signed <kind>.completed comes through the proxy and a worker runs the rest with the job
- *      read once (agent 1 read, crawl 7 pages in 3, batch 4 pages in 2) and the right items; 3 late
+ *      read once (agent 1 read, crawl its status then 7 pages in 3, batch its status then 4 pages in 2) and the right items; 3 late
  *      copies sent at once → 409 and nothing runs again. Then (skipped with QUEUE_E2E_RESTART=0) the
  *      agent resume with every n8n process stopped while it waits, the run ending while they are down
  *      (the delivery fails) and all five started again: the service's retry (1 min, 12 s at the
@@ -550,7 +550,7 @@ const RESUME_KINDS = {
 		replace: true,
 		// 60000 ms at the fake's time scale 5: the crawl ends 12 s after it starts, by itself.
 		params: (tag) => ({ resource: 'crawl', operation: 'runAndWait', url: `https://example.com/fake-duration-60000?run=${tag}`, limit: 7, waitMethod: 'completionWebhook', maxWait: 3600, onTimeout: 'returnStatus' }),
-		reads: 3, // the status page and its two next pages
+		reads: 4, // the status (one document at most), then the first page and its two next pages
 		items: (items, jobId) => {
 			assert.equal(items.length, 7, `7 pages (got ${items.length})`);
 			assert.ok(items.every((i) => i.jobId === jobId && i.jobStatus === 'completed'), 'one item per page of this crawl');
@@ -566,7 +566,7 @@ const RESUME_KINDS = {
 		// Four items → one batch job of four URLs; fake-duration-60000: it ends 12 s after it starts.
 		urls: (tag) => ['a', 'b', 'c', 'd'].map((p) => `https://example.com/${p}?fake-duration-60000&run=${tag}`),
 		params: () => ({ resource: 'batchScrape', operation: 'runAndWait', url: '={{ $json.url }}', waitMethod: 'completionWebhook', maxWait: 3600, onTimeout: 'returnStatus' }),
-		reads: 2, // the status page (3 documents) and its next page
+		reads: 3, // the status (one document at most), then the first page (3 documents) and its next page
 		items: (items, jobId, urls) => {
 			assert.deepEqual(items.map((i) => [i.jobId, i.metadata?.sourceURL]), urls.map((u) => [jobId, u]), 'one item per URL, in order');
 		},
@@ -623,7 +623,7 @@ async function resumeProof(x) {
 			return ['success', 'error', 'crashed'].includes(d.status) ? d : undefined;
 		}, what, timeoutMs, 300);
 
-	const resumeStep = (kind) => step(`queue: ${kind.label} → Run and Wait "Resume on Completion Webhook": started through a webhook process, the first part on a worker, waiting with 0 status reads; forged resume calls → 401 on each webhook process; the signed ${kind.prefix}.completed through the proxy resumes it on a worker with the job read once (${kind.reads} status page${kind.reads > 1 ? 's' : ''}); late copies at once → 409, nothing runs again`, async () => {
+	const resumeStep = (kind) => step(`queue: ${kind.label} → Run and Wait "Resume on Completion Webhook": started through a webhook process, the first part on a worker, waiting with 0 status reads; forged resume calls → 401 on each webhook process; the signed ${kind.prefix}.completed through the proxy resumes it on a worker with the job read once by its check (${kind.reads} read${kind.reads > 1 ? 's' : ''}); late copies at once → 409, nothing runs again`, async () => {
 		const { e, jobId, id, urls, start } = await startWaitingRun(kind, kind.prefix);
 		const startedOn = workerOf(e.id);
 		assert.equal(startedOn.length, 1, `one worker ran the first part (${startedOn.join(', ') || 'none'})`);
