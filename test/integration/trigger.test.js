@@ -1067,8 +1067,8 @@ describe('Job events (Source: Job Events, issue 18)', () => {
 		]);
 	});
 
-	test('as the open-source server: a cancelled crawl is announced as crawl.completed (success true); the item says "cancelled" with its counts (issue 23.3)', async () => {
-		const t = await trigger(jobParams());
+	test('as the open-source server: a cancelled crawl is announced as crawl.completed (success true); the item is crawl.cancelled with its counts (issues 23.3, 29)', async () => {
+		const t = await trigger(jobParams({ jobEvents: ['crawl.completed', 'crawl.cancelled'] }));
 		await t.activate();
 		const crawl = await start('/v2/crawl', { url: 'https://docs.example.com/fake-duration-20000', limit: 6, webhook: { url: `${t.productionUrl}?token=${JOB_TOKEN}`, events: ['completed'] } });
 		await new Promise((r) => setTimeout(r, 400));
@@ -1077,7 +1077,7 @@ describe('Job events (Source: Job Events, issue 18)', () => {
 		expect(api.deliveries.map((d) => [d.type, d.body.success, d.responseStatus])).toEqual([['crawl.completed', true, 200]]);
 		expect(t.executions).toHaveLength(1);
 		const [item] = t.executions[0].items;
-		expect(item).toMatchObject({ event: 'crawl.completed', jobId: crawl.id, success: true, status: 'cancelled', total: 6 });
+		expect(item).toMatchObject({ event: 'crawl.cancelled', announcedEvent: 'crawl.completed', announcedSuccess: true, jobId: crawl.id, success: false, status: 'cancelled', total: 6 });
 		expect(item.completed).toBeLessThan(6);
 		expect(api.requests({ method: 'GET' }).map((r) => [r.path, r.status])).toEqual([[`/v2/crawl/${crawl.id}`, 200]]);
 	});
@@ -1090,9 +1090,48 @@ describe('Job events (Source: Job Events, issue 18)', () => {
 		await api.settled(10000);
 		const ends = api.deliveries.filter((d) => d.type === 'batch_scrape.completed');
 		expect(ends.map((d) => [d.jobId, d.body.success]).sort()).toEqual([[failed.id, true], [ok.id, true]].sort());
-		expect(t.executions.map((e) => e.items.map((i) => [i.event, i.jobId, i.status, i.total, i.completed]))).toEqual([[['batch_scrape.completed', failed.id, 'failed', 4, 2]]]);
+		expect(t.executions.map((e) => e.items.map((i) => [i.event, i.announcedEvent, i.jobId, i.status, i.total, i.completed]))).toEqual([[['batch_scrape.failed', 'batch_scrape.completed', failed.id, 'failed', 4, 2]]]);
 		// One status read per end delivery; the page events are not selected and read nothing.
 		expect(api.requests({ method: 'GET' }).map((r) => r.path).sort()).toEqual([`/v2/batch/scrape/${failed.id}`, `/v2/batch/scrape/${ok.id}`].sort());
+	});
+
+	describe('issue 29: every end told true, with the open-source delivery (one attempt, events filter, ends announced as completed)', () => {
+		const { buildEventWebhook } = require('../../dist/nodes/WebData/jobs/triggerTarget');
+		const node = { name: 'Web Data', type: 'n8n-nodes-webdata.webData', typeVersion: 1, parameters: {} };
+		/** The job's webhook as the Web Data node builds it from "Send Events to Web Data Trigger". */
+		const webhookFor = (t, job, events) => buildEventWebhook(node, { sendToTrigger: { trigger: { url: t.productionUrl, token: JOB_TOKEN, events } } }, job, 0);
+
+		test('Send Events = Failed and the trigger on Crawl Failed: a crawl that fails starts it once, as crawl.failed; a crawl that completes starts nothing', async () => {
+			api.setDelivery({ retries: false });
+			const t = await trigger(jobParams({ jobEvents: ['crawl.failed'] }));
+			await t.activate();
+			const failing = await start('/v2/crawl', { url: 'https://docs.example.com/fake-job-fail', limit: 4, webhook: webhookFor(t, 'crawl', ['failed']) });
+			const fine = await start('/v2/crawl', { url: 'https://docs.example.com/', limit: 2, webhook: webhookFor(t, 'crawl', ['failed']) });
+			await api.settled(10000);
+			// The server announced both ends as crawl.completed (asked for because Failed was chosen).
+			expect(api.deliveries.map((d) => [d.type, d.jobId, d.body.success]).sort()).toEqual([['crawl.completed', failing.id, true], ['crawl.completed', fine.id, true]].sort());
+			expect(t.executions.map((e) => e.items.map((i) => [i.event, i.announcedEvent, i.jobId, i.success, i.status]))).toEqual([[['crawl.failed', 'crawl.completed', failing.id, false, 'failed']]]);
+		});
+
+		test('the trigger on Crawl Completed only: a failed crawl does not start it; a completed one does, with success true', async () => {
+			api.setDelivery({ retries: false });
+			const t = await trigger(jobParams({ jobEvents: ['crawl.completed'] }));
+			await t.activate();
+			const failing = await start('/v2/crawl', { url: 'https://docs.example.com/fake-job-fail', limit: 4, webhook: webhookFor(t, 'crawl', ['completed', 'failed']) });
+			const fine = await start('/v2/crawl', { url: 'https://docs.example.com/', limit: 2, webhook: webhookFor(t, 'crawl', ['completed', 'failed']) });
+			await api.settled(10000);
+			expect(api.deliveries.filter((d) => d.jobId === failing.id).map((d) => d.type)).toEqual(['crawl.completed']);
+			expect(t.executions.map((e) => e.items.map((i) => [i.event, i.jobId, i.success, i.status]))).toEqual([[['crawl.completed', fine.id, true, 'completed']]]);
+		});
+
+		test('batch scrape: Failed only, a failed batch starts batch_scrape.failed', async () => {
+			api.setDelivery({ retries: false });
+			const t = await trigger(jobParams({ jobEvents: ['batch_scrape.failed'] }));
+			await t.activate();
+			const failing = await start('/v2/batch/scrape', { urls: ['https://a.example.com/fake-job-fail', 'https://b.example.com/'], webhook: webhookFor(t, 'batch', ['failed']) });
+			await api.settled(10000);
+			expect(t.executions.map((e) => e.items.map((i) => [i.event, i.announcedEvent, i.jobId, i.success]))).toEqual([[['batch_scrape.failed', 'batch_scrape.completed', failing.id, false]]]);
+		});
 	});
 
 	test('an agent run reporting here: agent.completed gives one summary item with the result', async () => {
