@@ -8,7 +8,8 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { itemsForDelivery, jobItemsForDelivery, needsJobEndRead, parseDelivery, redactedHeaders } from './delivery';
+import { jobItemsForDelivery, needsJobEndRead, parseDelivery, redactedHeaders } from './delivery';
+import { forgetToldChecks, tellMonitorDelivery } from './monitorDelivery';
 import { readJobEnd } from './jobEnd';
 import { triggerProperties } from './description';
 import { searchMonitors } from './listSearch';
@@ -149,6 +150,7 @@ export class WebDataTrigger implements INodeType {
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
 				signingSecrets.forget(scopeOf(this));
+				forgetToldChecks(this, scopeOf(this));
 				return await remove(this);
 			},
 		},
@@ -233,12 +235,17 @@ export class WebDataTrigger implements INodeType {
 			if (!decision.run) return { webhookResponse: { received: true, ignored: decision.reason } };
 			return { workflowData: [this.helpers.returnJsonArray(decision.items)], webhookResponse: ACCEPTED };
 		}
-		const decision = itemsForDelivery(envelope, {
-			events: this.getNodeParameter('events', []) as string[],
-			statuses: (options.statuses as string[] | undefined) ?? [],
-			onlyMeaningful: options.onlyMeaningful === true,
-			passUnknownEvents: options.passUnknownEvents === true,
-			headers: options.includeHeaders === true ? redactedHeaders(headers) : undefined,
+		// Monitor events: the checks missed since the last one told come first (issue 29.2).
+		const decision = await tellMonitorDelivery(this, envelope, {
+			scope,
+			connection,
+			output: {
+				events: this.getNodeParameter('events', []) as string[],
+				statuses: (options.statuses as string[] | undefined) ?? [],
+				onlyMeaningful: options.onlyMeaningful === true,
+				passUnknownEvents: options.passUnknownEvents === true,
+				headers: options.includeHeaders === true ? redactedHeaders(headers) : undefined,
+			},
 		});
 		if (!decision.run) return { webhookResponse: { received: true, ignored: decision.reason } };
 		return { workflowData: [this.helpers.returnJsonArray(decision.items)], webhookResponse: ACCEPTED };

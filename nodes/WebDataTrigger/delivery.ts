@@ -73,7 +73,7 @@ export interface OutputOptions {
 
 export type Decision =
 	| { run: true; items: IDataObject[] }
-	| { run: false; reason: 'event not selected' | 'unknown event' | 'no entry left after the filters' };
+	| { run: false; reason: 'event not selected' | 'unknown event' | 'no entry left after the filters' | 'already told' };
 
 const isKnown = (type: string): type is MonitorEvent => (MONITOR_EVENTS as readonly string[]).includes(type);
 

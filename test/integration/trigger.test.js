@@ -385,7 +385,9 @@ describe('Create a Monitor for This Workflow', () => {
 		const { monitorId, secretToken } = t.staticData();
 		const [real] = await runCheck(monitorId);
 		const before = t.executions.length;
-		const raw = JSON.stringify({ ...real.body, webhookId: crypto.randomUUID() });
+		// A page not told yet, of a next check (issue 29: a page already told, or of a check told to its end, starts nothing).
+		const nextCheckId = crypto.randomUUID();
+		const raw = JSON.stringify({ ...real.body, id: nextCheckId, webhookId: crypto.randomUUID(), data: [{ ...real.body.data[0], checkId: nextCheckId }] });
 
 		const attempts = {
 			'no headers': {},
@@ -454,9 +456,16 @@ describe('Create a Monitor for This Workflow', () => {
 			{ received: true, duplicate: true },
 			{ received: true, duplicate: true },
 		]);
-		// A new delivery of the same check (fresh webhookIds) does start executions again.
-		await api.deliverMonitor(t.staticData().monitorId);
-		expect(t.executions).toHaveLength(6);
+		// A new delivery of the same check (fresh webhookIds) starts nothing either (issue 29.2: each
+		// page of each check is told once; the trigger remembers the checks it told).
+		const again = await api.deliverMonitor(t.staticData().monitorId);
+		expect(again.map((d) => d.responseStatus)).toEqual([200, 200, 200]);
+		expect(t.executions).toHaveLength(3);
+		expect(t.responses.slice(-3).map((r) => r.body)).toEqual([
+			{ received: true, ignored: 'already told' },
+			{ received: true, ignored: 'already told' },
+			{ received: true, ignored: 'already told' },
+		]);
 	});
 
 	test('accepted deliveries answer {"received": true} (not n8n\'s literal "firstEntryJson"); the signing secret is read once per activation, not per delivery', async () => {
@@ -909,6 +918,143 @@ describe('Manual', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
+describe('issue 29.2: no monitor change is lost to one failed delivery (the service sends each event once)', () => {
+	const LOSE_ALL = ['monitor.page', 'monitor.check.completed'];
+	/** Every item of every execution as [checkId, event, url, caughtUp]. */
+	const told = (t) => t.executions.flatMap((e) => e.items.map((i) => [i.checkId, i.event, i.url ?? null, i.caughtUp === true]));
+	const checkIds = (monitorId) => api.monitor(monitorId).checks.map((c) => c.id).reverse(); // oldest first
+
+	test('a check whose deliveries were all lost is told at the next check, first, each page once and marked caughtUp', async () => {
+		const t = await trigger(createParams());
+		await t.activate();
+		const { monitorId } = t.staticData();
+		await runCheck(monitorId); // check 1: told as usual
+		api.setDelivery({ loseEvents: LOSE_ALL });
+		await runCheck(monitorId); // check 2: every delivery lost on the way
+		api.setDelivery({ loseEvents: [] });
+		expect(api.deliveries.filter((d) => d.lost)).toHaveLength(3);
+		expect(t.executions).toHaveLength(3);
+		await runCheck(monitorId); // check 3: its first delivery brings check 2 first
+		const [c1, c2, c3] = checkIds(monitorId);
+		expect(told(t)).toEqual([
+			[c1, 'monitor.page', 'https://shop.example.com/pricing', false],
+			[c1, 'monitor.page', 'https://shop.example.com/plans', false],
+			[c1, 'monitor.check.completed', null, false],
+			[c2, 'monitor.page', 'https://shop.example.com/pricing', true],
+			[c2, 'monitor.page', 'https://shop.example.com/plans', true],
+			[c2, 'monitor.check.completed', null, true],
+			[c3, 'monitor.page', 'https://shop.example.com/pricing', false],
+			[c3, 'monitor.page', 'https://shop.example.com/plans', false],
+			[c3, 'monitor.check.completed', null, false],
+		]);
+		// The caught-up change is the same item a delivery gives (diff, judgment), in the same execution as check 3's first page.
+		expect(t.executions[3].items.map((i) => i.checkId)).toEqual([c2, c2, c2, c3]);
+		expect(t.executions[3].items[0]).toMatchObject({ event: 'monitor.page', monitorId, status: 'changed', isMeaningful: true, caughtUp: true, webhookId: null, success: true });
+		expect(t.executions[3].items[0].diff.text).toContain('+Price: $12');
+		// What was read: the check list once per new check after the first (nothing was told before
+		// the first), the lost check's pages once.
+		const reads = api.requests({ method: 'GET' }).map((r) => r.path);
+		expect(reads.filter((p) => p.endsWith('/checks'))).toHaveLength(1);
+		expect(reads.filter((p) => p.includes(`/checks/${c2}`))).toHaveLength(1);
+		expect(reads.filter((p) => p.includes(`/checks/${c3}`) || p.includes(`/checks/${c1}`))).toHaveLength(0);
+	});
+
+	test("a check whose page deliveries were lost but whose completion came: the completion brings the pages first", async () => {
+		const t = await trigger(createParams());
+		await t.activate();
+		const { monitorId } = t.staticData();
+		await runCheck(monitorId);
+		api.setDelivery({ loseEvents: ['monitor.page'] });
+		await runCheck(monitorId);
+		const [, c2] = checkIds(monitorId);
+		expect(t.executions).toHaveLength(4);
+		expect(t.executions[3].items.map((i) => [i.checkId, i.event, i.url ?? null, i.caughtUp === true])).toEqual([
+			[c2, 'monitor.page', 'https://shop.example.com/pricing', true],
+			[c2, 'monitor.page', 'https://shop.example.com/plans', true],
+			[c2, 'monitor.check.completed', null, false],
+		]);
+		// The lost deliveries arriving after all (a late retry) start nothing: each page once.
+		for (const d of api.deliveries.filter((x) => x.lost)) await api.redeliver(d.webhookId);
+		expect(t.executions).toHaveLength(4);
+	});
+
+	test('the told checks are kept in the static data n8n saves (a new n8n process reads them: test/unit/trigger-check-ledger)', async () => {
+		const t = await trigger(createParams());
+		await t.activate();
+		const { monitorId } = t.staticData();
+		await runCheck(monitorId);
+		expect(t.staticData().toldChecks).toEqual({ [monitorId]: [{ id: checkIds(monitorId)[0], done: true }] });
+	});
+
+	test('one catch-up tells at most 5 missed checks, the oldest first; the rest come with the next delivery, in order', async () => {
+		const t = await trigger(createParams({ events: ['monitor.check.completed'] }));
+		await t.activate();
+		const { monitorId } = t.staticData();
+		await runCheck(monitorId);
+		api.setDelivery({ loseEvents: LOSE_ALL });
+		for (let i = 0; i < 7; i++) await runCheck(monitorId);
+		api.setDelivery({ loseEvents: [] });
+		await runCheck(monitorId);
+		await runCheck(monitorId);
+		const ids = checkIds(monitorId);
+		expect(ids).toHaveLength(10);
+		const byExecution = t.executions.map((e) => e.items.map((i) => [ids.indexOf(i.checkId) + 1, i.caughtUp === true]));
+		expect(byExecution).toEqual([
+			[[1, false]],
+			[[2, true], [3, true], [4, true], [5, true], [6, true], [9, false]],
+			[[7, true], [8, true], [10, false]],
+		]);
+	});
+
+	test('a Manual monitor the credential can read gets the same; deactivation forgets what was told', async () => {
+		const t = await trigger({ connection: 'manual', events: ['monitor.page'], secretToken: 'manual-29' });
+		const monitor = await createMonitorDirectly({
+			name: 'Manual 29',
+			schedule: { text: 'hourly' },
+			targets: [{ type: 'scrape', urls: ['https://m.example.com/a', 'https://m.example.com/b'] }],
+			webhook: { url: t.productionUrl, headers: { [TOKEN_HEADER]: 'manual-29' }, events: ['monitor.page'] },
+		});
+		await runCheck(monitor.id);
+		api.setDelivery({ loseEvents: ['monitor.page'] });
+		await runCheck(monitor.id);
+		api.setDelivery({ loseEvents: [] });
+		await runCheck(monitor.id);
+		const [c1, c2, c3] = checkIds(monitor.id);
+		expect(told(t)).toEqual([
+			[c1, 'monitor.page', 'https://m.example.com/a', false],
+			[c1, 'monitor.page', 'https://m.example.com/b', false],
+			[c2, 'monitor.page', 'https://m.example.com/a', true],
+			[c2, 'monitor.page', 'https://m.example.com/b', true],
+			[c3, 'monitor.page', 'https://m.example.com/a', false],
+			[c3, 'monitor.page', 'https://m.example.com/b', false],
+		]);
+		await t.deactivate();
+		expect(t.staticData()).not.toHaveProperty('toldChecks');
+	});
+
+	test('a catch-up that cannot read the checks (the service fails) still tells the delivery at hand, and catches up later', async () => {
+		const t = await trigger(createParams());
+		await t.activate();
+		const { monitorId } = t.staticData();
+		await runCheck(monitorId);
+		api.setDelivery({ loseEvents: LOSE_ALL });
+		await runCheck(monitorId);
+		api.setDelivery({ loseEvents: [] });
+		api.fault({ method: 'GET', path: `/v2/monitor/${monitorId}/checks`, status: 500, times: 2 });
+		await runCheck(monitorId);
+		const [, c2, c3] = checkIds(monitorId);
+		// Check 3 told as usual; check 2 not yet (its read failed twice, the two attempts of one catch-up).
+		expect(told(t).filter((x) => x[0] === c3).map((x) => x[3])).toEqual([false, false, false]);
+		expect(told(t).filter((x) => x[0] === c2)).toHaveLength(0);
+		await runCheck(monitorId); // check 4: check 2 comes now
+		expect(told(t).filter((x) => x[0] === c2).map((x) => [x[1], x[3]])).toEqual([
+			['monitor.page', true],
+			['monitor.page', true],
+			['monitor.check.completed', true],
+		]);
+	});
+});
+
 describe('output options', () => {
 	const manual = (options, events = ['monitor.page', 'monitor.check.completed']) => trigger({ connection: 'manual', events, options });
 	const page = (data, extra = {}) => JSON.stringify({ success: true, type: 'monitor.page', id: 'c', webhookId: crypto.randomUUID(), data, metadata: { k: 'v' }, ...extra });
