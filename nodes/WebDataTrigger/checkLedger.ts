@@ -38,7 +38,7 @@ export const MAX_CHECKS_PER_CATCH_UP = 5;
 export const MAX_PAGES_PER_CATCH_UP = 1000;
 
 /** Check statuses after which nothing more happens to a check (api-facts 2 MonitorCheck). */
-const FINISHED = ['completed', 'failed', 'partial', 'skipped_overlap', 'skipped_no_credits'];
+export const FINISHED_CHECK_STATUSES = ['completed', 'failed', 'partial', 'skipped_overlap', 'skipped_no_credits'];
 
 /** Reads of a catch-up: two short attempts each, so a delivery is still answered in time (the service waits about 10 s). */
 export const CATCH_UP_DEPS: TransportDeps = { ...defaultDeps, maxAttempts: 2, budgetMs: 6000 };
@@ -240,7 +240,7 @@ export function missedChecks(listed: IDataObject[], ledger: ToldCheck[], beforeC
 	for (const check of listed.slice(start)) {
 		if (!isUuid(check.id) || check.id === beforeCheckId) continue;
 		const known = ledger.find((c) => c.id === check.id);
-		if (!known?.done && FINISHED.includes(String(check.status))) missed.push(check);
+		if (!known?.done && FINISHED_CHECK_STATUSES.includes(String(check.status))) missed.push(check);
 		if (check.id === floor) break;
 	}
 	return missed.reverse();
@@ -257,11 +257,19 @@ export interface CatchUp {
  * Reads the monitor's checks since the last one told (before `beforeCheckId`, the check of the
  * delivery at hand; undefined for a poll) and returns what was not told, marking it told in the
  * ledger. At most MAX_CHECKS_PER_CATCH_UP checks and MAX_PAGES_PER_CATCH_UP pages per call.
+ * `listed`: the checks already read (newest first), instead of reading the list.
  */
-export async function catchUp(ctx: ApiContext, monitorId: string, ledger: ToldCheck[], options: CatchUpOptions, beforeCheckId?: string): Promise<CatchUp> {
+export async function catchUp(
+	ctx: ApiContext,
+	monitorId: string,
+	ledger: ToldCheck[],
+	options: CatchUpOptions,
+	beforeCheckId?: string,
+	listed?: IDataObject[],
+): Promise<CatchUp> {
 	if (ledger.length === 0) return { envelopes: [], checks: [] };
 	const deps = options.deps ?? CATCH_UP_DEPS;
-	const listed = await listChecks(ctx, monitorId, { limit: LIST_LIMIT, offset: 0 }, undefined, deps);
+	listed ??= await listChecks(ctx, monitorId, { limit: LIST_LIMIT, offset: 0 }, undefined, deps);
 	const missed = missedChecks(listed, ledger, beforeCheckId).slice(0, MAX_CHECKS_PER_CATCH_UP);
 	const budget: Budget = { pages: MAX_PAGES_PER_CATCH_UP };
 	const envelopes: Envelope[] = [];
