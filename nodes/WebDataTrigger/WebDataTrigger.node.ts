@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import { jobItemsForDelivery, needsJobEndRead, parseDelivery, redactedHeaders } from './delivery';
-import { forgetToldChecks, tellMonitorDelivery } from './monitorDelivery';
+import { forgetToldChecks, rememberListeningStart, tellMonitorDelivery } from './monitorDelivery';
 import { readJobEnd } from './jobEnd';
 import { triggerProperties } from './description';
 import { searchMonitors } from './listSearch';
@@ -138,7 +138,9 @@ export class WebDataTrigger implements INodeType {
 					await assertJobEventsVerifiable(this);
 					return true; // nothing to register: the job's webhook option points here
 				}
-				return await checkExists(this);
+				const exists = await checkExists(this);
+				if (exists) rememberListeningStart(this); // the floor of catch-ups (issue 29.2)
+				return exists;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
 				signingSecrets.forget(scopeOf(this));
@@ -146,12 +148,15 @@ export class WebDataTrigger implements INodeType {
 					await assertJobEventsVerifiable(this);
 					return true;
 				}
-				return await create(this);
+				const created = await create(this);
+				rememberListeningStart(this);
+				return created;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
 				signingSecrets.forget(scopeOf(this));
-				forgetToldChecks(this, scopeOf(this));
-				return await remove(this);
+				const removed = await remove(this);
+				if (removed) forgetToldChecks(this, scopeOf(this)); // a failed removal keeps all, like the registration
+				return removed;
 			},
 		},
 	};

@@ -45,6 +45,18 @@ export const CATCH_UP_DEPS: TransportDeps = { ...defaultDeps, maxAttempts: 2, bu
 
 /** The static-data key of the ledger: {<monitorId>: ToldCheck[]}. */
 const STATIC_KEY = 'toldChecks';
+/** The static-data key of the time the trigger started listening (set on activation, which n8n saves). */
+const SINCE_KEY = 'listeningSince';
+
+/** The time the trigger started listening, as stored on activation. */
+export function listeningSince(staticData: IDataObject): string | undefined {
+	return typeof staticData[SINCE_KEY] === 'string' ? staticData[SINCE_KEY] : undefined;
+}
+
+/** Activation: remembers when the trigger started listening (kept while it stays active). */
+export function startListening(staticData: IDataObject, now: Date = new Date()): void {
+	if (listeningSince(staticData) === undefined) staticData[SINCE_KEY] = now.toISOString();
+}
 
 function isToldCheck(value: unknown): value is ToldCheck {
 	return isPlainObject(value) && typeof value.id === 'string' && typeof value.done === 'boolean';
@@ -227,21 +239,40 @@ async function tellCheck(ctx: ApiContext, monitorId: string, check: IDataObject,
 }
 
 /**
- * The checks of a monitor finished before `beforeCheckId` (or all, for a poll) that are not told
- * to their end, oldest first. The walk goes from the newest listed check to the oldest, passes the
- * checks told, and stops at the oldest check the ledger remembers (older ones are from before this
- * trigger listened). An empty ledger: nothing is missed (the trigger starts listening now).
+ * Whether the service recorded that it delivered every webhook of the check (MonitorCheck
+ * `notificationStatus.webhook.success`, api-facts 2–3); undefined when it does not say.
  */
-export function missedChecks(listed: IDataObject[], ledger: ToldCheck[], beforeCheckId?: string): IDataObject[] {
-	if (ledger.length === 0) return [];
+export function deliveredByService(check: IDataObject): boolean | undefined {
+	const status = isPlainObject(check.notificationStatus) ? check.notificationStatus.webhook : undefined;
+	return isPlainObject(status) && typeof status.success === 'boolean' ? status.success : undefined;
+}
+
+/** Where a walk back through the checks ends: the trigger started listening then (ISO time), if known. */
+export interface Floor {
+	since?: string;
+}
+
+/**
+ * The checks of a monitor finished before `beforeCheckId` (or all, for a poll) that are not told
+ * to their end, oldest first. The walk goes from the newest listed check to the oldest and stops
+ * at the oldest check the ledger remembers, or at the first check created before `floor.since`
+ * (older ones are from before this trigger listened). A check the ledger does not know counts as
+ * missed unless the service recorded its webhook as delivered (n8n keeps static data written by a
+ * webhook call only when no execution starts, so after an n8n restart the ledger may lack checks
+ * that were told). No ledger and no `since`: nothing is missed (the trigger starts listening now).
+ */
+export function missedChecks(listed: IDataObject[], ledger: ToldCheck[], beforeCheckId?: string, floor: Floor = {}): IDataObject[] {
+	if (ledger.length === 0 && floor.since === undefined) return [];
 	const start = beforeCheckId === undefined ? 0 : listed.findIndex((c) => c.id === beforeCheckId) + 1;
-	const floor = ledger[0].id;
+	const oldest = ledger[0]?.id;
 	const missed: IDataObject[] = [];
 	for (const check of listed.slice(start)) {
 		if (!isUuid(check.id) || check.id === beforeCheckId) continue;
+		if (floor.since !== undefined && typeof check.createdAt === 'string' && check.createdAt < floor.since) break;
 		const known = ledger.find((c) => c.id === check.id);
-		if (!known?.done && FINISHED_CHECK_STATUSES.includes(String(check.status))) missed.push(check);
-		if (check.id === floor) break;
+		const finished = FINISHED_CHECK_STATUSES.includes(String(check.status));
+		if (finished && (known ? !known.done : deliveredByService(check) !== true)) missed.push(check);
+		if (check.id === oldest) break;
 	}
 	return missed.reverse();
 }
@@ -266,11 +297,12 @@ export async function catchUp(
 	options: CatchUpOptions,
 	beforeCheckId?: string,
 	listed?: IDataObject[],
+	floor: Floor = {},
 ): Promise<CatchUp> {
-	if (ledger.length === 0) return { envelopes: [], checks: [] };
+	if (ledger.length === 0 && floor.since === undefined) return { envelopes: [], checks: [] };
 	const deps = options.deps ?? CATCH_UP_DEPS;
 	listed ??= await listChecks(ctx, monitorId, { limit: LIST_LIMIT, offset: 0 }, undefined, deps);
-	const missed = missedChecks(listed, ledger, beforeCheckId).slice(0, MAX_CHECKS_PER_CATCH_UP);
+	const missed = missedChecks(listed, ledger, beforeCheckId, floor).slice(0, MAX_CHECKS_PER_CATCH_UP);
 	const budget: Budget = { pages: MAX_PAGES_PER_CATCH_UP };
 	const envelopes: Envelope[] = [];
 	const checks: string[] = [];
@@ -342,6 +374,7 @@ export class LedgerMemory {
 	forget(scope: string, staticData: IDataObject): void {
 		for (const key of [...this.ledgers.keys()]) if (key.startsWith(`${scope}|`)) this.ledgers.delete(key);
 		delete staticData[STATIC_KEY];
+		delete staticData[SINCE_KEY];
 	}
 
 	save(key: string, staticData: IDataObject, monitorId: string, ledger: ToldCheck[]): void {

@@ -7,8 +7,10 @@ import {
 	entryOf,
 	KeyedQueue,
 	LedgerMemory,
+	listeningSince,
 	markDone,
 	pageKey,
+	startListening,
 	tellPage,
 	untoldPagesOfEndedCheck,
 	type CatchUpOptions,
@@ -21,6 +23,11 @@ import { registrationOf, type Connection } from './registration';
 const ledgers = new LedgerMemory();
 /** One delivery of a monitor at a time (see KeyedQueue). */
 const queue = new KeyedQueue();
+
+/** Activation: the trigger remembers when it started listening (the floor of its catch-ups; n8n saves a hook's static data). */
+export function rememberListeningStart(ctx: IHookFunctions): void {
+	startListening(ctx.getWorkflowStaticData('node'));
+}
 
 /** Deactivation: the trigger forgets which checks it told (a new activation starts from its first delivery). */
 export function forgetToldChecks(ctx: IHookFunctions, scope: string): void {
@@ -71,7 +78,8 @@ export async function tellMonitorDelivery(ctx: IWebhookFunctions, envelope: Enve
 			});
 		if (isNewCheck) {
 			try {
-				late.push(...(await catchUp(ctx, monitorId, ledger, catchUpOptions, checkId)).envelopes);
+				const floor = { since: listeningSince(staticData) };
+				late.push(...(await catchUp(ctx, monitorId, ledger, catchUpOptions, checkId, undefined, floor)).envelopes);
 			} catch (error) {
 				warn('the checks missed before this one', error);
 			}

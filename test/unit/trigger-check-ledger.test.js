@@ -39,6 +39,24 @@ describe('missedChecks: the finished checks since the last told, oldest first', 
 	});
 });
 
+describe('missedChecks after an n8n restart (the ledger may lack checks told before: n8n does not save static data a webhook call changed when it starts an execution)', () => {
+	const delivered = (n, success) => ({ ...check(n), createdAt: `2026-08-0${n}T00:00:00.000Z`, notificationStatus: { webhook: { attempted: true, success, delivered: success ? 3 : 0 } } });
+	const listed = [delivered(5, true), delivered(4, false), delivered(3, true), delivered(2, false), delivered(1, false)];
+
+	test('no ledger, a floor (activation time): the checks the service could not deliver since then', () => {
+		expect(missedChecks(listed, [], id(5), { since: '2026-08-02T00:00:00.000Z' }).map((c) => c.id)).toEqual([id(2), id(4)]);
+	});
+
+	test('no ledger and no floor: nothing (a test registration, or an older activation)', () => {
+		expect(missedChecks(listed, [], id(5))).toEqual([]);
+	});
+
+	test('a check the service does not say about counts as missed; one the ledger knows is judged by the ledger', () => {
+		const unknown = { ...check(4), createdAt: '2026-08-04T00:00:00.000Z' };
+		expect(missedChecks([delivered(5, true), unknown, delivered(3, false)], [{ id: id(3), done: true }], id(5)).map((c) => c.id)).toEqual([id(4)]);
+	});
+});
+
 describe('telling pages and checks', () => {
 	test('each page of each check once; nothing more of a check that is done', () => {
 		const ledger = [];
