@@ -66,12 +66,8 @@ export class WebData implements INodeType {
 		name: 'webData',
 		icon: { light: 'file:webdata.svg', dark: 'file:webdata.dark.svg' },
 		group: ['transform'],
-		// 2: Parse File's rarely used options under Advanced Options, and an empty Time Zone (the
-		// workflow's) as the Monitor default. Saved workflows keep typeVersion 1 and its behaviour.
-		// 3: n8n's usual Limit (default 50) for Search and Crawl (versions 1 and 2 keep 5 and 10),
-		//    Parse File's options grouped by what they act on (file, HTML content, linked web pages,
-		// logs); Monitor Create shows "Judge Changes Against Goal" only with a Goal.
-		version: [1, 2, 3],
+		// One version for the first release; from here on, a change of behaviour is a new version.
+		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Scrape, search, map and crawl the web, parse files to Markdown and JSON, watch pages for changes, and run web research agents',
 		defaults: { name: 'Web Data' },

@@ -94,11 +94,8 @@ export class WebDataTrigger implements INodeType {
 		name: 'webDataTrigger',
 		icon: { light: 'file:webdatatrigger.svg', dark: 'file:webdatatrigger.dark.svg' },
 		group: ['trigger'],
-		// 2: an empty Time Zone (the workflow's) as the default of a created monitor's schedule.
-		// Saved workflows keep typeVersion 1 and its default "UTC".
-		// 3: "Run a Check Now When Listening" off by default (a test spends no credits unless asked),
-		// and one notice per connection. Versions 1 and 2 keep it on.
-		version: [1, 2, 3],
+		// One version for the first release; from here on, a change of behaviour is a new version.
+		version: 1,
 		subtitle: '={{($parameter["source"] === "jobs" ? $parameter["jobEvents"] : $parameter["events"]).join(", ")}}',
 		// n8n 2.41's node creator merges "Web Data" and "Web Data Trigger" into one entry (the trigger's
 		// name minus "Trigger" is the action node's name) and shows the TRIGGER's description under it,

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { FROM_V2, FROM_V3, ONLY_BEFORE_V3, ONLY_V1, uuidLocator } from '../WebData/fields/fields';
-import { timezoneField, timezoneFieldV2 } from '../WebData/resources/monitor/fields';
+import { uuidLocator } from '../WebData/fields/fields';
+import { timezoneField } from '../WebData/resources/monitor/fields';
 import { CRON_HELP, SCHEDULE_TEXT_DESCRIPTION } from '../WebData/resources/monitor/schedule';
 import { SIGNATURE_HEADER, TOKEN_HEADER, TOKEN_QUERY } from './verify';
 
@@ -75,32 +75,15 @@ export const triggerProperties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		// Notices stay short (one or two lines in the panel); the details are in the descriptions.
-		displayName:
-			'Activating the workflow creates a monitor that reports here; deactivating deletes it. The service must reach this n8n (a public address, not localhost).',
-		name: 'createNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { source: ['monitor'], connection: ['create'], ...ONLY_BEFORE_V3 } },
-	},
-	{
-		displayName:
-			"While the workflow is active, the monitor reports here instead of to its own webhook, which comes back on deactivation. The service must reach this n8n.",
-		name: 'attachNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { source: ['monitor'], connection: ['attach'], ...ONLY_BEFORE_V3 } },
-	},
-	// Version 3: one notice per connection, with what "Listen for test event" does (the test notice of
-	// versions 1 and 2 is folded in).
+	// One notice per connection (short: one or two lines in the panel; the details are in the
+	// descriptions), with what "Listen for test event" does.
 	{
 		displayName:
 			'Activating the workflow creates a monitor that reports here; deactivating deletes it. A test does the same until the first event. The service must reach this n8n.',
 		name: 'createNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { source: ['monitor'], connection: ['create'], ...FROM_V3 } },
+		displayOptions: { show: { source: ['monitor'], connection: ['create'] } },
 	},
 	{
 		displayName:
@@ -108,7 +91,7 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'attachNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { source: ['monitor'], connection: ['attach'], ...FROM_V3 } },
+		displayOptions: { show: { source: ['monitor'], connection: ['attach'] } },
 	},
 	{
 		displayName:
@@ -202,9 +185,7 @@ export const triggerProperties: INodeProperties[] = [
 		description: CRON_HELP,
 		displayOptions: { show: { source: ['monitor'], connection: ['create'], scheduleType: ['cron'] } },
 	},
-	// Version 1 keeps the default "UTC"; version 2's is empty, the workflow's time zone.
-	{ ...timezoneField, displayOptions: { show: { source: ['monitor'], connection: ['create'], ...ONLY_V1 } } },
-	{ ...timezoneFieldV2, displayOptions: { show: { source: ['monitor'], connection: ['create'], ...FROM_V2 } } },
+	{ ...timezoneField, displayOptions: { show: { source: ['monitor'], connection: ['create'] } } },
 	{
 		displayName: 'Goal',
 		name: 'goal',
@@ -227,27 +208,7 @@ export const triggerProperties: INodeProperties[] = [
 		extra: { displayOptions: { show: { source: ['monitor'], connection: ['attach'] } } },
 	}),
 	{
-		displayName: 'Run a Check Now When Listening',
-		name: 'runCheckWhenListening',
-		type: 'boolean',
-		default: true,
-		// Versions 1 and 2 keep it on: n8n does not save a value equal to the default, so turning it
-		// off there would silently change every saved trigger. The name and hint say what it costs.
-		hint: 'Costs credits: one check of every page the monitor watches',
-		description:
-			'Whether "Listen for test event" also asks the service to check the monitor at once (a check costs credits, one per page), instead of waiting for its schedule',
-		displayOptions: { show: { source: ['monitor'], connection: ['create', 'attach'], ...ONLY_BEFORE_V3 } },
-	},
-	{
-		displayName:
-			'"Listen for test event" registers the Test URL the same way and undoes it after the first event. A check can take a minute or more.',
-		name: 'testNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { source: ['monitor'], connection: ['create', 'attach'], ...ONLY_BEFORE_V3 } },
-	},
-	{
-		// Version 3: off, so "Listen for test event" spends no credits unless the user asks for it here.
+		// Off, so "Listen for test event" spends no credits unless the user asks for it here.
 		displayName: 'Run a Check Now When Listening',
 		name: 'runCheckWhenListening',
 		type: 'boolean',
@@ -255,7 +216,7 @@ export const triggerProperties: INodeProperties[] = [
 		hint: 'Off: the test event comes with the next scheduled check. On: a check starts at once and costs credits, one per watched page.',
 		description:
 			'Whether "Listen for test event" also asks the service to check the monitor at once, instead of waiting for its schedule. A check costs credits (one per page) and can take a minute or more.',
-		displayOptions: { show: { source: ['monitor'], connection: ['create', 'attach'], ...FROM_V3 } },
+		displayOptions: { show: { source: ['monitor'], connection: ['create', 'attach'] } },
 	},
 	// ---- Job Events ----
 	{

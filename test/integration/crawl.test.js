@@ -97,7 +97,7 @@ describe('Run and Wait', () => {
 	test('sends only what the user set (Limit and the default format)', async () => {
 		const result = await run({ operation: 'runAndWait', url: 'https://example.com/docs', maxWait: 30, output: 'compact' });
 		expect(result.status).toBe('success');
-		expect(api.requests({ method: 'POST', path: '/v2/crawl' })[0].body).toEqual({ url: 'https://example.com/docs', limit: 10, scrapeOptions: { formats: ['markdown'] } });
+		expect(api.requests({ method: 'POST', path: '/v2/crawl' })[0].body).toEqual({ url: 'https://example.com/docs', limit: 50, scrapeOptions: { formats: ['markdown'] } });
 		const [first] = result.items(NODE);
 		expect(Object.keys(first.json).sort()).toEqual(['jobId', 'jobStatus', 'markdown', 'title', 'url'].sort());
 	});

@@ -25,13 +25,13 @@ async function run(parameters, items = [{ json: {} }], node = {}) {
 const searchRequests = () => api.requests({ method: 'POST', path: '/v2/search' });
 
 describe('the request as the service receives it', () => {
-	test('defaults: {query, limit: 5} only', async () => {
+	test('defaults: {query, limit: 50} only', async () => {
 		const result = await run(search());
 		expect(result.status).toBe('success');
 		const [req] = searchRequests();
-		expect(req.body).toEqual({ query: 'open source vector database', limit: 5 });
+		expect(req.body).toEqual({ query: 'open source vector database', limit: 50 });
 		expect(req.status).toBe(200);
-		expect(result.json(WEB_DATA)).toHaveLength(5);
+		expect(result.json(WEB_DATA)).toHaveLength(50);
 	});
 
 	test('sources, categories and the options go where the API expects them', async () => {

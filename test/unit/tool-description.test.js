@@ -63,7 +63,7 @@ test('the tool variant gets described $fromAI parameters; the regular node keeps
 	for (const name of ['descriptionType', 'toolDescription', 'toolResultBudget', 'toolOffset', 'toolPage', 'toolJobId']) {
 		expect({ name, value: regularNode.parameters[name] }).toEqual({ name, value: undefined });
 	}
-	expect(parametersOf(regular, { resource: 'search', operation: 'search' }).parameters.limit).toBe(5);
+	expect(parametersOf(regular, { resource: 'search', operation: 'search' }).parameters.limit).toBe(50);
 });
 
 test('Continue From (Offset) and Page to Read hold the model\'s $fromAI expression as text (a number field may not default to an expression); the model is still asked for a number', () => {

@@ -631,7 +631,7 @@ class Editor {
 			await list.waitFor({ state: 'hidden' }).catch(() => {});
 			return items;
 		};
-		// Node version 3 (issue 22): file settings in Options, the rest in a group named for what it acts on.
+		// Issue 22: file settings in Options, the rest in a group named for what it acts on.
 		const main = await offered('options');
 		const html = await offered('htmlOptions');
 		const linked = await offered('linkedPageOptions');
@@ -653,7 +653,7 @@ class Editor {
 	}
 
 	/**
-	 * Issue 22: a Monitor → Create node added now (node version 3) asks for a target while Targets is
+	 * Issue 22: a Monitor → Create node added now asks for a target while Targets is
 	 * empty, shows "Judge Changes Against Goal" only once a Goal is written, and says at the Time Zone
 	 * what empty means. Resolves a note; throws with what the panel showed.
 	 */
@@ -824,12 +824,12 @@ async function runScreenshots(env) {
 		};
 		await check('screenshots: a "From list" picker whose service cannot be reached says why within seconds', 'list-error', () => editor.listError());
 		await check(
-			'screenshots: a newly added Parse File node (version 3) groups its options: Options (file), HTML Content, Linked Web Page and Advanced Options',
+			'screenshots: a newly added Parse File node groups its options: Options (file), HTML Content, Linked Web Page and Advanced Options',
 			'new-parse-panel',
 			() => editor.newParsePanel(),
 		);
 		await check(
-			'screenshots: a newly added Monitor Create node (version 3) asks for a target, hides judging without a Goal, and says what an empty Time Zone means',
+			'screenshots: a newly added Monitor Create node asks for a target, hides judging without a Goal, and says what an empty Time Zone means',
 			'new-monitor-panel',
 			() => editor.newMonitorPanel(),
 		);
