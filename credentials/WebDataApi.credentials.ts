@@ -34,7 +34,8 @@ export class WebDataApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
-			description: 'The API key from the service dashboard. It is sent as a bearer token.',
+			// A hint shows under the field; a description only behind the "?".
+			hint: 'From the service dashboard (API Keys). It is sent as a bearer token.',
 		},
 		{
 			displayName: 'Base URL',
@@ -53,8 +54,7 @@ export class WebDataApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			description:
-				'Optional. The HMAC secret from the dashboard (Settings → Advanced). When set, the Web Data Trigger accepts only deliveries whose X-Firecrawl-Signature matches.',
+			hint: 'Optional. From the dashboard (Settings → Advanced). When set, the Web Data Trigger accepts only events signed with it.',
 		},
 	];
 

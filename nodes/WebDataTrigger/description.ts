@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { uuidLocator } from '../WebData/fields/fields';
 import { timezoneField } from '../WebData/resources/monitor/fields';
-import { CRON_HELP, SCHEDULE_TEXT_DESCRIPTION } from '../WebData/resources/monitor/schedule';
+import { CRON_HELP, DEFAULT_CRON, DEFAULT_SCHEDULE_TEXT, SCHEDULE_TEXT_DESCRIPTION } from '../WebData/resources/monitor/schedule';
 import { SIGNATURE_HEADER, TOKEN_HEADER, TOKEN_QUERY } from './verify';
 
 /**
@@ -12,12 +12,11 @@ import { SIGNATURE_HEADER, TOKEN_HEADER, TOKEN_QUERY } from './verify';
  * (delivery.ts needsJobEndRead), so each choice receives the ends it names on either kind of server.
  */
 const JOB_END_TEXT = {
-	completed: (noun: string, prefix: string) =>
-		`Every end the service announces as "${prefix}.completed": on the open-source service also failed and cancelled ${noun}s. The item's "status" (read from the service) says completed, failed or cancelled, with the page counts.`,
-	failed: (noun: string, prefix: string) =>
-		`A ${noun} that failed: a "${prefix}.completed" whose status reads "failed"; "${prefix}.failed" where the service sends it (the open-source one does not, and Completed receives it too there).`,
-	cancelled: (noun: string, prefix: string) =>
-		`A ${noun} that was cancelled: a "${prefix}.completed" whose status reads "cancelled"; "${prefix}.cancelled" where the service sends it (the open-source one does not, and Completed receives it too there).`,
+	completed: (noun: string) =>
+		`The ${noun} ended. The item's "status" says how (completed, failed or cancelled) with the page counts: some services report every end as completed.`,
+	failed: (noun: string) => `The ${noun} failed. Also chosen when the service reports the end as completed and the ${noun}'s status says failed.`,
+	cancelled: (noun: string) =>
+		`The ${noun} was cancelled. Also chosen when the service reports the end as completed and the ${noun}'s status says cancelled.`,
 };
 
 /** The trigger's parameters, as plain data. */
@@ -79,7 +78,7 @@ export const triggerProperties: INodeProperties[] = [
 	// descriptions), with what "Listen for test event" does.
 	{
 		displayName:
-			'Activating the workflow creates a monitor that reports here; deactivating deletes it. A test does the same until the first event. The service must reach this n8n.',
+			'Activating creates a monitor that reports here (deactivating deletes it). A test does the same: its first event comes at the next scheduled check, or at once with Run a Check Now.',
 		name: 'createNotice',
 		type: 'notice',
 		default: '',
@@ -87,7 +86,7 @@ export const triggerProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'While the workflow is active (or a test listens), the monitor reports here instead of to its own webhook, which comes back afterwards. The service must reach this n8n.',
+			"While the workflow is active or a test listens, the monitor reports here. A test's first event comes at the monitor's next scheduled check, or at once with Run a Check Now.",
 		name: 'attachNotice',
 		type: 'notice',
 		default: '',
@@ -124,13 +123,13 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'Check Completed',
 				value: 'monitor.check.completed',
 				action: 'On monitor check completed',
-				description: 'Once per check, with its summary: pages the same, changed, new, removed, failed (event "monitor.check.completed")',
+				description: 'Once per check, with its summary: how many pages stayed the same, changed, are new, were removed or failed',
 			},
 			{
 				name: 'Page Checked',
 				value: 'monitor.page',
 				action: 'On monitor page checked',
-				description: 'Once per checked page, with its status, diff and judgment (event "monitor.page")',
+				description: 'Once per checked page, with its status, what changed and the judgment against the goal',
 			},
 		],
 	},
@@ -140,9 +139,10 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'monitorName',
 		type: 'string',
 		required: true,
-		default: '',
+		// Filled in, so that a first test needs only the URLs.
+		default: '={{ $workflow.name }}',
 		placeholder: 'e.g. Competitor pricing',
-		description: 'Name of the monitor to create (at most 256 characters)',
+		description: 'Name of the monitor to create (at most 256 characters); by default the name of this workflow',
 		displayOptions: { show: { source: ['monitor'], connection: ['create'] } },
 	},
 	{
@@ -171,7 +171,7 @@ export const triggerProperties: INodeProperties[] = [
 		displayName: 'Schedule',
 		name: 'scheduleText',
 		type: 'string',
-		default: 'every 30 minutes',
+		default: DEFAULT_SCHEDULE_TEXT,
 		placeholder: 'e.g. hourly',
 		// The phrases of the service's grammar (firecrawl/firecrawl services/monitoring/cron.ts a05b9f288f4d).
 		description: SCHEDULE_TEXT_DESCRIPTION,
@@ -181,7 +181,7 @@ export const triggerProperties: INodeProperties[] = [
 		displayName: 'Cron Expression',
 		name: 'cron',
 		type: 'string',
-		default: '*/30 * * * *',
+		default: DEFAULT_CRON,
 		description: CRON_HELP,
 		displayOptions: { show: { source: ['monitor'], connection: ['create'], scheduleType: ['cron'] } },
 	},
@@ -213,7 +213,7 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'runCheckWhenListening',
 		type: 'boolean',
 		default: false,
-		hint: 'Off: the test event comes with the next scheduled check. On: a check starts at once and costs credits, one per watched page.',
+		hint: 'Off: a test waits for the next scheduled check (up to the Schedule\'s interval, e.g. 30 minutes). On: a check starts at once and costs credits, one per watched page.',
 		description:
 			'Whether "Listen for test event" also asks the service to check the monitor at once, instead of waiting for its schedule. A check costs credits (one per page) and can take a minute or more.',
 		displayOptions: { show: { source: ['monitor'], connection: ['create', 'attach'] } },
@@ -231,35 +231,36 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'jobEvents',
 		type: 'multiOptions',
 		required: true,
-		default: ['crawl.page', 'crawl.completed', 'crawl.failed', 'batch_scrape.page', 'batch_scrape.completed', 'batch_scrape.failed'],
+		// Pages and ends of all three kinds of job the source names (Crawl, Batch Scrape, Agent).
+		default: ['crawl.page', 'crawl.completed', 'crawl.failed', 'batch_scrape.page', 'batch_scrape.completed', 'batch_scrape.failed', 'agent.completed', 'agent.failed'],
 		description:
-			'Which crawl, batch scrape and agent events start the workflow (the job itself chooses which events it sends). Each delivery starts one execution: a page event gives one item per page, the others one summary item. A crawl or batch scrape end is checked with one status read, so its item says how the job really ended.',
-		hint: 'The open-source service announces every crawl and batch scrape end as "Completed" (also failed and cancelled ones); the item\'s "status" says which',
+			'Which crawl, batch scrape and agent events start the workflow (the job itself chooses which events it sends). Each event starts one execution: a page event gives one item per page, the others one summary item.',
+		hint: 'A crawl or batch scrape that ended may arrive as Completed even when it failed or was cancelled: branch on the item\'s "status"',
 		displayOptions: { show: { source: ['jobs'] } },
 		options: [
-			{ name: 'Agent Action', value: 'agent.action', description: 'The agent did a step (search, scrape, …) (event "agent.action")' },
-			{ name: 'Agent Cancelled', value: 'agent.cancelled', description: 'The run was cancelled (event "agent.cancelled")' },
-			{ name: 'Agent Completed', value: 'agent.completed', description: 'With the result in "data" (event "agent.completed")' },
+			{ name: 'Agent Action', value: 'agent.action', description: 'The agent did a step: searched, scraped a page, and so on' },
+			{ name: 'Agent Cancelled', value: 'agent.cancelled', description: 'The agent run was cancelled' },
+			{ name: 'Agent Completed', value: 'agent.completed', description: 'The agent run finished, with its result in "data"' },
 			{
 				name: 'Agent Failed',
 				value: 'agent.failed',
-				description: 'The run failed, was refused, or stopped at its Max Credits; "error" says why (event "agent.failed")',
+				description: 'The agent run failed, was refused, or stopped at its Max Credits; "error" says why',
 			},
-			{ name: 'Agent Started', value: 'agent.started', description: 'Event "agent.started"' },
+			{ name: 'Agent Started', value: 'agent.started', description: 'The agent run began, before its first step' },
 			{
 				name: 'Batch Scrape Cancelled',
 				value: 'batch_scrape.cancelled',
-				description: JOB_END_TEXT.cancelled('batch scrape', 'batch_scrape'),
+				description: JOB_END_TEXT.cancelled('batch scrape'),
 			},
-			{ name: 'Batch Scrape Completed', value: 'batch_scrape.completed', description: JOB_END_TEXT.completed('batch scrape', 'batch_scrape') },
-			{ name: 'Batch Scrape Failed', value: 'batch_scrape.failed', description: JOB_END_TEXT.failed('batch scrape', 'batch_scrape') },
-			{ name: 'Batch Scrape Page', value: 'batch_scrape.page', description: 'One item per scraped page (event "batch_scrape.page")' },
-			{ name: 'Batch Scrape Started', value: 'batch_scrape.started', description: 'Event "batch_scrape.started"' },
-			{ name: 'Crawl Cancelled', value: 'crawl.cancelled', description: JOB_END_TEXT.cancelled('crawl', 'crawl') },
-			{ name: 'Crawl Completed', value: 'crawl.completed', description: JOB_END_TEXT.completed('crawl', 'crawl') },
-			{ name: 'Crawl Failed', value: 'crawl.failed', description: JOB_END_TEXT.failed('crawl', 'crawl') },
-			{ name: 'Crawl Page', value: 'crawl.page', description: 'One item per crawled page, as it is crawled (event "crawl.page")' },
-			{ name: 'Crawl Started', value: 'crawl.started', description: 'Event "crawl.started"' },
+			{ name: 'Batch Scrape Completed', value: 'batch_scrape.completed', description: JOB_END_TEXT.completed('batch scrape') },
+			{ name: 'Batch Scrape Failed', value: 'batch_scrape.failed', description: JOB_END_TEXT.failed('batch scrape') },
+			{ name: 'Batch Scrape Page', value: 'batch_scrape.page', description: 'A page of the batch was scraped: one item per page' },
+			{ name: 'Batch Scrape Started', value: 'batch_scrape.started', description: 'The batch scrape began, before its first page' },
+			{ name: 'Crawl Cancelled', value: 'crawl.cancelled', description: JOB_END_TEXT.cancelled('crawl') },
+			{ name: 'Crawl Completed', value: 'crawl.completed', description: JOB_END_TEXT.completed('crawl') },
+			{ name: 'Crawl Failed', value: 'crawl.failed', description: JOB_END_TEXT.failed('crawl') },
+			{ name: 'Crawl Page', value: 'crawl.page', description: 'A page was crawled: one item per page, as the crawl goes' },
+			{ name: 'Crawl Started', value: 'crawl.started', description: 'The crawl began, before its first page' },
 		],
 	},
 	{

@@ -64,6 +64,19 @@ describe('the upload as the service receives it', () => {
 		});
 	});
 
+	// Issue 30: n8n's own check says only "expects binary 'data'"; the node names the field and what to do.
+	test('an item without a file: the error names Input Binary Field, says what the item holds, and where a file comes from', async () => {
+		const none = await run(parse(), [{ json: { note: 'no file here' } }]);
+		expect(none.status).toBe('error');
+		expect(none.error.message).toBe('Input Binary Field "data" is not valid: item 1 has no file in the binary field "data" (it has no file at all)');
+		expect(none.error.description).toMatch(/Read\/Write Files from Disk, HTTP Request .*put such a node before it/);
+		const elsewhere = await run(parse(), [{ json: { name: 'report.pdf' }, binary: { attachment: { path: fixture('report.pdf') } } }]);
+		expect(elsewhere.status).toBe('error');
+		expect(elsewhere.error.message).toMatch(/item 1 has no file in the binary field "data" \(its binary fields: attachment\)/);
+		expect(elsewhere.error.description).toMatch(/Set "Input Binary Field" to the field that holds the file \(attachment\)/);
+		expect(api.log).toHaveLength(0);
+	});
+
 	test('a file without an extension is named from its MIME type', async () => {
 		const result = await run(parse(), [file('report.pdf', { fileName: 'scan-0042', mimeType: 'application/pdf' })]);
 		expect(result.status).toBe('success');
@@ -261,7 +274,7 @@ describe('many files', () => {
 	}, 60000);
 });
 
-// Options, HTML Content, Linked Web Page and Advanced Options hold different settings under the API's
+// Options and Advanced Options hold different settings under the API's
 // names: together they make one request, and a bad value is named where the panel shows it.
 describe('the option collections', () => {
 	const sent = {
@@ -278,29 +291,36 @@ describe('the option collections', () => {
 	};
 	const optionsSent = () => parseRequests().map((r) => JSON.parse(r.body.parts[1].text));
 
-	test('Options, HTML Content, Linked Web Page and Advanced Options are sent as one set of options', async () => {
+	test('Options and Advanced Options are sent as one set of options', async () => {
 		const result = await run(
 			parse({
 				options: { timeout: 60000, removeBase64Images: false },
-				htmlOptions: { onlyMainContent: false },
-				linkedPageOptions: { blockAds: false, proxy: 'auto', skipTlsVerification: false, headers: { header: [{ name: 'Cookie', value: 'session=1' }] } },
-				advancedOptions: { integration: '_my-team', origin: 'e2e', auditUsername: 'ana' },
+				advancedOptions: {
+					onlyMainContent: false,
+					blockAds: false,
+					proxy: 'auto',
+					skipTlsVerification: false,
+					headers: { header: [{ name: 'Cookie', value: 'session=1' }] },
+					integration: '_my-team',
+					origin: 'e2e',
+					auditUsername: 'ana',
+				},
 			}),
 		);
 		expect(result.status).toBe('success');
 		expect(optionsSent()).toEqual([sent]);
 	});
 
-	test('a collection\'s values are read: HTML Content and Linked Web Page Options alone', async () => {
-		await run(parse({ linkedPageOptions: { proxy: 'auto' }, htmlOptions: { includeTags: 'main' } }));
+	test('Advanced Options alone are read', async () => {
+		await run(parse({ advancedOptions: { proxy: 'auto', includeTags: 'main' } }));
 		expect(JSON.parse(parseRequests()[0].body.parts[1].text)).toEqual({ proxy: 'auto', includeTags: ['main'] });
 	});
 
 	test.each([
 		[{ advancedOptions: { auditUsername: 'a'.repeat(1025) } }, /^Advanced Options → User Name for Audit Logs "a+…?" is not valid: at most 1024 characters/],
 		[{ advancedOptions: { integration: 'my-int' } }, /^Advanced Options → Integration Label "my-int" is not valid/],
-		[{ linkedPageOptions: { headers: { header: [{ name: ' ', value: 'x' }] } } }, /^Linked Web Page Options → Headers → Name " " is not valid/],
-		[{ linkedPageOptions: { proxy: 'stealth' } }, /^Linked Web Page Options → Proxy "stealth" is not valid/],
+		[{ advancedOptions: { headers: { header: [{ name: ' ', value: 'x' }] } } }, /^Advanced Options → Headers for Linked Web Pages → Name " " is not valid/],
+		[{ advancedOptions: { proxy: 'stealth' } }, /^Advanced Options → Proxy for Linked Web Pages "stealth" is not valid/],
 		[{ options: { timeout: 400000 } }, /^Options → Timeout \(Milliseconds\) 400000 is not valid/],
 		// The json format's schema: the check Scrape makes before sending (server validateSchemaForOpenAI:
 		// the real server answers 400 "Schema contains invalid structure for OpenAI…" after the upload).

@@ -176,7 +176,8 @@ test('the trigger\'s events read as plain words, and the node creator gets "On â
 	const jobEvents = triggerProperties.find((p) => p.name === 'jobEvents');
 	for (const option of [...events.options, ...jobEvents.options]) {
 		expect({ name: option.name, technical: /[._()]/.test(option.name) }).toEqual({ name: option.name, technical: false });
-		expect(option.description).toContain(`"${option.value}"`); // the API's name is still findable
+		// Issue 30: plain words, no service internals (event names, open-source builds)
+		expect({ value: option.value, description: option.description }).toEqual({ value: option.value, description: expect.not.stringMatching(/event "|[a-z]\.[a-z]|open-source/) });
 	}
 	// n8n 2.41 editor (useActionsGeneration): the creator's trigger items come from the first parameter
 	// shown as "Event", "Events" or "Trigger On" â€” its option's `action`, else "On " + the lower-cased
@@ -319,7 +320,8 @@ test('one setting, one name: the audit user name, the certificate check and the 
 	expect([...new Set(named('auditUsername', 'agent'))]).toEqual(['User Name for Audit Logs']);
 	expect([...new Set(named('auditUsername', 'parse'))]).toEqual(['User Name for Audit Logs']);
 	expect([...new Set(named('scrapeOptions.skipTlsVerification', 'scrape'))]).toEqual(['Skip Certificate Checks']);
-	expect([...new Set(named('skipTlsVerification', 'parse'))]).toEqual(['Skip Certificate Checks']);
+	// Parse's says which pages it acts on (the file's linked web pages): it sits among Advanced Options
+	expect([...new Set(named('skipTlsVerification', 'parse'))]).toEqual(['Skip Certificate Checks on Linked Web Pages']);
 	expect([...new Set(named('targets.search.searchOptions.maxResults', 'monitor'))]).toEqual(['Limit']);
 	expect([...new Set(named('limit', 'search'))]).toEqual(['Limit']);
 });

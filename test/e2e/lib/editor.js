@@ -65,7 +65,8 @@ const SHOTS = [
 		triggerLabels: ['On monitor page checked or check completed', 'On crawl, batch scrape or agent job event (page scraped, job ended)'],
 		// What a user searching for scraping or PDF parsing reads under the one "Web Data" entry (n8n
 		// shows the trigger's description there), when adding an action and when adding a first step.
-		searches: ['pdf', 'scrape', 'web data'],
+		// Issue 30: "parse" and "parse pdf" find it too (the codex alias).
+		searches: ['pdf', 'parse', 'parse pdf', 'scrape', 'web data'],
 		describes: [/scrape/i, /\bPDF/, /Markdown/, /page changes/i],
 	},
 	{
@@ -608,15 +609,19 @@ class Editor {
 	}
 
 	/**
-	 * Issues 17 and 22: a Parse File node added now (the node creator's "Parse a file") is node version
-	 * 3: its Options hold the file settings, and HTML Content, Linked Web Page and Advanced Options hold
-	 * the rest. Resolves a note with what the lists offer; throws with what the panel showed.
+	 * Issues 17, 22 and 30: a Parse File node added now (the node creator's "Parse a file"): its Options
+	 * hold the file settings, PDF Options the PDF ones (no Per-Page Output beside Output's "One Item
+	 * per Page"), and Advanced Options the rest, each named for what it acts on. No other groups.
+	 * Resolves a note with what the lists offer; throws with what the panel showed.
 	 */
 	async newParsePanel() {
 		const page = this.page;
 		const params = await this.addWebDataNode('Parse a file');
-		const missing = await this.missingLabels(params, ['Input Binary Field', 'Options', 'HTML Content Options', 'Linked Web Page Options', 'Advanced Options']);
+		const missing = await this.missingLabels(params, ['Input Binary Field', 'Options', 'PDF Options', 'Advanced Options']);
 		if (missing.length) throw new Error(`the new Parse File panel does not show ${missing.map((l) => `"${l}"`).join(', ')} (it shows: ${oneLine(await params.innerText())})`);
+		const text = oneLine(await params.innerText());
+		const extra = ['HTML Content Options', 'Linked Web Page Options'].filter((label) => text.includes(label));
+		if (extra.length) throw new Error(`the new Parse File panel still shows ${extra.map((l) => `"${l}"`).join(', ')} (it shows: ${text.slice(0, 600)})`);
 		/** The entries the "Add Option" list of one collection offers. */
 		const offered = async (name) => {
 			const group = params.locator('[data-test-id="parameter-item"]').filter({ has: page.locator(`label[for="${name}"]`) }).first();
@@ -631,25 +636,19 @@ class Editor {
 			await list.waitFor({ state: 'hidden' }).catch(() => {});
 			return items;
 		};
-		// Issue 22: file settings in Options, the rest in a group named for what it acts on.
 		const main = await offered('options');
-		const html = await offered('htmlOptions');
-		const linked = await offered('linkedPageOptions');
+		const pdf = await offered('pdfOptions');
 		const advanced = await offered('advancedOptions');
-		const moved = ['Audit Username', 'User Name for Audit Logs', 'Block Ads', 'Proxy', 'Skip TLS Verification', 'Integration', 'Origin', 'Include Tags', 'Exclude Tags', 'Only Main Content'];
+		const moved = ['User Name for Audit Logs', 'Block Ads', 'Proxy', 'Integration Label', 'Include Tags', 'Exclude Tags', 'Only Main Content'];
 		const still = moved.filter((label) => main.includes(label));
 		if (still.length) throw new Error(`the new Parse File panel's Options still offer ${still.map((l) => `"${l}"`).join(', ')} (it offers: ${main.join(', ')})`);
 		if (!main.includes('Timeout (Milliseconds)')) throw new Error(`the new Parse File panel's Options do not offer "Timeout (Milliseconds)" (they offer: ${main.join(', ')})`);
-		for (const [group, got, wanted] of [
-			['HTML Content Options', html, ['Exclude Tags', 'Include Tags', 'Only Main Content']],
-			['Linked Web Page Options', linked, ['Block Ads', 'Headers', 'Proxy', 'Skip Certificate Checks']],
-			['Advanced Options', advanced, ['Integration Label', 'Origin Label', 'User Name for Audit Logs']],
-		]) {
-			const absent = wanted.filter((label) => !got.includes(label));
-			if (absent.length) throw new Error(`the new Parse File panel's ${group} do not offer ${absent.map((l) => `"${l}"`).join(', ')} (they offer: ${got.join(', ')})`);
-		}
+		if (pdf.includes('Per-Page Output')) throw new Error(`the new Parse File panel's PDF Options offer "Per-Page Output" beside Output's "One Item per Page" (they offer: ${pdf.join(', ')})`);
+		const wanted = ['Block Ads on Linked Web Pages', 'Only Main Content of HTML', 'Proxy for Linked Web Pages', 'Skip Certificate Checks on Linked Web Pages', 'Integration Label', 'User Name for Audit Logs'];
+		const absent = wanted.filter((label) => !advanced.includes(label));
+		if (absent.length) throw new Error(`the new Parse File panel's Advanced Options do not offer ${absent.map((l) => `"${l}"`).join(', ')} (they offer: ${advanced.join(', ')})`);
 		await page.keyboard.press('Escape'); // closes the panel; the workflow is left unsaved
-		return `Options: ${main.length} entries; HTML Content Options: ${html.join(', ')}; Linked Web Page Options: ${linked.join(', ')}; Advanced Options: ${advanced.join(', ')}`;
+		return `Options: ${main.length} entries; PDF Options: ${pdf.join(', ')}; Advanced Options: ${advanced.join(', ')}`;
 	}
 
 	/**
@@ -670,6 +669,33 @@ class Editor {
 		if (problems.length) throw new Error(`${problems.join('; ')} (the panel shows: ${text.slice(0, 600)})`);
 		await page.keyboard.press('Escape'); // closes the panel; the workflow is left unsaved
 		return 'a target is asked for; no judging switch without a Goal; the Time Zone hint is shown';
+	}
+
+	/**
+	 * Issue 30: canvas subtitles in the panel's words ("Agent: Run and Wait", the trigger's events by
+	 * name, not "runAndWait: agent"), and the trigger's panel saying when a test's first event comes.
+	 * Resolves a note; throws with what the canvas or panel showed.
+	 */
+	async newcomerCanvas() {
+		const page = this.page;
+		const seen = [];
+		for (const [workflow, node, subtitle] of [
+			['agent-run-and-wait', 'Run agent', 'Agent: Run and Wait'],
+			['crawl-site-and-wait', 'Crawl site', 'Crawl: Run and Wait'],
+			['trigger-on-page-change', 'When a watched page changes', 'Page Checked, Check Completed'],
+		]) {
+			await this.openWorkflow(workflow);
+			const text = oneLine(await this.canvasNode(node).innerText());
+			if (!text.includes(subtitle)) throw new Error(`the canvas node "${node}" does not read "${subtitle}" (it reads: ${text})`);
+			seen.push(subtitle);
+		}
+		const ndv = await this.openPanel('When a watched page changes');
+		const panel = oneLine(await ndv.innerText());
+		if (!/first event comes at the next scheduled check, or at once with Run a Check Now/.test(panel)) {
+			throw new Error(`the trigger panel does not say when a test's first event comes (it shows: ${panel.slice(0, 600)})`);
+		}
+		await page.keyboard.press('Escape');
+		return `subtitles ${seen.map((s) => `"${s}"`).join(', ')}; the trigger panel says when the first event comes`;
 	}
 
 	/** Runs one screenshot entry; resolves a note; throws with a reason when it did not render. */
@@ -824,7 +850,7 @@ async function runScreenshots(env) {
 		};
 		await check('screenshots: a "From list" picker whose service cannot be reached says why within seconds', 'list-error', () => editor.listError());
 		await check(
-			'screenshots: a newly added Parse File node groups its options: Options (file), HTML Content, Linked Web Page and Advanced Options',
+			'screenshots: a newly added Parse File node groups its options: Options (file), PDF Options and Advanced Options, nothing else',
 			'new-parse-panel',
 			() => editor.newParsePanel(),
 		);
@@ -834,6 +860,11 @@ async function runScreenshots(env) {
 			() => editor.newMonitorPanel(),
 		);
 		await check('screenshots: the credential Test says what is wrong and what to do', 'credential-test', () => editor.credentialTest());
+		await check(
+			'screenshots: canvas subtitles read "Agent: Run and Wait" and the events by name; the trigger panel says when a test\'s first event comes',
+			'newcomer-canvas',
+			() => editor.newcomerCanvas(),
+		);
 		const leaks = await editor.keyLeaks();
 		record(
 			`screenshots: no answer to the editor holds the service API key (${editor.bodies.length} answers read)`,

@@ -18,9 +18,11 @@ import {
 	webhookField,
 } from './fields';
 import { readCreateInput } from './form';
+import { DEFAULT_CRON, DEFAULT_SCHEDULE_TEXT } from './schedule';
 
 const properties: INodeProperties[] = [
-	{ ...nameField, required: true },
+	// Required fields come filled in (the workflow's name, the trigger's schedule), so a first run needs only a target.
+	{ ...nameField, required: true, default: '={{ $workflow.name }}', description: `${nameField.description}; by default the name of this workflow` },
 	// "Judge Changes Against Goal" only once a Goal is written.
 	createGoalField,
 	{ ...createJudgeField, displayOptions: { hide: { goal: [''] } } },
@@ -35,8 +37,8 @@ const properties: INodeProperties[] = [
 			{ name: 'In Words', value: 'text', description: 'Words such as "every 30 minutes" or "daily at 9am"' },
 		],
 	},
-	{ ...scheduleTextField, required: true, displayOptions: { show: { scheduleMode: ['text'] } } },
-	{ ...cronField, required: true, displayOptions: { show: { scheduleMode: ['cron'] } } },
+	{ ...scheduleTextField, required: true, default: DEFAULT_SCHEDULE_TEXT, displayOptions: { show: { scheduleMode: ['text'] } } },
+	{ ...cronField, required: true, default: DEFAULT_CRON, displayOptions: { show: { scheduleMode: ['cron'] } } },
 	timezoneField,
 	{
 		displayName: 'Define Targets',

@@ -6,6 +6,9 @@ import { invalid } from '../../helpers/validation';
 export const MAX_CRON_LENGTH = 128;
 export const MAX_SCHEDULE_TEXT_LENGTH = 128;
 export const MIN_INTERVAL_MINUTES = 5;
+/** The schedule a new monitor starts with (Monitor Create and the Web Data Trigger). */
+export const DEFAULT_SCHEDULE_TEXT = 'every 30 minutes';
+export const DEFAULT_CRON = '*/30 * * * *';
 
 /** What a person gives for a schedule: exactly one of `cron` or `text`, and an optional time zone. */
 export interface ScheduleInput {

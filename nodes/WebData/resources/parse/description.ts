@@ -5,7 +5,7 @@ import { INTEGRATION_DESCRIPTION, INTEGRATIONS } from './options';
 
 /**
  * Every option of Parse File, each defined once; the panel sorts them into the collections below
- * (Options, HTML Content Options, Linked Web Page Options, Advanced Options) under these names.
+ * (Options, Advanced Options) under these names.
  */
 const ALL_PARSE_OPTIONS: INodeProperties = {
 		displayName: 'Options',
@@ -155,9 +155,9 @@ function optionOf(name: string): INodeProperties {
 }
 
 /**
- * The collections separate what the settings act on. Options: the file and the output. HTML Content
- * Options: which parts of HTML content are kept. Linked Web Page Options: web pages a file links to,
- * under the names Scrape uses for the same settings. Advanced Options: labels for the service's logs.
+ * Two collections. Options: the file and the output, what a person parsing a file sets. Advanced
+ * Options: what only matters for HTML content, for web pages a file links to (the service fetches
+ * them), or for the service's logs; each name says which, so nothing there puzzles on a PDF.
  */
 export const PARSE_MAIN_OPTION_NAMES = [
 	'checkPromptInjection',
@@ -176,62 +176,49 @@ const PARSE_OPTIONS: INodeProperties = {
 	options: PARSE_MAIN_OPTION_NAMES.map(optionOf),
 };
 
-/** The three options, in the order the panel lists them; their names in Parse's collections. */
-export const PARSE_HTML_OPTIONS: INodeProperties = {
-	displayName: 'HTML Content Options',
-	name: 'htmlOptions',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	description: 'Which parts of HTML content to keep: HTML files, and web pages a file links to',
-	options: [optionOf('excludeTags'), optionOf('includeTags'), optionOf('onlyMainContent')],
-};
-
-export const PARSE_LINKED_PAGE_OPTIONS: INodeProperties = {
-	displayName: 'Linked Web Page Options',
-	name: 'linkedPageOptions',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	description: 'Only when a file links to web pages the service fetches: how it fetches them (the same settings as Scrape\'s)',
-	options: [
-		{
-			...optionOf('blockAds'),
-			description: 'Whether to block ads and cookie pop-ups on linked web pages. Turn it off only if they lose content you need.',
-		},
-		{ ...optionOf('headers'), description: 'HTTP headers sent with the requests for linked web pages, e.g. a cookie or token such a page needs' },
-		{
-			...optionOf('proxy'),
-			description: 'Which proxy fetches linked web pages. Choose Auto when such pages block plain requests; parsing supports only these two.',
-		},
-		{
-			...optionOf('skipTlsVerification'),
-			displayName: 'Skip Certificate Checks',
-			description:
-				'Whether to accept linked web pages even when their TLS certificate is invalid or self-signed. Turn it off when such pages must be verified.',
-		},
-	],
-};
-
-/** What matters only for the service's statistics and logs. Plain names; each description says when you would want it. */
+/** Everything else, alphabetical by its name in the panel. */
 export const PARSE_ADVANCED_OPTIONS: INodeProperties = {
 	displayName: 'Advanced Options',
 	name: 'advancedOptions',
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	description: 'Rarely needed: labels for the service\'s statistics and audit logs',
+	description: 'Rarely needed: parts of HTML content to keep, how linked web pages are fetched, and labels for the service\'s logs',
 	options: [
+		{
+			...optionOf('blockAds'),
+			displayName: 'Block Ads on Linked Web Pages',
+			description: 'Whether to block ads and cookie pop-ups on web pages the file links to. Turn it off only if they lose content you need.',
+		},
+		{ ...optionOf('excludeTags'), displayName: 'Exclude HTML Tags' },
+		{
+			...optionOf('headers'),
+			displayName: 'Headers for Linked Web Pages',
+			description: 'HTTP headers sent with the requests for web pages the file links to, e.g. a cookie or token such a page needs',
+		},
+		{ ...optionOf('includeTags'), displayName: 'Include HTML Tags' },
 		{
 			...optionOf('integration'),
 			displayName: 'Integration Label',
 			// The values the service accepts (server utils/integration.ts 10ac4b1d; see INTEGRATIONS).
 			description: `Only when the service's statistics should name the tool that sends this parse. It accepts only ${INTEGRATIONS.join(', ')}, or your own value starting with "_". Leave empty when in doubt.`,
 		},
+		{ ...optionOf('onlyMainContent'), displayName: 'Only Main Content of HTML' },
 		{
 			...optionOf('origin'),
 			displayName: 'Origin Label',
 			description: 'Only when you read the service\'s analytics or logs and want to tell these parses apart: the origin label recorded with them (default "api")',
+		},
+		{
+			...optionOf('proxy'),
+			displayName: 'Proxy for Linked Web Pages',
+			description: 'Which proxy fetches web pages the file links to. Choose Auto when such pages block plain requests; parsing supports only these two.',
+		},
+		{
+			...optionOf('skipTlsVerification'),
+			displayName: 'Skip Certificate Checks on Linked Web Pages',
+			description:
+				'Whether to accept web pages the file links to even when their TLS certificate is invalid or self-signed. Turn it off when such pages must be verified.',
 		},
 		{
 			...optionOf('auditUsername'),
@@ -243,9 +230,9 @@ export const PARSE_ADVANCED_OPTIONS: INodeProperties = {
 };
 
 /** The collections after Options, by parameter name. */
-export const PARSE_OPTION_GROUPS = [PARSE_HTML_OPTIONS, PARSE_LINKED_PAGE_OPTIONS, PARSE_ADVANCED_OPTIONS];
+export const PARSE_OPTION_GROUPS = [PARSE_ADVANCED_OPTIONS];
 
-/** Where each option is in the panel, for messages: "Options → Timeout", "Linked Web Page Options → Proxy". */
+/** Where each option is in the panel, for messages: "Options → Timeout", "Advanced Options → Proxy for Linked Web Pages". */
 export const PARSE_OPTION_LABELS: Record<string, string> = Object.fromEntries(
 	[PARSE_OPTIONS, ...PARSE_OPTION_GROUPS].flatMap((group) =>
 		(group.options as INodeProperties[]).map((option) => [option.name, `${group.displayName} → ${option.displayName}`]),
@@ -359,13 +346,6 @@ export const parseFileProperties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description: 'Whether to separate pages in the Markdown with a line "---" and a comment "&lt;!-- page N --&gt;"',
-			},
-			{
-				displayName: 'Per-Page Output',
-				name: 'pages',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to return the Markdown of each page in "pages"',
 			},
 		],
 	},

@@ -28,8 +28,7 @@ function readParameters(ctx: IExecuteFunctions, i: number): ParseParameters {
 }
 
 /**
- * The options as one object: Options and the collections after it (HTML Content, Linked Web Page,
- * Advanced Options) hold different settings under the API's names, so they merge without clashes.
+ * The options as one object: Options and the collections after it (Advanced Options) hold different settings under the API's names, so they merge without clashes.
  */
 export function readOptions(ctx: IExecuteFunctions, i: number): IDataObject {
 	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
