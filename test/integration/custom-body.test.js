@@ -46,7 +46,7 @@ describe('the custom fields reach the service, merged into the body the node bui
 		expect(result.status).toBe('success');
 		const [req] = posted('/v2/search');
 		expect(req.status).toBe(200);
-		expect(req.body).toEqual({ query: 'vector databases', limit: 50, highlights: true });
+		expect(req.body).toEqual({ query: 'vector databases', limit: 5, highlights: true });
 	});
 
 	test('Map', async () => {
@@ -61,7 +61,7 @@ describe('the custom fields reach the service, merged into the body the node bui
 		const result = await crawl({
 			operation: 'start',
 			url: 'https://example.com',
-			limit: 3,
+			pageLimit: 3,
 			scrapeOptions: { onlyMainContent: true },
 			options: { customBody: custom({ robotsUserAgent: 'AcmeBot', scrapeOptions: { minAge: 60000 } }) },
 		});

@@ -1200,7 +1200,7 @@ test('Crawl Start → Send Events to Web Data Trigger: the token header and run 
 					resource: 'crawl',
 					operation: 'start',
 					url: 'https://docs.example.com/',
-					limit: 2,
+					pageLimit: 2,
 					options: { sendToTrigger: { trigger: { url: '', token: '', events: ['page', 'completed'] } }, runMetadata: { values: [{ name: 'run', value: '={{ "r-" + (1 + 1) }}' }] } },
 				},
 				credentials: { webDataApi: { id: 'c1', name: 'Web Data account' } },

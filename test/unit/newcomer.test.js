@@ -118,3 +118,17 @@ test('Resume on Completion Webhook: a short notice, and a Max Wait hint without 
 		expect({ resource, short: notice.displayName.length <= 220 }).toEqual({ resource, short: true });
 	}
 });
+
+test('a first Search or Crawl is cheap, and n8n\'s "Limit of N items reached … tweak Return All or Limit" never shows under them', () => {
+	// n8n 2.41's editor adds that hint under any node whose parameter `limit` equals its output count
+	// (workflows.store: parameters.limit && items.length === parameters.limit); these have no Return All.
+	const fields = (resource, operation) => added(webData, { resource, operation }).shown;
+	for (const [resource, operation] of [['search', 'search'], ['crawl', 'start'], ['crawl', 'runAndWait']]) {
+		expect({ resource, operation, limit: fields(resource, operation).some((p) => p.name === 'limit') }).toEqual({ resource, operation, limit: false });
+	}
+	const search = fields('search', 'search').find((p) => p.name === 'maxResults');
+	expect([search.displayName, search.default]).toEqual(['Limit', 5]);
+	const crawl = fields('crawl', 'runAndWait').find((p) => p.name === 'pageLimit');
+	expect([crawl.displayName, crawl.default]).toEqual(['Page Limit', 10]);
+	expect(crawl.hint).toMatch(/costs credits/);
+});

@@ -241,7 +241,7 @@ const CONCEPTS = [
 	['schedule in words', 'Schedule', [['webData', 'scheduleText'], ['webData', 'updateFields.scheduleText'], ['webDataTrigger', 'scheduleText']]],
 	['cron schedule', 'Cron Expression', [['webData', 'cron'], ['webData', 'updateFields.cron'], ['webDataTrigger', 'cron']]],
 	['how the schedule is given', 'Schedule Type', [['webData', 'scheduleMode'], ['webDataTrigger', 'scheduleType']]],
-	['pages a crawl reads', 'Page Limit', [['webData', 'limit', 'crawl'], ['webData', 'targets.crawl.pageLimit'], ['webData', 'updateFields.targets.crawl.pageLimit']]],
+	['pages a crawl reads', 'Page Limit', [['webData', 'pageLimit', 'crawl'], ['webData', 'targets.crawl.pageLimit'], ['webData', 'updateFields.targets.crawl.pageLimit']]],
 	['pages to watch', 'URLs', [['webData', 'targets.scrape.urls'], ['webDataTrigger', 'urls']]],
 	['monitor events', 'Events', [['webData', 'options.webhook.settings.events'], ['webDataTrigger', 'events']]],
 	['search settings', 'Search Options', [['webData', 'options', 'search'], ['webData', 'targets.search.searchOptions']]],
@@ -323,7 +323,7 @@ test('one setting, one name: the audit user name, the certificate check and the 
 	// Parse's says which pages it acts on (the file's linked web pages): it sits among Advanced Options
 	expect([...new Set(named('skipTlsVerification', 'parse'))]).toEqual(['Skip Certificate Checks on Linked Web Pages']);
 	expect([...new Set(named('targets.search.searchOptions.maxResults', 'monitor'))]).toEqual(['Limit']);
-	expect([...new Set(named('limit', 'search'))]).toEqual(['Limit']);
+	expect([...new Set(named('maxResults', 'search'))]).toEqual(['Limit']);
 });
 
 test('Agent\'s options are in alphabetical order (Start and Run and Wait), Concurrency included', () => {

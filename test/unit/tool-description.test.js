@@ -55,7 +55,7 @@ test('the tool variant gets described $fromAI parameters; the regular node keeps
 	expect(toolNode.parameters.toolPage).toBeUndefined(); // one page: nothing to pick
 	const searchNode = parametersOf(tool, { resource: 'search', operation: 'search' });
 	expect(searchNode.parameters.query).toMatch(/^=\{\{ \$fromAI\('query', 'What to search for, at most 500 characters/);
-	expect(searchNode.parameters.limit).toMatch(/^=\{\{ \$fromAI\('limit', 'How many results, 1 to 10/);
+	expect(searchNode.parameters.maxResults).toMatch(/^=\{\{ \$fromAI\('limit', 'How many results, 1 to 10/);
 	expect(searchNode.parameters.toolPage).toMatch(/^=\{\{ \$fromAI\('page', /);
 
 	const regularNode = parametersOf(regular, { resource: 'scrape', operation: 'scrapeUrl' });
@@ -63,7 +63,7 @@ test('the tool variant gets described $fromAI parameters; the regular node keeps
 	for (const name of ['descriptionType', 'toolDescription', 'toolResultBudget', 'toolOffset', 'toolPage', 'toolJobId']) {
 		expect({ name, value: regularNode.parameters[name] }).toEqual({ name, value: undefined });
 	}
-	expect(parametersOf(regular, { resource: 'search', operation: 'search' }).parameters.limit).toBe(50);
+	expect(parametersOf(regular, { resource: 'search', operation: 'search' }).parameters.maxResults).toBe(5);
 });
 
 test('Continue From (Offset) and Page to Read hold the model\'s $fromAI expression as text (a number field may not default to an expression); the model is still asked for a number', () => {

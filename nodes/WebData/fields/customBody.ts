@@ -52,6 +52,7 @@ export const customBodyOption: INodeProperties = {
  * first one the operation has names the field in the error).
  */
 const BUILT_FROM: Record<string, string[]> = {
+	limit: ['pageLimit', 'maxResults'],
 	location: ['locationCountry', 'locationLanguages', 'location', 'country'],
 	parsers: ['pdfMode', 'pdfMaxPages'],
 	webhook: ['sendToTrigger', 'webhookUrl', 'webhookEvents', 'webhookMetadata', 'runMetadata', 'webhook'],

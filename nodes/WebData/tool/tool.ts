@@ -62,14 +62,14 @@ const FROM_AI: Record<string, Record<string, string>> = {
 	},
 	'search.search': {
 		query: "={{ $fromAI('query', 'What to search for, at most 500 characters; operators such as site:example.com work', 'string') }}",
-		limit: "={{ $fromAI('limit', 'How many results, 1 to 10 (each result costs credits)', 'number', 5) }}",
+		maxResults: "={{ $fromAI('limit', 'How many results, 1 to 10 (each result costs credits)', 'number', 5) }}",
 	},
 	'map.mapUrl': {
 		url: "={{ $fromAI('url', 'An absolute https URL of the website to list, e.g. https://example.com', 'string') }}",
 	},
 	'crawl.runAndWait': {
 		url: "={{ $fromAI('url', 'An absolute https URL where the crawl starts, e.g. https://example.com/docs', 'string') }}",
-		limit: "={{ $fromAI('limit', 'The most pages to crawl, 1 to 20 (each page costs credits)', 'number', 5) }}",
+		pageLimit: "={{ $fromAI('limit', 'The most pages to crawl, 1 to 20 (each page costs credits)', 'number', 5) }}",
 	},
 	'batchScrape.runAndWait': {
 		url: "={{ $fromAI('urls', 'The absolute https URLs of the pages to read, separated by commas', 'string') }}",

@@ -14,17 +14,19 @@ import { assertTriggerVerifiable, triggerTargetOptions } from '../../jobs/trigge
 export const MAX_LIMIT = 10_000;
 
 /**
- * Page Limit: n8n's usual Limit; the hint names what it costs.
- * One name per concept: a monitor's crawl target calls the same number "Page Limit".
+ * Page Limit, small by default so that a first crawl is cheap; the hint names what it costs. One
+ * name per concept: a monitor's crawl target calls the same number "Page Limit" (`pageLimit`). Not
+ * `limit`: n8n's editor says "Limit of N items reached … tweak Return All or Limit" under any node
+ * whose `limit` equals its item count, which a crawl that reached its page limit always does.
  */
 export const CRAWL_LIMIT: INodeProperties = {
 	displayName: 'Page Limit',
-	name: 'limit',
+	name: 'pageLimit',
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: MAX_LIMIT, numberPrecision: 0 },
-	default: 50,
-	description: 'Max number of results to return',
-	hint: 'The most pages to crawl. Each page costs credits (a scrape each).',
+	default: 10,
+	description: 'The most pages to crawl',
+	hint: 'Each page costs credits (a scrape each). Raise it once a first run looks right.',
 };
 
 /** The Start fields of a crawl (also used by Run and Wait). */
@@ -184,7 +186,7 @@ const BOOLEAN_NAMES: Record<string, string> = {
 export function buildCrawlBody(ctx: IExecuteFunctions, i: number): IDataObject {
 	const node = ctx.getNode();
 	const body: IDataObject = { url: requireHttpUrl(node, 'URL', ctx.getNodeParameter('url', i, ''), i) };
-	body.limit = checkInt(node, 'Page Limit', ctx.getNodeParameter('limit', i, 10), 1, MAX_LIMIT, i);
+	body.limit = checkInt(node, 'Page Limit', ctx.getNodeParameter('pageLimit', i, 10), 1, MAX_LIMIT, i);
 	const o = readOptions(ctx, i);
 	if (typeof o.prompt === 'string' && o.prompt.trim() !== '') {
 		if (o.prompt.length > 10_000) throw invalid(node, 'Describe What to Crawl', o.prompt, 'at most 10,000 characters', i);

@@ -16,13 +16,18 @@ export const MAX_LIMIT = 100;
 const TIME_RANGES = ['qdr:h', 'qdr:d', 'qdr:w', 'qdr:m', 'qdr:y'];
 const TBS = /^(qdr:[hdwmy]|sbd:1|cdr:1|cd_min:\d{1,2}\/\d{1,2}\/\d{4}|cd_max:\d{1,2}\/\d{1,2}\/\d{4})(,(qdr:[hdwmy]|sbd:1|cdr:1|cd_min:\d{1,2}\/\d{1,2}\/\d{4}|cd_max:\d{1,2}\/\d{1,2}\/\d{4}))*$/;
 
-/** Limit: n8n's usual Limit; the hint names what it costs. */
+/**
+ * Limit: the number of results, small by default so that a first run is cheap (every result costs
+ * credits). Named `maxResults`, as in a monitor's search target: n8n's `limit` convention (default 50,
+ * with Return All) is for paging through lists, and n8n's editor says "Limit of N items reached …
+ * tweak Return All or Limit" under any node whose `limit` equals its item count.
+ */
 export const SEARCH_LIMIT: INodeProperties = {
 	displayName: 'Limit',
-	name: 'limit',
+	name: 'maxResults',
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: MAX_LIMIT, numberPrecision: 0 },
-	default: 50,
+	default: 5,
 	description: 'Max number of results to return',
 	hint: 'Per source when several sources are chosen (1 to 100). Every result costs credits, and with Scrape Results on each result is also scraped (a scrape each).',
 };
@@ -185,7 +190,7 @@ export function buildSearchBody(ctx: IExecuteFunctions, i: number): IDataObject 
 	}
 	const body: IDataObject = { query };
 
-	const limit = ctx.getNodeParameter('limit', i, 5);
+	const limit = ctx.getNodeParameter('maxResults', i, 5);
 	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
 		throw invalid(node, 'Limit', limit, `a whole number from 1 to ${MAX_LIMIT}`, i);
 	}
