@@ -49,14 +49,14 @@ test('the user can still write the description, or keep n8n\'s short one', () =>
 
 test('the tool variant gets described $fromAI parameters; the regular node keeps its fields and shows no tool field', () => {
 	const toolNode = parametersOf(tool, { resource: 'scrape', operation: 'scrapeUrl' });
-	expect(toolNode.parameters.url).toBe("={{ $fromAI('url', 'An absolute https URL of the one page to read, e.g. https://example.com/pricing', 'string') }}");
+	expect(toolNode.parameters.url).toBe("={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('url', 'An absolute https URL of the one page to read, e.g. https://example.com/pricing', 'string') }}");
 	expect(toolNode.parameters.toolResultBudget).toBe(16000);
-	expect(toolNode.parameters.toolOffset).toMatch(/^=\{\{ \$fromAI\('offset', /);
+	expect(toolNode.parameters.toolOffset).toMatch(/^=\{\{ \/\*n8n-auto-generated-fromAI-override\*\/ \$fromAI\('offset', /);
 	expect(toolNode.parameters.toolPage).toBeUndefined(); // one page: nothing to pick
 	const searchNode = parametersOf(tool, { resource: 'search', operation: 'search' });
-	expect(searchNode.parameters.query).toMatch(/^=\{\{ \$fromAI\('query', 'What to search for, at most 500 characters/);
-	expect(searchNode.parameters.maxResults).toMatch(/^=\{\{ \$fromAI\('limit', 'How many results, 1 to 10/);
-	expect(searchNode.parameters.toolPage).toMatch(/^=\{\{ \$fromAI\('page', /);
+	expect(searchNode.parameters.query).toMatch(/^=\{\{ \/\*n8n-auto-generated-fromAI-override\*\/ \$fromAI\('query', 'What to search for, at most 500 characters/);
+	expect(searchNode.parameters.maxResults).toMatch(/^=\{\{ \/\*n8n-auto-generated-fromAI-override\*\/ \$fromAI\('limit', 'How many results, 1 to 10/);
+	expect(searchNode.parameters.toolPage).toMatch(/^=\{\{ \/\*n8n-auto-generated-fromAI-override\*\/ \$fromAI\('page', /);
 
 	const regularNode = parametersOf(regular, { resource: 'scrape', operation: 'scrapeUrl' });
 	expect(regularNode.parameters.url).toBe('');
@@ -70,6 +70,6 @@ test('Continue From (Offset) and Page to Read hold the model\'s $fromAI expressi
 	for (const name of ['toolOffset', 'toolPage']) {
 		const field = tool.properties.find((p) => p.name === name);
 		expect({ name, type: field.type }).toEqual({ name, type: 'string' });
-		expect(field.default).toMatch(/^=\{\{ \$fromAI\('(offset|page)', '[^']+', 'number', 0\) \}\}$/);
+		expect(field.default).toMatch(/^=\{\{ \/\*n8n-auto-generated-fromAI-override\*\/ \$fromAI\('(offset|page)', '[^']+', 'number', 0\) \}\}$/);
 	}
 });
