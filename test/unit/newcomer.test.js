@@ -132,3 +132,10 @@ test('a first Search or Crawl is cheap, and n8n\'s "Limit of N items reached …
 	expect([crawl.displayName, crawl.default]).toEqual(['Page Limit', 10]);
 	expect(crawl.hint).toMatch(/costs credits/);
 });
+
+test('action names in the node creator read like n8n\'s short commands, without articles ("Scrape URL", not "Scrape a URL")', () => {
+	const actions = webData.properties.filter((p) => p.name === 'operation').flatMap((p) => p.options.map((o) => o.action));
+	expect(actions.length).toBeGreaterThan(40);
+	for (const action of actions) expect({ action, article: /\b(a|an|the)\b/i.test(action) }).toEqual({ action, article: false });
+	expect(actions).toEqual(expect.arrayContaining(['Scrape URL', 'Parse file', 'Create monitor', 'Run agent and wait for result']));
+});

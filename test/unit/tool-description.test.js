@@ -22,7 +22,7 @@ const describeTool = (saved) => {
 	return NodeHelpers.getToolDescriptionForNode(node, { description: tool });
 };
 
-test('each operation tells the model what comes back, what it costs and when to pick it (not "Scrape a URL in Web Data")', () => {
+test('each operation tells the model what comes back, what it costs and when to pick it (not "Scrape URL in Web Data")', () => {
 	expect(describeTool({ resource: 'scrape', operation: 'scrapeUrl' })).toBe(TOOL_DESCRIPTIONS['scrape.scrapeUrl']);
 	expect(describeTool({ resource: 'scrape', operation: 'scrapeUrl' })).toMatch(/ONE web page.*Costs one scrape.*use search when you do not know the page, map to list the URLs of a site, crawl to read many pages/);
 	expect(describeTool({ resource: 'search', operation: 'search' })).toBe(TOOL_DESCRIPTIONS['search.search']);
@@ -44,7 +44,7 @@ test('every operation has a description of its own, more than its action name', 
 
 test('the user can still write the description, or keep n8n\'s short one', () => {
 	expect(describeTool({ resource: 'scrape', operation: 'scrapeUrl', descriptionType: 'manual', toolDescription: 'Reads our docs' })).toBe('Reads our docs');
-	expect(describeTool({ resource: 'scrape', operation: 'scrapeUrl', descriptionType: 'auto' })).toBe('Scrape a URL in Web Data');
+	expect(describeTool({ resource: 'scrape', operation: 'scrapeUrl', descriptionType: 'auto' })).toBe('Scrape URL in Web Data');
 });
 
 test('the tool variant gets described $fromAI parameters; the regular node keeps its fields and shows no tool field', () => {

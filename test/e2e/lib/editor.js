@@ -58,7 +58,7 @@ const SHOTS = [
 		kind: 'creator',
 		workflow: 'agent-run-and-wait',
 		// the Web Data entry opened: its actions (from the action node) and its triggers
-		labels: ['Web Data', 'Parse a file', 'Create a monitor', 'Run an agent and wait for the result'],
+		labels: ['Web Data', 'Parse file', 'Create monitor', 'Run agent and wait for result'],
 		// when adding a first step, the entry lists the trigger's items, made from its "Trigger On"
 		// (Source) options' `action`: monitor events and job events (issue 22: before, only the two
 		// monitor events; issue 17: before that, "On check completed monitor check completed")
@@ -589,7 +589,7 @@ class Editor {
 
 	/**
 	 * Adds a Web Data node through the node creator (search "Web Data", then the action `action`, e.g.
-	 * "Parse a file") to an example's canvas, as a new user does; resolves its open panel's parameters.
+	 * "Parse file") to an example's canvas, as a new user does; resolves its open panel's parameters.
 	 */
 	async addWebDataNode(action) {
 		const page = this.page;
@@ -609,14 +609,14 @@ class Editor {
 	}
 
 	/**
-	 * Issues 17, 22 and 30: a Parse File node added now (the node creator's "Parse a file"): its Options
+	 * Issues 17, 22 and 30: a Parse File node added now (the node creator's "Parse file"): its Options
 	 * hold the file settings, PDF Options the PDF ones (no Per-Page Output beside Output's "One Item
 	 * per Page"), and Advanced Options the rest, each named for what it acts on. No other groups.
 	 * Resolves a note with what the lists offer; throws with what the panel showed.
 	 */
 	async newParsePanel() {
 		const page = this.page;
-		const params = await this.addWebDataNode('Parse a file');
+		const params = await this.addWebDataNode('Parse file');
 		const missing = await this.missingLabels(params, ['Input Binary Field', 'Options', 'PDF Options', 'Advanced Options']);
 		if (missing.length) throw new Error(`the new Parse File panel does not show ${missing.map((l) => `"${l}"`).join(', ')} (it shows: ${oneLine(await params.innerText())})`);
 		const text = oneLine(await params.innerText());
@@ -658,7 +658,7 @@ class Editor {
 	 */
 	async newMonitorPanel() {
 		const page = this.page;
-		const params = await this.addWebDataNode('Create a monitor');
+		const params = await this.addWebDataNode('Create monitor');
 		const missing = await this.missingLabels(params, ['Goal', 'Time Zone', 'Targets']);
 		if (missing.length) throw new Error(`the new Monitor Create panel does not show ${missing.map((l) => `"${l}"`).join(', ')} (it shows: ${oneLine(await params.innerText())})`);
 		const text = oneLine(await params.innerText());
