@@ -171,8 +171,9 @@ async function packInto(root, tmp, userFolder) {
 
 /** `n8n start` with a fresh user folder holding the package; owner, API key, credential. */
 class EditorHost {
-	constructor({ root, tmp, nodeDir, hostDir, apiKey }) {
-		Object.assign(this, { root, tmp, nodeDir, hostDir });
+	/** envOverrides: n8n environment variables set on top of n8nEnv's (a value undefined: left unset). */
+	constructor({ root, tmp, nodeDir, hostDir, apiKey, envOverrides }) {
+		Object.assign(this, { root, tmp, nodeDir, hostDir, envOverrides });
 		this.apiKey = apiKey || `wd-shots-${crypto.randomBytes(12).toString('hex')}`;
 		this.dir = path.join(tmp, 'editor');
 		this.userFolder = path.join(this.dir, 'user');
@@ -197,6 +198,10 @@ class EditorHost {
 			port: this.port,
 			brokerPort: await freePort(),
 		});
+		for (const [k, v] of Object.entries(this.envOverrides ?? {})) {
+			if (v === undefined) delete this.env[k];
+			else this.env[k] = v;
+		}
 		const t0 = Date.now();
 		const bin = path.join(this.hostDir, 'node_modules', 'n8n', 'bin', 'n8n');
 		if (!fs.existsSync(bin)) throw new Error(`n8n is not installed at ${bin}: run "bash test/e2e/install.sh"`);
