@@ -93,6 +93,8 @@ test('the credential\'s fields explain themselves under the field (hint), not on
 	for (const property of new WebDataApi().properties) {
 		expect({ field: property.name, hint: property.hint }).toEqual({ field: property.name, hint: expect.stringMatching(/\w/) });
 	}
+	// n8n's credential Test shows only its network code for an unreachable Base URL; the hint says what it means
+	expect(new WebDataApi().properties.find((p) => p.name === 'baseUrl').hint).toMatch(/ECONNREFUSED .*nothing answers at this address/);
 });
 
 test('Parse File shows Options, PDF Options and Advanced Options; no Per-Page Output beside Output\'s "One Item per Page"', () => {

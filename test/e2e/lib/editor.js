@@ -561,7 +561,8 @@ class Editor {
 		const cases = [
 			{ what: 'Base URL without a scheme', apiKey: this.host.apiKey, baseUrl: 'api.example', wanted: [/ERR_INVALID_URL/, /For example https:\/\/api\.firecrawl\.dev/] },
 			{ what: 'key refused', apiKey: 'fc-e2e-not-the-key', baseUrl: this.host.fakeUrl, wanted: [/refused the API key \(401\)/, /Copy the key again/] },
-			{ what: 'service unreachable', apiKey: this.host.apiKey, baseUrl: `http://127.0.0.1:${closed}`, wanted: [/ECONNREFUSED/] },
+			// Issue 30: n8n decides the message ("ECONNREFUSED"); the Base URL hint beside it says what it means.
+			{ what: 'service unreachable', apiKey: this.host.apiKey, baseUrl: `http://127.0.0.1:${closed}`, wanted: [/ECONNREFUSED/, /nothing answers at this address/] },
 		];
 		await this.openWorkflow('parse-pdf-to-markdown');
 		const ndv = await this.openPanel('Parse PDF to Markdown');
