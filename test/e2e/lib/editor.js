@@ -581,9 +581,10 @@ class Editor {
 			for (;;) {
 				const more = modal.getByText('More details', { exact: true });
 				if (await more.count()) await more.first().click().catch(() => {});
-				text = oneLine(await modal.innerText());
+				// the whole text (oneLine keeps 400 characters; the Base URL hint comes after the message)
+				text = String(await modal.innerText()).replace(/\s+/g, ' ');
 				if (/Couldn.t connect with these settings/.test(text) && c.wanted.every((re) => re.test(text))) break;
-				if (Date.now() > deadline) throw new Error(`${c.what} (${c.baseUrl}): the credential dialog shows "${text}", not ${c.wanted.join(' and ')}`);
+				if (Date.now() > deadline) throw new Error(`${c.what} (${c.baseUrl}): the credential dialog shows "${text.slice(0, 700)}", not ${c.wanted.join(' and ')}`);
 				await sleep(250);
 			}
 			notes.push(c.what);
@@ -696,7 +697,7 @@ class Editor {
 			seen.push(subtitle);
 		}
 		const ndv = await this.openPanel('When a watched page changes');
-		const panel = oneLine(await ndv.innerText());
+		const panel = String(await ndv.innerText()).replace(/\s+/g, ' '); // whole (oneLine keeps 400 characters)
 		if (!/first event comes at the next scheduled check, or at once with Run a Check Now/.test(panel)) {
 			throw new Error(`the trigger panel does not say when a test's first event comes (it shows: ${panel.slice(0, 600)})`);
 		}
