@@ -34,7 +34,8 @@ export class WebDataApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
-			description: 'The API key from the service dashboard. It is sent as a bearer token.',
+			// A hint shows under the field; a description only behind the "?".
+			hint: 'From the service dashboard (API Keys). It is sent as a bearer token.',
 		},
 		{
 			displayName: 'Base URL',
@@ -45,7 +46,9 @@ export class WebDataApi implements ICredentialType {
 			placeholder: 'https://api.firecrawl.dev',
 			description:
 				'Address of the service, with http:// or https://. Change it only for a self-hosted service. A trailing slash or a trailing /v2 is fine.',
-			hint: 'For example https://api.firecrawl.dev, or http://localhost:3002 for a self-hosted service. No endpoint path: the node adds /v2/… itself. Test checks it.',
+			// n8n shows its own network code when the credential Test cannot connect; the hint, shown right
+			// beside that message, says what it means.
+			hint: 'For example https://api.firecrawl.dev, or http://localhost:3002 for a self-hosted service. No endpoint path: the node adds /v2/… itself. If Test says ECONNREFUSED or ENOTFOUND, nothing answers at this address: check the host and port.',
 		},
 		{
 			displayName: 'Webhook Signing Secret',
@@ -53,8 +56,7 @@ export class WebDataApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			description:
-				'Optional. The HMAC secret from the dashboard (Settings → Advanced). When set, the Web Data Trigger accepts only deliveries whose X-Firecrawl-Signature matches.',
+			hint: 'Optional. From the dashboard (Settings → Advanced). When set, the Web Data Trigger accepts only events signed with it.',
 		},
 	];
 

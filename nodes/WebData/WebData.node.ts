@@ -65,13 +65,14 @@ export class WebData implements INodeType {
 		name: 'webData',
 		icon: { light: 'file:webdata.svg', dark: 'file:webdata.dark.svg' },
 		group: ['transform'],
-		// 2: Parse File's rarely used options under Advanced Options, and an empty Time Zone (the
-		// workflow's) as the Monitor default. Saved workflows keep typeVersion 1 and its behaviour.
-		// 3: n8n's usual Limit (default 50) for Search and Crawl (versions 1 and 2 keep 5 and 10),
-		//    Parse File's options grouped by what they act on (file, HTML content, linked web pages,
-		// logs); Monitor Create shows "Judge Changes Against Goal" only with a Goal.
-		version: [1, 2, 3],
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		// One version for the first release; from here on, a change of behaviour is a new version.
+		version: 1,
+		// The canvas subtitle in the panel's words, title case: "Scrape URL" for a resource with one
+		// operation, "Agent: Run and Wait" otherwise (n8n's usual operation + ": " + resource would show
+		// internal values, "runAndWait: agent"). A string literal, as n8n's lint asks; a unit test
+		// (test/unit/newcomer.test.js) holds it equal to the Resource and Operation lists.
+		subtitle:
+			'={{ ({"account:getCreditUsage":"Account: Get Credit Usage","account:getCreditUsageHistory":"Account: Get Credit Usage History","account:getActivity":"Account: Get Many Recent Jobs","account:getQueueStatus":"Account: Get Queue Status","account:getTokenUsage":"Account: Get Token Usage","account:getTokenUsageHistory":"Account: Get Token Usage History","agent:cancel":"Agent: Cancel","agent:get":"Agent: Get","agent:getMany":"Agent: Get Many","agent:getSnapshot":"Agent: Get Snapshot","agent:getTrace":"Agent: Get Trace","agent:runAndWait":"Agent: Run and Wait","agent:start":"Agent: Start","batchScrape:cancel":"Batch Scrape: Cancel","batchScrape:getErrors":"Batch Scrape: Get Errors","batchScrape:getStatus":"Batch Scrape: Get Status","batchScrape:runAndWait":"Batch Scrape: Run and Wait","batchScrape:start":"Batch Scrape: Start","crawl:cancel":"Crawl: Cancel","crawl:getErrors":"Crawl: Get Errors","crawl:getActive":"Crawl: Get Many Running","crawl:getStatus":"Crawl: Get Status","crawl:previewParams":"Crawl: Preview Parameters","crawl:runAndWait":"Crawl: Run and Wait","crawl:start":"Crawl: Start","extract:getStatus":"Extract: Get Status","extract:runAndWait":"Extract: Run and Wait","extract:start":"Extract: Start","interact:execute":"Interact: Execute","interact:getMany":"Interact: Get Many Sessions","interact:start":"Interact: Start Session","interact:stop":"Interact: Stop Session","map:mapUrl":"Map URL","monitor:create":"Monitor: Create","monitor:delete":"Monitor: Delete","monitor:get":"Monitor: Get","monitor:getCheck":"Monitor: Get Check","monitor:getMany":"Monitor: Get Many","monitor:getManyChecks":"Monitor: Get Many Checks","monitor:runCheck":"Monitor: Run Check Now","monitor:update":"Monitor: Update","parse:parseFile":"Parse File","scrape:scrapeUrl":"Scrape URL","search:search":"Search"})[$parameter["resource"] + ":" + $parameter["operation"]] || "" }}',
 		description: 'Scrape, search, map and crawl the web, parse files to Markdown and JSON, watch pages for changes, and run web research agents',
 		defaults: { name: 'Web Data' },
 		usableAsTool: true,
@@ -98,9 +99,9 @@ export class WebData implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				// 'parse' stays the default: saved workflows omit default values, so changing it would
-				// turn every saved Parse node into another resource.
-				default: 'parse',
+				// Scrape: what works first as a regular node and as an AI Agent's tool (Parse needs a binary
+				// field, which a tool call never has).
+				default: 'scrape',
 				options: [
 					{
 						name: 'Account',

@@ -12,6 +12,7 @@ import { jobItemsForDelivery, needsJobEndRead, parseDelivery, redactedHeaders } 
 import { forgetToldChecks, rememberListeningStart, tellMonitorDelivery } from './monitorDelivery';
 import { readJobEnd } from './jobEnd';
 import { triggerProperties } from './description';
+import { chosenNamesExpression } from '../WebData/fields/description';
 import { searchMonitors } from './listSearch';
 import { checkExists, create, registrationOf, remove, type Connection } from './registration';
 import { SigningSecretCache } from './secretCache';
@@ -95,18 +96,31 @@ export class WebDataTrigger implements INodeType {
 		name: 'webDataTrigger',
 		icon: { light: 'file:webdatatrigger.svg', dark: 'file:webdatatrigger.dark.svg' },
 		group: ['trigger'],
-		// 2: an empty Time Zone (the workflow's) as the default of a created monitor's schedule.
-		// Saved workflows keep typeVersion 1 and its default "UTC".
-		// 3: "Run a Check Now When Listening" off by default (a test spends no credits unless asked),
-		// and one notice per connection. Versions 1 and 2 keep it on.
-		version: [1, 2, 3],
-		subtitle: '={{($parameter["source"] === "jobs" ? $parameter["jobEvents"] : $parameter["events"]).join(", ")}}',
+		// One version for the first release; from here on, a change of behaviour is a new version.
+		version: 1,
+		// The chosen events by their names ("Page Checked, Check Completed"), not their internal values.
+		subtitle: chosenNamesExpression(
+			'($parameter["source"] === "jobs" ? $parameter["jobEvents"] : $parameter["events"])',
+			triggerProperties.filter((p) => p.name === 'events' || p.name === 'jobEvents').flatMap((p) => p.options ?? []),
+		),
 		// n8n 2.41's node creator merges "Web Data" and "Web Data Trigger" into one entry (the trigger's
 		// name minus "Trigger" is the action node's name) and shows the TRIGGER's description under it,
 		// also when a user adds an action: so this text says what both nodes do, scraping and PDFs first.
 		description:
 			'Scrape, search, map and crawl the web, parse PDFs and other files to Markdown, run research agents, and start workflows when a watched page changes',
 		eventTriggerDescription: 'Waiting for the service to send an event',
+		// What "Listen for test event" does and when its first event comes, where the user clicks it
+		// (n8n's trigger panel); the panel's notices say the same beside the fields.
+		triggerPanel: {
+			header: 'A test registers this workflow with the service and waits for one event',
+			executionsHelp: {
+				inactive:
+					"<b>While building</b>, click 'Execute step': monitor events come at the monitor's next scheduled check (up to its interval, e.g. 30 minutes), or at once when 'Run a Check Now When Listening' is on (costs credits). Job events come when a job that sends to this trigger's Test URL reports. <br /><br /><b>Once published</b>, every event starts the workflow.",
+				active:
+					"<b>While building</b>, click 'Execute step': monitor events come at the monitor's next scheduled check (up to its interval, e.g. 30 minutes), or at once when 'Run a Check Now When Listening' is on (costs credits). <br /><br /><b>The workflow is published</b>: every event starts it; those executions are in the Executions list.",
+			},
+			activationHint: 'Once the workflow is published, every event from the service starts it.',
+		},
 		activationMessage: 'Events from the service now start this workflow.',
 		defaults: { name: 'Web Data Trigger' },
 		inputs: [],

@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { FROM_V2, FROM_V3, ONLY_BEFORE_V3, ONLY_V1, uuidLocator } from '../WebData/fields/fields';
-import { timezoneField, timezoneFieldV2 } from '../WebData/resources/monitor/fields';
-import { CRON_HELP, SCHEDULE_TEXT_DESCRIPTION } from '../WebData/resources/monitor/schedule';
+import { uuidLocator } from '../WebData/fields/fields';
+import { timezoneField } from '../WebData/resources/monitor/fields';
+import { CRON_HELP, DEFAULT_CRON, DEFAULT_SCHEDULE_TEXT, SCHEDULE_TEXT_DESCRIPTION } from '../WebData/resources/monitor/schedule';
 import { SIGNATURE_HEADER, TOKEN_HEADER, TOKEN_QUERY } from './verify';
 
 /**
@@ -12,12 +12,12 @@ import { SIGNATURE_HEADER, TOKEN_HEADER, TOKEN_QUERY } from './verify';
  * (delivery.ts needsJobEndRead, realEndEvent) and starts for the end that really happened.
  */
 const JOB_END_TEXT = {
-	completed: (noun: string, prefix: string) =>
-		`A ${noun} that completed, judged by its status read from the service (the open-source service announces failed and cancelled ${noun}s as "${prefix}.completed" too; they go to Failed and Cancelled). The item has "status" and the page counts.`,
+	completed: (noun: string) =>
+		`The ${noun} completed. A failed or cancelled one goes to Failed or Cancelled, also when the service reports its end as completed. The item has "status" and the page counts.`,
 	failed: (noun: string, prefix: string) =>
-		`A ${noun} that failed: its status reads "failed", whether the service announced "${prefix}.failed" or (the open-source one) "${prefix}.completed". The item's "event" is "${prefix}.failed"; "announcedEvent" says what was sent.`,
+		`The ${noun} failed, judged by its status (some services report every end as completed). The item's "event" is "${prefix}.failed"; "announcedEvent" says what the service sent.`,
 	cancelled: (noun: string, prefix: string) =>
-		`A ${noun} that was cancelled: its status reads "cancelled", whether the service announced "${prefix}.cancelled" or (the open-source one) "${prefix}.completed". The item's "event" is "${prefix}.cancelled"; "announcedEvent" says what was sent.`,
+		`The ${noun} was cancelled, judged by its status (some services report every end as completed). The item's "event" is "${prefix}.cancelled"; "announcedEvent" says what the service sent.`,
 };
 
 /** The trigger's parameters, as plain data. */
@@ -75,40 +75,23 @@ export const triggerProperties: INodeProperties[] = [
 			},
 		],
 	},
+	// One notice per connection (short: one or two lines in the panel; the details are in the
+	// descriptions), with what "Listen for test event" does.
 	{
-		// Notices stay short (one or two lines in the panel); the details are in the descriptions.
 		displayName:
-			'Activating the workflow creates a monitor that reports here; deactivating deletes it. The service must reach this n8n (a public address, not localhost).',
+			'Activating creates a monitor that reports here (deactivating deletes it). A test does the same: its first event comes at the next scheduled check, or at once with Run a Check Now.',
 		name: 'createNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { source: ['monitor'], connection: ['create'], ...ONLY_BEFORE_V3 } },
+		displayOptions: { show: { source: ['monitor'], connection: ['create'] } },
 	},
 	{
 		displayName:
-			"While the workflow is active, the monitor reports here instead of to its own webhook, which comes back on deactivation. The service must reach this n8n.",
+			"While the workflow is active or a test listens, the monitor reports here. A test's first event comes at the monitor's next scheduled check, or at once with Run a Check Now.",
 		name: 'attachNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { source: ['monitor'], connection: ['attach'], ...ONLY_BEFORE_V3 } },
-	},
-	// Version 3: one notice per connection, with what "Listen for test event" does (the test notice of
-	// versions 1 and 2 is folded in).
-	{
-		displayName:
-			'Activating the workflow creates a monitor that reports here; deactivating deletes it. A test does the same until the first event. The service must reach this n8n.',
-		name: 'createNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { source: ['monitor'], connection: ['create'], ...FROM_V3 } },
-	},
-	{
-		displayName:
-			'While the workflow is active (or a test listens), the monitor reports here instead of to its own webhook, which comes back afterwards. The service must reach this n8n.',
-		name: 'attachNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { source: ['monitor'], connection: ['attach'], ...FROM_V3 } },
+		displayOptions: { show: { source: ['monitor'], connection: ['attach'] } },
 	},
 	{
 		displayName:
@@ -141,13 +124,13 @@ export const triggerProperties: INodeProperties[] = [
 				name: 'Check Completed',
 				value: 'monitor.check.completed',
 				action: 'On monitor check completed',
-				description: 'Once per check, with its summary: pages the same, changed, new, removed, failed (event "monitor.check.completed")',
+				description: 'Once per check, with its summary: how many pages stayed the same, changed, are new, were removed or failed',
 			},
 			{
 				name: 'Page Checked',
 				value: 'monitor.page',
 				action: 'On monitor page checked',
-				description: 'Once per checked page, with its status, diff and judgment (event "monitor.page")',
+				description: 'Once per checked page, with its status, what changed and the judgment against the goal',
 			},
 		],
 	},
@@ -157,9 +140,10 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'monitorName',
 		type: 'string',
 		required: true,
-		default: '',
+		// Filled in, so that a first test needs only the URLs.
+		default: '={{ $workflow.name }}',
 		placeholder: 'e.g. Competitor pricing',
-		description: 'Name of the monitor to create (at most 256 characters)',
+		description: 'Name of the monitor to create (at most 256 characters); by default the name of this workflow',
 		displayOptions: { show: { source: ['monitor'], connection: ['create'] } },
 	},
 	{
@@ -188,7 +172,7 @@ export const triggerProperties: INodeProperties[] = [
 		displayName: 'Schedule',
 		name: 'scheduleText',
 		type: 'string',
-		default: 'every 30 minutes',
+		default: DEFAULT_SCHEDULE_TEXT,
 		placeholder: 'e.g. hourly',
 		// The phrases of the service's grammar (firecrawl/firecrawl services/monitoring/cron.ts a05b9f288f4d).
 		description: SCHEDULE_TEXT_DESCRIPTION,
@@ -198,13 +182,11 @@ export const triggerProperties: INodeProperties[] = [
 		displayName: 'Cron Expression',
 		name: 'cron',
 		type: 'string',
-		default: '*/30 * * * *',
+		default: DEFAULT_CRON,
 		description: CRON_HELP,
 		displayOptions: { show: { source: ['monitor'], connection: ['create'], scheduleType: ['cron'] } },
 	},
-	// Version 1 keeps the default "UTC"; version 2's is empty, the workflow's time zone.
-	{ ...timezoneField, displayOptions: { show: { source: ['monitor'], connection: ['create'], ...ONLY_V1 } } },
-	{ ...timezoneFieldV2, displayOptions: { show: { source: ['monitor'], connection: ['create'], ...FROM_V2 } } },
+	{ ...timezoneField, displayOptions: { show: { source: ['monitor'], connection: ['create'] } } },
 	{
 		displayName: 'Goal',
 		name: 'goal',
@@ -227,35 +209,15 @@ export const triggerProperties: INodeProperties[] = [
 		extra: { displayOptions: { show: { source: ['monitor'], connection: ['attach'] } } },
 	}),
 	{
-		displayName: 'Run a Check Now When Listening',
-		name: 'runCheckWhenListening',
-		type: 'boolean',
-		default: true,
-		// Versions 1 and 2 keep it on: n8n does not save a value equal to the default, so turning it
-		// off there would silently change every saved trigger. The name and hint say what it costs.
-		hint: 'Costs credits: one check of every page the monitor watches',
-		description:
-			'Whether "Listen for test event" also asks the service to check the monitor at once (a check costs credits, one per page), instead of waiting for its schedule',
-		displayOptions: { show: { source: ['monitor'], connection: ['create', 'attach'], ...ONLY_BEFORE_V3 } },
-	},
-	{
-		displayName:
-			'"Listen for test event" registers the Test URL the same way and undoes it after the first event. A check can take a minute or more.',
-		name: 'testNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { source: ['monitor'], connection: ['create', 'attach'], ...ONLY_BEFORE_V3 } },
-	},
-	{
-		// Version 3: off, so "Listen for test event" spends no credits unless the user asks for it here.
+		// Off, so "Listen for test event" spends no credits unless the user asks for it here.
 		displayName: 'Run a Check Now When Listening',
 		name: 'runCheckWhenListening',
 		type: 'boolean',
 		default: false,
-		hint: 'Off: the test event comes with the next scheduled check. On: a check starts at once and costs credits, one per watched page.',
+		hint: 'Off: a test waits for the next scheduled check (up to the Schedule\'s interval, e.g. 30 minutes). On: a check starts at once and costs credits, one per watched page.',
 		description:
 			'Whether "Listen for test event" also asks the service to check the monitor at once, instead of waiting for its schedule. A check costs credits (one per page) and can take a minute or more.',
-		displayOptions: { show: { source: ['monitor'], connection: ['create', 'attach'], ...FROM_V3 } },
+		displayOptions: { show: { source: ['monitor'], connection: ['create', 'attach'] } },
 	},
 	// ---- Job Events ----
 	{
@@ -270,35 +232,36 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'jobEvents',
 		type: 'multiOptions',
 		required: true,
-		default: ['crawl.page', 'crawl.completed', 'crawl.failed', 'batch_scrape.page', 'batch_scrape.completed', 'batch_scrape.failed'],
+		// Pages and ends of all three kinds of job the source names (Crawl, Batch Scrape, Agent).
+		default: ['crawl.page', 'crawl.completed', 'crawl.failed', 'batch_scrape.page', 'batch_scrape.completed', 'batch_scrape.failed', 'agent.completed', 'agent.failed'],
 		description:
-			'Which crawl, batch scrape and agent events start the workflow (the job itself chooses which events it sends). Each delivery starts one execution: a page event gives one item per page, the others one summary item. A crawl or batch scrape end is checked with one status read, so its item says how the job really ended.',
-		hint: 'The open-source service announces every crawl and batch scrape end as "Completed" (also failed and cancelled ones); the item\'s "status" says which',
+			'Which crawl, batch scrape and agent events start the workflow (the job itself chooses which events it sends). Each event starts one execution: a page event gives one item per page, the others one summary item.',
+		hint: 'A crawl or batch scrape that ended may arrive as Completed even when it failed or was cancelled: branch on the item\'s "status"',
 		displayOptions: { show: { source: ['jobs'] } },
 		options: [
-			{ name: 'Agent Action', value: 'agent.action', description: 'The agent did a step (search, scrape, …) (event "agent.action")' },
-			{ name: 'Agent Cancelled', value: 'agent.cancelled', description: 'The run was cancelled (event "agent.cancelled")' },
-			{ name: 'Agent Completed', value: 'agent.completed', description: 'With the result in "data" (event "agent.completed")' },
+			{ name: 'Agent Action', value: 'agent.action', description: 'The agent did a step: searched, scraped a page, and so on' },
+			{ name: 'Agent Cancelled', value: 'agent.cancelled', description: 'The agent run was cancelled' },
+			{ name: 'Agent Completed', value: 'agent.completed', description: 'The agent run finished, with its result in "data"' },
 			{
 				name: 'Agent Failed',
 				value: 'agent.failed',
-				description: 'The run failed, was refused, or stopped at its Max Credits; "error" says why (event "agent.failed")',
+				description: 'The agent run failed, was refused, or stopped at its Max Credits; "error" says why',
 			},
-			{ name: 'Agent Started', value: 'agent.started', description: 'Event "agent.started"' },
+			{ name: 'Agent Started', value: 'agent.started', description: 'The agent run began, before its first step' },
 			{
 				name: 'Batch Scrape Cancelled',
 				value: 'batch_scrape.cancelled',
 				description: JOB_END_TEXT.cancelled('batch scrape', 'batch_scrape'),
 			},
-			{ name: 'Batch Scrape Completed', value: 'batch_scrape.completed', description: JOB_END_TEXT.completed('batch scrape', 'batch_scrape') },
+			{ name: 'Batch Scrape Completed', value: 'batch_scrape.completed', description: JOB_END_TEXT.completed('batch scrape') },
 			{ name: 'Batch Scrape Failed', value: 'batch_scrape.failed', description: JOB_END_TEXT.failed('batch scrape', 'batch_scrape') },
-			{ name: 'Batch Scrape Page', value: 'batch_scrape.page', description: 'One item per scraped page (event "batch_scrape.page")' },
-			{ name: 'Batch Scrape Started', value: 'batch_scrape.started', description: 'Event "batch_scrape.started"' },
+			{ name: 'Batch Scrape Page', value: 'batch_scrape.page', description: 'A page of the batch was scraped: one item per page' },
+			{ name: 'Batch Scrape Started', value: 'batch_scrape.started', description: 'The batch scrape began, before its first page' },
 			{ name: 'Crawl Cancelled', value: 'crawl.cancelled', description: JOB_END_TEXT.cancelled('crawl', 'crawl') },
-			{ name: 'Crawl Completed', value: 'crawl.completed', description: JOB_END_TEXT.completed('crawl', 'crawl') },
+			{ name: 'Crawl Completed', value: 'crawl.completed', description: JOB_END_TEXT.completed('crawl') },
 			{ name: 'Crawl Failed', value: 'crawl.failed', description: JOB_END_TEXT.failed('crawl', 'crawl') },
-			{ name: 'Crawl Page', value: 'crawl.page', description: 'One item per crawled page, as it is crawled (event "crawl.page")' },
-			{ name: 'Crawl Started', value: 'crawl.started', description: 'Event "crawl.started"' },
+			{ name: 'Crawl Page', value: 'crawl.page', description: 'A page was crawled: one item per page, as the crawl goes' },
+			{ name: 'Crawl Started', value: 'crawl.started', description: 'The crawl began, before its first page' },
 		],
 	},
 	{

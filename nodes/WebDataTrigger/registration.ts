@@ -3,7 +3,7 @@ import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
 import { requireUuid } from '../WebData/helpers/validation';
 import { apiRequest, type ApiRequest, normalizeBaseUrl } from '../WebData/transport';
-import { defaultTimezone, timezoneOrWorkflowZone } from '../WebData/resources/monitor/schedule';
+import { timezoneOrWorkflowZone } from '../WebData/resources/monitor/schedule';
 import { MONITOR_EVENTS } from './delivery';
 import { monitorCreateBody, type MonitorFields } from './monitorBody';
 import { headerValue, newSecretToken, safeEqual, SIGNATURE_HEADER, TOKEN_HEADER, type HeaderBag } from './verify';
@@ -205,8 +205,8 @@ function monitorFields(ctx: IHookFunctions): MonitorFields {
 		scheduleType: ctx.getNodeParameter('scheduleType', 'text') as 'text' | 'cron',
 		scheduleText: ctx.getNodeParameter('scheduleText', '') as string,
 		cron: ctx.getNodeParameter('cron', '') as string,
-		// Version 1's default is "UTC", version 2's empty: the workflow's time zone (defaultTimezone).
-		timezone: timezoneOrWorkflowZone(ctx.getNodeParameter('timezone', defaultTimezone(ctx.getNode().typeVersion)), () => ctx.getTimezone()) as string,
+		// Empty (the default): the workflow's time zone.
+		timezone: timezoneOrWorkflowZone(ctx.getNodeParameter('timezone', ''), () => ctx.getTimezone()) as string,
 		goal: ctx.getNodeParameter('goal', '') as string,
 	};
 }
@@ -309,8 +309,8 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 	reg.secretToken = secretToken;
 	reg.webhookUrl = url;
 
-	// On by default in versions 1 and 2, off from version 3 (description.ts).
-	if (test && ctx.getNodeParameter('runCheckWhenListening', ctx.getNode().typeVersion < 3)) {
+	// Off by default (description.ts): a test spends no credits unless asked.
+	if (test && ctx.getNodeParameter('runCheckWhenListening', false)) {
 		try {
 			await monitorRequest(ctx, { method: 'POST', path: `/monitor/${monitorId}/run`, body: {}, hints: MONITOR_HINTS });
 		} catch (error) {

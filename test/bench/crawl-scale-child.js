@@ -46,7 +46,7 @@ function crawlWorkflow(pages, ms, waitMethod) {
 				type: 'n8n-nodes-webdata.webData',
 				typeVersion: 1,
 				position: [200, 0],
-				parameters: { resource: 'crawl', operation: 'runAndWait', url: crawlUrl(pages, ms), limit: pages, waitMethod, maxWait: 600 },
+				parameters: { resource: 'crawl', operation: 'runAndWait', url: crawlUrl(pages, ms), pageLimit: pages, waitMethod, maxWait: 600 },
 				credentials: { webDataApi: { id: 'c1', name: 'Web Data account' } },
 			},
 		],

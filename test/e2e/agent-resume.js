@@ -325,7 +325,7 @@ class ResumeSuite extends Phase {
 			return `"Fail" + completed → ${okRun.status}; failed run → error "${oneLine(error.message)}" (token-only credential: no signature needed)`;
 		});
 
-		const crawlParams = (url, over = {}) => ({ resource: 'crawl', operation: 'runAndWait', url, limit: 7, waitMethod: 'completionWebhook', maxWait: 3600, onTimeout: 'returnStatus', ...over });
+		const crawlParams = (url, over = {}) => ({ resource: 'crawl', operation: 'runAndWait', url, pageLimit: 7, waitMethod: 'completionWebhook', maxWait: 3600, onTimeout: 'returnStatus', ...over });
 		await this.step('crawl resume: Crawl → Run and Wait waits with its webhook on the resume URL (events completed/failed), 0 status reads, forged call 401; the crawl\'s signed crawl.completed resumes it with the 7 pages read once following next; a repeated delivery → 409', async () => {
 			const url = `https://example.com/fake-duration-50000?run=${crypto.randomBytes(4).toString('hex')}`; // 10 s at time scale 5
 			const wc = await this.createWorkflow(crawlParams(url), signed, { replace: true });
@@ -378,7 +378,7 @@ class ResumeSuite extends Phase {
 			await this.fake.call('POST', '/__fake/webhook-delivery', { retries: false, loseEvents: ['crawl.completed'] });
 			try {
 				const crawlUrl = `https://example.com/fake-duration-20000?run=${crypto.randomBytes(4).toString('hex')}`; // 4 s at time scale 5
-				const wc = await this.createWorkflow(crawlParams(crawlUrl, { limit: 3 }), signed, { replace: true });
+				const wc = await this.createWorkflow(crawlParams(crawlUrl, { pageLimit: 3 }), signed, { replace: true });
 				const c = await this.startRun(wc, '/v2/crawl');
 				const r = await this.startRun(w);
 				await this.stopN8n();

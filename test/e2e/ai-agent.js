@@ -328,11 +328,11 @@ class AiAgentSuite extends Phase {
 				}
 			});
 			const lines = got.map((c) => oneLine(c).slice(0, 400));
-			assert.match(errors[0], /^Scrape a URL failed: Bad Request \(HTTP 400, code BAD_REQUEST\)\. Fields: url: must be an absolute https URL\. Retryable: no .*Next step: /, lines[0]);
-			assert.match(errors[1], /^Scrape a URL failed: .*credits.*\(HTTP 402\)\. Retryable: no .*Next step: .*credits/i, lines[1]);
-			assert.match(errors[2], /^Scrape a URL failed: Internal Server Error \(HTTP 500\)\. Retryable: yes; tried [34] times over \d+ s; retry after \d+ s.*Next step: /, lines[2]);
+			assert.match(errors[0], /^Scrape URL failed: Bad Request \(HTTP 400, code BAD_REQUEST\)\. Fields: url: must be an absolute https URL\. Retryable: no .*Next step: /, lines[0]);
+			assert.match(errors[1], /^Scrape URL failed: .*credits.*\(HTTP 402\)\. Retryable: no .*Next step: .*credits/i, lines[1]);
+			assert.match(errors[2], /^Scrape URL failed: Internal Server Error \(HTTP 500\)\. Retryable: yes; tried [34] times over \d+ s; retry after \d+ s.*Next step: /, lines[2]);
 			assert.match(got[3], /"url":"https:\/\/example\.com\/d"/, `after a 429 the page comes: ${lines[3]}`);
-			assert.match(errors[4], /^Scrape a URL failed: URL "example dot com" is not valid: .*Next step: Fix the "URL" field/, lines[4]);
+			assert.match(errors[4], /^Scrape URL failed: URL "example dot com" is not valid: .*Next step: Fix the "URL" field/, lines[4]);
 			const waitedMs = t.cEnd - t.c;
 			// Backoff 2, 4, 8 s plus a jitter under 1 s each: a fourth try fits the 15 s budget when the jitters
 			// were small, so 3 or 4 tries of the 500; the retries themselves stay inside 15 s (the margin

@@ -111,7 +111,7 @@ async function resumeWith(w, resource, delivery, { parameters = {}, nodeOver = {
 // ---- Crawl --------------------------------------------------------------------------------------
 
 describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
-	const crawl = (over = {}) => ({ url: 'https://example.com/fake-duration-1500', limit: 7, ...over });
+	const crawl = (over = {}) => ({ url: 'https://example.com/fake-duration-1500', pageLimit: 7, ...over });
 
 	test('the crawl starts with its webhook on the resume URL (token header and URL token, events completed + failed); the execution waits; the job\'s end resumes it with the pages read once, following next; nothing was polled', async () => {
 		const w = await startWaiting('crawl', crawl({ options: { maxDiscoveryDepth: 3 } }));
@@ -152,7 +152,7 @@ describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 	});
 
 	test('Output "Compact" applies to the resumed pages', async () => {
-		const w = await startWaiting('crawl', crawl({ limit: 2, output: 'compact' }));
+		const w = await startWaiting('crawl', crawl({ pageLimit: 2, output: 'compact' }));
 		const delivery = await deliveryOf(w.jobId, 'crawl.completed');
 		const { resumed } = await resumeWith(w, 'crawl', delivery, { parameters: { output: 'compact' } });
 		expect(resumed.json(NODE)).toHaveLength(2);
@@ -282,7 +282,7 @@ describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 		['several input items', {}, { items: [{ a: 1 }, { a: 2 }] }, /^"Resume on Completion Webhook" waits for one crawl per execution, but 2 items came in$/],
 		['On Timeout "Cancel the Crawl and Fail"', { onTimeout: 'cancelAndFail' }, {}, /^On Timeout "Cancel the Crawl and Fail" is not valid: it cannot be used with Wait Method "Resume on Completion Webhook"/],
 		['an own Webhook URL', { options: { webhookUrl: 'https://hooks.example.com/mine' } }, {}, /^Webhook URL "https:\/\/hooks.example.com\/mine" is not valid: it cannot be used with Wait Method "Resume on Completion Webhook"/],
-		['a bad crawl field (Page Limit)', { limit: 0 }, {}, /^Page Limit 0 is not valid/],
+		['a bad crawl field (Page Limit)', { pageLimit: 0 }, {}, /^Page Limit 0 is not valid/],
 		// issue 18.2: the trigger choice sets the job's one webhook too.
 		[
 			'Send Events to Web Data Trigger',

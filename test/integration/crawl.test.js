@@ -28,7 +28,7 @@ describe('Run and Wait', () => {
 		const result = await run({
 			operation: 'runAndWait',
 			url: 'https://example.com',
-			limit: 7,
+			pageLimit: 7,
 			options: {
 				maxDiscoveryDepth: 3,
 				excludePaths: 'legal/.*, careers',
@@ -75,7 +75,7 @@ describe('Run and Wait', () => {
 
 	// Issue 18.4: a poll used to download the documents finished so far (up to 10 MiB) only to look at `status`.
 	test('polls ask for one document at most (limit=1); the pages are then read from the start, limit=100, following next', async () => {
-		const result = await run({ operation: 'runAndWait', url: 'https://example.com/fake-duration-40000', limit: 8, maxWait: 30 }); // 4 s here
+		const result = await run({ operation: 'runAndWait', url: 'https://example.com/fake-duration-40000', pageLimit: 8, maxWait: 30 }); // 4 s here
 		expect(result.status).toBe('success');
 		const items = result.items(NODE);
 		expect(items).toHaveLength(8);
@@ -137,8 +137,8 @@ describe('Run and Wait', () => {
 	test.each([
 		[{ url: 'example.com' }, /URL "example.com" is not valid/],
 		[{ url: 'ftp://example.com' }, /URL/],
-		[{ limit: 0 }, /^Page Limit 0 is not valid/],
-		[{ limit: 10001 }, /^Page Limit 10001 is not valid/],
+		[{ pageLimit: 0 }, /^Page Limit 0 is not valid/],
+		[{ pageLimit: 10001 }, /^Page Limit 10001 is not valid/],
 		[{ options: { maxDiscoveryDepth: -1 } }, /Max Discovery Depth/],
 		[{ options: { includePaths: 'blog/(' } }, /Include Paths "blog\/\(" is not valid/],
 		[{ options: { delay: -1 } }, /Delay \(Seconds\)/],
@@ -172,7 +172,7 @@ describe('Run and Wait', () => {
 
 describe('Start, Get Status, Get Errors, Cancel, Get Active', () => {
 	test('Start returns the id at once', async () => {
-		const result = await run({ operation: 'start', url: 'https://example.com', limit: 3, options: { includePaths: 'docs/.*' } });
+		const result = await run({ operation: 'start', url: 'https://example.com', pageLimit: 3, options: { includePaths: 'docs/.*' } });
 		expect(result.status).toBe('success');
 		const [item] = result.items(NODE);
 		expect(item.json.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -291,7 +291,7 @@ describe('Start → Send Events to Web Data Trigger (issue 18.2)', () => {
 
 	test('the crawl is started with its webhook on the trigger: URL, token header, events, run metadata (an expression per item)', async () => {
 		const result = await run(
-			{ operation: 'start', url: 'https://docs.example.com/', limit: 3, options: { ...sendToTrigger({ events: ['page', 'completed'] }), ...runMetadata(['run', '={{ $json.run }}'], ['attempt', '={{ 2 }}']) } },
+			{ operation: 'start', url: 'https://docs.example.com/', pageLimit: 3, options: { ...sendToTrigger({ events: ['page', 'completed'] }), ...runMetadata(['run', '={{ $json.run }}'], ['attempt', '={{ 2 }}']) } },
 			{ items: [{ run: 'nightly-7' }] },
 		);
 		expect(result.status).toBe('success');
@@ -314,7 +314,7 @@ describe('Start → Send Events to Web Data Trigger (issue 18.2)', () => {
 	});
 
 	test('the default events are page, completed and failed', async () => {
-		const result = await run({ operation: 'start', url: 'https://docs.example.com/', limit: 1, options: { sendToTrigger: { trigger: { url: TRIGGER_URL, token: 'tok-abc' } } } });
+		const result = await run({ operation: 'start', url: 'https://docs.example.com/', pageLimit: 1, options: { sendToTrigger: { trigger: { url: TRIGGER_URL, token: 'tok-abc' } } } });
 		expect(result.status).toBe('success');
 		const [start] = api.requests({ method: 'POST', path: '/v2/crawl' });
 		// n8n fills the field's default when the saved parameters lack it.
@@ -337,7 +337,7 @@ describe('Start → Send Events to Web Data Trigger (issue 18.2)', () => {
 	});
 
 	test('no Trigger Token: sent without the header only when the credential holds the signing secret (else refused, zero requests)', async () => {
-		const wf = workflow({ operation: 'start', url: 'https://docs.example.com/', limit: 1, options: sendToTrigger({ token: '', events: ['page'] }) });
+		const wf = workflow({ operation: 'start', url: 'https://docs.example.com/', pageLimit: 1, options: sendToTrigger({ token: '', events: ['page'] }) });
 		const signed = await runWorkflow(wf, { credentials: { webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url, webhookSecret: 'whsec-team' } } });
 		record(signed.error);
 		expect(signed.status).toBe('success');

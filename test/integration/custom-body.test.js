@@ -1,6 +1,6 @@
 'use strict';
 /**
- * "Custom Body Fields (JSON)" (fields/customBody.ts) on every operation that sends a JSON body, in
+ * "Custom Body Fields" (fields/customBody.ts) on every operation that sends a JSON body, in
  * n8n's engine against the strict fake API: what the fake received (the custom fields merged into
  * what the node builds), keys of the node's own fields refused with the field's name, values the
  * node's rules refuse not smuggled through, invalid JSON, and unknown keys answered by the
@@ -61,7 +61,7 @@ describe('the custom fields reach the service, merged into the body the node bui
 		const result = await crawl({
 			operation: 'start',
 			url: 'https://example.com',
-			limit: 3,
+			pageLimit: 3,
 			scrapeOptions: { onlyMainContent: true },
 			options: { customBody: custom({ robotsUserAgent: 'AcmeBot', scrapeOptions: { minAge: 60000 } }) },
 		});
@@ -149,7 +149,7 @@ describe('the custom fields reach the service, merged into the body the node bui
 
 describe('refused before any request, with an error that names the field or the option', () => {
 	test.each([
-		['Search: a key of a field, named by the field', search, { operation: 'search', query: 'x', options: { customBody: custom({ limit: 7 }) } }, /^Custom Body Fields \(JSON\): "limit" is set by the field "Limit" of this node$/],
+		['Search: a key of a field, named by the field', search, { operation: 'search', query: 'x', options: { customBody: custom({ limit: 7 }) } }, /^Custom Body Fields: "limit" is set by the field "Limit" of this node$/],
 		['Scrape: a field left empty is still the field\'s', scrape, { operation: 'scrapeUrl', url: 'https://example.com', options: { customBody: custom({ waitFor: 1000 }) } }, /"waitFor" is set by the field "Scrape Options → Wait For \(Milliseconds\)"/],
 		['Scrape: a body key built from a field of another name', scrape, { operation: 'scrapeUrl', url: 'https://example.com', options: { customBody: custom({ location: { country: 'XX' } }) } }, /"location" is set by the field "Scrape Options → Location Country"/],
 		['Map: a limit over the maximum cannot be smuggled (the Limit option not even added)', map, { operation: 'mapUrl', url: 'https://example.com', options: { customBody: custom({ limit: 500000 }) } }, /"limit" is set by the field "Options → Limit"/],
@@ -165,9 +165,9 @@ describe('refused before any request, with an error that names the field or the 
 		['Monitor Update: retention over 365 days', monitor, { operation: 'update', monitorId: { __rl: true, mode: 'id', value: '0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a' }, updateFields: { name: 'x', customBody: custom({ retentionDays: 1000 }) } }, /"retentionDays" is set by the field "Update Fields → Retention/],
 		['Interact: a TTL over the maximum', interact, { operation: 'start', options: { customBody: custom({ ttl: 99999 }) } }, /"ttl" is set by the field "Options → Time to Live \(Seconds\)"/],
 		['Scrape: a webhook with a header the service sets itself (a rule on the merged body)', scrape, { operation: 'scrapeUrl', url: 'https://example.com', options: { customBody: custom({ webhook: { url: 'https://hooks.example.com/x', headers: { 'X-Firecrawl-Signature': 'forged' } } }) } }, /"webhook.headers" → "X-Firecrawl-Signature" is not valid: header names starting with X-Firecrawl-/],
-		['invalid JSON', scrape, { operation: 'scrapeUrl', url: 'https://example.com', options: { customBody: '{"origin": ' } }, /^Custom Body Fields \(JSON\): .* is not valid JSON/],
-		['a list instead of an object', search, { operation: 'search', query: 'x', options: { customBody: '[{"origin": "x"}]' } }, /^Custom Body Fields \(JSON\): it must be a JSON object of body fields, not a list/],
-		['a number from an expression', map, { operation: 'mapUrl', url: 'https://example.com', options: { customBody: '={{ 42 }}' } }, /^Custom Body Fields \(JSON\): it must be a JSON object of body fields, not 42/],
+		['invalid JSON', scrape, { operation: 'scrapeUrl', url: 'https://example.com', options: { customBody: '{"origin": ' } }, /^Custom Body Fields: .* is not valid JSON/],
+		['a list instead of an object', search, { operation: 'search', query: 'x', options: { customBody: '[{"origin": "x"}]' } }, /^Custom Body Fields: it must be a JSON object of body fields, not a list/],
+		['a number from an expression', map, { operation: 'mapUrl', url: 'https://example.com', options: { customBody: '={{ 42 }}' } }, /^Custom Body Fields: it must be a JSON object of body fields, not 42/],
 	])('%s', async (_name, run, parameters, pattern) => {
 		const result = await run(parameters);
 		expect(result.status).toBe('error');
@@ -184,7 +184,7 @@ describe('refused before any request, with an error that names the field or the 
 		expect(result.status).toBe('success');
 		const items = result.items('Web Data');
 		expect(items).toHaveLength(2);
-		expect(items[1].json.error).toMatch(/Custom Body Fields \(JSON\): .* is not valid JSON/);
+		expect(items[1].json.error).toMatch(/Custom Body Fields: .* is not valid JSON/);
 		expect(items[1].pairedItem).toEqual({ item: 1 });
 		expect(posted('/v2/scrape').map((r) => r.body)).toEqual([{ url: 'https://example.com/1', formats: ['markdown'], origin: 'ok' }]);
 	});

@@ -50,10 +50,12 @@ afterAll(() => {
 test('the README installs with npm the same way from the registry and from a tarball', () => {
 	const lines = readmeInstallLines();
 	expect(lines).toContain('mkdir -p ~/.n8n/nodes && cd ~/.n8n/nodes && npm install n8n-nodes-webdata');
-	expect(lines).toContain('cd ~/.n8n/nodes && npm install /path/to/n8n-nodes-webdata-<version>.tgz');
+	expect(lines).toContain('mkdir -p ~/.n8n/nodes && cd ~/.n8n/nodes && npm install /path/to/n8n-nodes-webdata-<version>.tgz');
+	// Issue 30: every install line (npm, tarball, Docker) creates the folder it installs into
+	for (const line of lines) expect({ line, creates: /mkdir -p (~|\/home\/node)\/\.n8n\/nodes && cd (~|\/home\/node)\/\.n8n\/nodes && npm install/.test(line) }).toEqual({ line, creates: true });
 });
 
-test('the README\'s tarball line, run in an empty ~/.n8n/nodes, installs this package alone', () => {
+test('the README\'s tarball line, run where ~/.n8n/nodes does not exist yet, installs this package alone', () => {
 	for (const file of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) expect(fs.existsSync(path.join(ROOT, file))).toBe(true);
 	const packDir = path.join(tmp, 'pack');
 	fs.mkdirSync(packDir);
@@ -66,7 +68,7 @@ test('the README\'s tarball line, run in an empty ~/.n8n/nodes, installs this pa
 	const command = line.replace('/path/to/n8n-nodes-webdata-<version>.tgz', tarball).replace('<version>', pkg.version);
 	const home = path.join(tmp, 'home');
 	const nodesDir = path.join(home, '.n8n', 'nodes');
-	fs.mkdirSync(nodesDir, { recursive: true });
+	fs.mkdirSync(home, { recursive: true }); // a fresh home: no ~/.n8n/nodes (issue 30: the line must make it)
 	const t0 = Date.now();
 	// Offline with an empty cache: anything npm would have to download (the peer) fails the install.
 	const install = spawnSync('bash', ['-c', command], {

@@ -149,9 +149,9 @@ describe('Create', () => {
 		expect(result.json(WEB_DATA)[0]).toMatchObject({ judgeEnabled: false, goal: null, schedule: { cron: '0 */6 * * *' } });
 	});
 
-	// Issue 22 point 3: version 3 shows "Judge Changes Against Goal" only with a Goal; without one, a
-	// search target reports every new result unjudged instead of failing on a switch the panel hides.
-	test('version 3: a search target and no Goal sends judging off; version 2 still asks for a goal', async () => {
+	// "Judge Changes Against Goal" shows only with a Goal; without one, a search target reports every
+	// new result unjudged instead of failing on a switch the panel hides.
+	test('a search target and no Goal sends judging off; with a Goal the switch\'s default (on) is sent', async () => {
 		const parameters = {
 			operation: 'create',
 			name: 'Acme news',
@@ -159,23 +159,18 @@ describe('Create', () => {
 			timezone: 'UTC',
 			targets: { search: [{ queries: 'acme robotics funding' }], scrape: [{ urls: 'https://acme.example/press' }] },
 		};
-		const v2 = await run(parameters, undefined, { typeVersion: 2 });
-		expect(v2.status).toBe('error');
-		expect(v2.error.message).toMatch(/needs a goal/);
-		expect(api.log).toHaveLength(0);
-		const v3 = await run(parameters, undefined, { typeVersion: 3 });
-		expect(v3.status).toBe('success');
+		const unjudged = await run(parameters);
+		expect(unjudged.status).toBe('success');
 		expect(api.log[0].body.judgeEnabled).toBe(false);
 		expect(api.log[0].body.goal).toBeUndefined();
-		// with a Goal, the switch is shown and its default (on) is sent as before
 		api.reset();
-		const judged = await run({ ...parameters, goal: 'Funding rounds only' }, undefined, { typeVersion: 3 });
+		const judged = await run({ ...parameters, goal: 'Funding rounds only' });
 		expect(judged.status).toBe('success');
 		expect(api.log[0].body).toMatchObject({ goal: 'Funding rounds only', judgeEnabled: true });
 	});
 
-	test('version 3: no Goal and only page targets: judgeEnabled is not sent, as before', async () => {
-		const result = await run({ operation: 'create', name: 'Plain watch', scheduleText: 'hourly', timezone: 'UTC', targets: { scrape: [{ urls: 'https://example.com' }] } }, undefined, { typeVersion: 3 });
+	test('no Goal and only page targets: judgeEnabled is not sent', async () => {
+		const result = await run({ operation: 'create', name: 'Plain watch', scheduleText: 'hourly', timezone: 'UTC', targets: { scrape: [{ urls: 'https://example.com' }] } });
 		expect(result.status).toBe('success');
 		expect(api.log[0].body.judgeEnabled).toBeUndefined();
 	});
@@ -185,6 +180,7 @@ describe('Create', () => {
 			operation: 'create',
 			name: 'Plain watch',
 			scheduleText: 'every 30 minutes',
+			timezone: 'UTC',
 			targets: { scrape: [{ urls: 'https://example.com' }] },
 		});
 		expect(result.status).toBe('success');
@@ -195,9 +191,7 @@ describe('Create', () => {
 		});
 	});
 
-	test('an empty Time Zone means the workflow\'s time zone (its setting, else the instance\'s); the default stays UTC', async () => {
-		// Issue 17: "UTC" stays the default (n8n does not save a value equal to the default, so a new
-		// default would move the schedule of saved monitors); clearing the field takes n8n's zone.
+	test('a blank Time Zone means the workflow\'s time zone (its setting, else the instance\'s)', async () => {
 		const wf = webDataWorkflow({ resource: 'monitor', operation: 'create', name: 'Local', scheduleText: 'daily at 9am', timezone: ' ', targets: { scrape: [{ urls: 'https://example.com' }] } });
 		wf.settings = { timezone: 'Asia/Tokyo' };
 		const result = await runWorkflow(wf, { credentials: { webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url } } });
@@ -656,11 +650,10 @@ describe('crawl targets: the crawl rules of the server, before sending', () => {
 	});
 });
 
-// Issue 17: node version 2's Time Zone default is empty (the workflow's time zone); version 1 keeps
-// "UTC", so saved workflows (typeVersion 1, Time Zone left at its default) keep their schedule.
-describe('Time Zone per node version', () => {
-	const workflow = (parameters, typeVersion, settings) => {
-		const wf = webDataWorkflow({ resource: 'monitor', ...parameters }, [{ json: {} }], { typeVersion });
+// Time Zone's default is empty: the workflow's time zone.
+describe('Time Zone left empty', () => {
+	const workflow = (parameters, settings) => {
+		const wf = webDataWorkflow({ resource: 'monitor', ...parameters }, [{ json: {} }]);
 		if (settings) wf.settings = settings;
 		return wf;
 	};
@@ -672,38 +665,32 @@ describe('Time Zone per node version', () => {
 	};
 	const create = { operation: 'create', name: 'Local', scheduleText: 'daily at 9am', targets: { scrape: [{ urls: 'https://example.com' }] } };
 
-	test('Create, Time Zone left at its default: version 1 sends UTC, version 2 the workflow\'s time zone', async () => {
+	test('Create, Time Zone left at its default: the workflow\'s time zone; a chosen zone is kept', async () => {
 		const tokyo = { timezone: 'Asia/Tokyo' };
-		expect(await go(workflow(create, 1, tokyo))).toEqual({ text: 'daily at 9am', timezone: 'UTC' });
-		expect(await go(workflow(create, 2, tokyo))).toEqual({ text: 'daily at 9am', timezone: 'Asia/Tokyo' });
-		// a version 2 node that chose a zone keeps it
-		expect(await go(workflow({ ...create, timezone: 'Europe/Berlin' }, 2, tokyo))).toEqual({ text: 'daily at 9am', timezone: 'Europe/Berlin' });
+		expect(await go(workflow(create, tokyo))).toEqual({ text: 'daily at 9am', timezone: 'Asia/Tokyo' });
+		expect(await go(workflow({ ...create, timezone: 'Europe/Berlin' }, tokyo))).toEqual({ text: 'daily at 9am', timezone: 'Europe/Berlin' });
 	});
 
-	test('Create, version 2, a workflow without its own time zone: the instance\'s time zone', async () => {
+	test('Create, a workflow without its own time zone: the instance\'s time zone', async () => {
 		const { setGlobalState, getGlobalState } = require('n8n-workflow');
 		const before = getGlobalState();
 		setGlobalState({ ...before, defaultTimezone: 'Pacific/Auckland' }); // what GENERIC_TIMEZONE sets in n8n
 		try {
-			expect(await go(workflow(create, 2))).toEqual({ text: 'daily at 9am', timezone: 'Pacific/Auckland' });
-			expect(await go(workflow(create, 1))).toEqual({ text: 'daily at 9am', timezone: 'UTC' });
+			expect(await go(workflow(create))).toEqual({ text: 'daily at 9am', timezone: 'Pacific/Auckland' });
 		} finally {
 			setGlobalState(before);
 		}
 	});
 
-	test('Update with a new schedule and no Time Zone: version 1 sends none (as before), version 2 the workflow\'s', async () => {
+	test('Update with a new schedule and no Time Zone: the workflow\'s', async () => {
 		const m = await seed();
 		const update = (updateFields) => ({ operation: 'update', monitorId: rl(m.id), updateFields });
 		const tokyo = { timezone: 'Asia/Tokyo' };
-		expect(await go(workflow(update({ scheduleText: 'hourly' }), 1, tokyo))).toEqual({ text: 'hourly' });
-		expect(await go(workflow(update({ scheduleText: 'hourly' }), 2, tokyo))).toEqual({ text: 'hourly', timezone: 'Asia/Tokyo' });
-		expect(await go(workflow(update({ scheduleText: 'hourly', timezone: '' }), 2, tokyo))).toEqual({ text: 'hourly', timezone: 'Asia/Tokyo' });
-		expect(await go(workflow(update({ cron: '0 9 * * *', timezone: 'Europe/Berlin' }), 2, tokyo))).toEqual({ cron: '0 9 * * *', timezone: 'Europe/Berlin' });
-		// a Time Zone alone is still no schedule change, in both versions
-		for (const typeVersion of [1, 2]) {
-			const result = await runWorkflow(workflow(update({ timezone: 'Europe/Berlin' }), typeVersion, tokyo), { credentials: { webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url } } });
-			expect(result.error.message).toMatch(/^Time Zone "Europe\/Berlin" is not valid: a schedule change needs/);
-		}
+		expect(await go(workflow(update({ scheduleText: 'hourly' }), tokyo))).toEqual({ text: 'hourly', timezone: 'Asia/Tokyo' });
+		expect(await go(workflow(update({ scheduleText: 'hourly', timezone: '' }), tokyo))).toEqual({ text: 'hourly', timezone: 'Asia/Tokyo' });
+		expect(await go(workflow(update({ cron: '0 9 * * *', timezone: 'Europe/Berlin' }), tokyo))).toEqual({ cron: '0 9 * * *', timezone: 'Europe/Berlin' });
+		// a Time Zone alone is no schedule change
+		const result = await runWorkflow(workflow(update({ timezone: 'Europe/Berlin' }), tokyo), { credentials: { webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url } } });
+		expect(result.error.message).toMatch(/^Time Zone "Europe\/Berlin" is not valid: a schedule change needs/);
 	});
 });

@@ -57,7 +57,7 @@ test('an API error: the tool answers the model [{"error": …}] with the same me
 	expect(result.json(NODE)).toEqual([
 		{
 			error:
-				'Scrape a URL failed: Bad Request (HTTP 400, code BAD_REQUEST). Fields: url: Invalid URL. Retryable: no (the same call fails the same way). ' +
+				'Scrape URL failed: Bad Request (HTTP 400, code BAD_REQUEST). Fields: url: Invalid URL. Retryable: no (the same call fails the same way). ' +
 				'Next step: The service rejected the request as invalid. Check the fields named in the message.',
 		},
 	]);
@@ -68,7 +68,7 @@ test('a field the model filled wrongly: the model reads field, value and rule; n
 	const result = await asTool(SCRAPE, { url: 'example', offset: 0 });
 	expect(result.status).toBe('success');
 	const [item] = result.json(NODE);
-	expect(item.error).toMatch(/^Scrape a URL failed: URL "example" is not valid: .+ Next step: Fix the "URL" field/);
+	expect(item.error).toMatch(/^Scrape URL failed: URL "example" is not valid: .+ Next step: Fix the "URL" field/);
 	expect(api.requests()).toHaveLength(0);
 });
 
@@ -83,7 +83,7 @@ test('a tool node set to "Stop Workflow" on error still stops the execution, as 
 	api.fault({ method: 'POST', path: '/v2/scrape', statuses: [400], body: { success: false, code: 'BAD_REQUEST', error: 'Bad Request' } });
 	const result = await asTool(SCRAPE, { url: 'https://example.com/a', offset: 0 }, { onError: 'stopWorkflow' });
 	expect(result.status).toBe('error');
-	expect(result.error.message).toMatch(/^Scrape a URL failed: Bad Request/);
+	expect(result.error.message).toMatch(/^Scrape URL failed: Bad Request/);
 });
 
 test('the regular node (not a tool) keeps failing as before', async () => {

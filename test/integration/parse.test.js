@@ -50,7 +50,7 @@ describe('the upload as the service receives it', () => {
 	});
 
 	test('options travel as a JSON string part with content type application/json', async () => {
-		await run(parse({ formats: ['markdown', 'links'], pdfOptions: { mode: 'fast', maxPages: 2 }, options: { timeout: 60000, auditUsername: 'ana' } }));
+		await run(parse({ formats: ['markdown', 'links'], pdfOptions: { mode: 'fast', maxPages: 2 }, options: { timeout: 60000 }, advancedOptions: { auditUsername: 'ana' } }));
 		const [req] = parseRequests();
 		expect(req.body.parts.map((p) => p.name)).toEqual(['file', 'options']);
 		const options = req.body.parts[1];
@@ -62,6 +62,19 @@ describe('the upload as the service receives it', () => {
 			timeout: 60000,
 			auditMetadata: { username: 'ana' },
 		});
+	});
+
+	// Issue 30: n8n's own check says only "expects binary 'data'"; the node names the field and what to do.
+	test('an item without a file: the error names Input Binary Field, says what the item holds, and where a file comes from', async () => {
+		const none = await run(parse(), [{ json: { note: 'no file here' } }]);
+		expect(none.status).toBe('error');
+		expect(none.error.message).toBe('Input Binary Field "data" is not valid: item 1 has no file in the binary field "data" (it has no file at all)');
+		expect(none.error.description).toMatch(/Read\/Write Files from Disk, HTTP Request .*put such a node before it/);
+		const elsewhere = await run(parse(), [{ json: { name: 'report.pdf' }, binary: { attachment: { path: fixture('report.pdf') } } }]);
+		expect(elsewhere.status).toBe('error');
+		expect(elsewhere.error.message).toMatch(/item 1 has no file in the binary field "data" \(its binary fields: attachment\)/);
+		expect(elsewhere.error.description).toMatch(/Set "Input Binary Field" to the field that holds the file \(attachment\)/);
+		expect(api.log).toHaveLength(0);
 	});
 
 	test('a file without an extension is named from its MIME type', async () => {
@@ -166,7 +179,7 @@ describe('validation before upload: nothing is sent', () => {
 		['a timeout over 300000', parse({ options: { timeout: 400000 } }), [file('report.pdf')], /Timeout \(Milliseconds\) 400000/],
 		['a schema that is not an object', parse({ formats: ['json'], jsonSchema: '[]' }), [file('report.pdf')], /JSON Schema/],
 		// integration: a known value or one starting with "_" (server utils/integration.ts 10ac4b1d).
-		['a free-text integration', parse({ options: { integration: 'my-int' } }), [file('report.pdf')], /^Options → Integration "my-int" is not valid: the service accepts only .*n8n.*starting with "_"/],
+		['a free-text integration', parse({ advancedOptions: { integration: 'my-int' } }), [file('report.pdf')], /^Advanced Options → Integration Label "my-int" is not valid: the service accepts only .*n8n.*starting with "_"/],
 	])('%s', async (_name, parameters, items, pattern) => {
 		const result = await run(parameters, items);
 		expect(result.status).toBe('error');
@@ -176,7 +189,7 @@ describe('validation before upload: nothing is sent', () => {
 
 	test('the integration values the service accepts are sent (and accepted by the fake)', async () => {
 		for (const integration of ['n8n', '_my-team']) {
-			const result = await run(parse({ options: { integration } }));
+			const result = await run(parse({ advancedOptions: { integration } }));
 			expect(result.status).toBe('success');
 		}
 		expect(parseRequests().map((r) => [JSON.parse(r.body.parts[1].text).integration, r.status])).toEqual([
@@ -261,19 +274,9 @@ describe('many files', () => {
 	}, 60000);
 });
 
-// Issue 17: node version 2 puts the rarely used options under Advanced Options (same parameter
-// names inside); saved workflows keep typeVersion 1 with one Options list, and both send the same.
-describe('node versions: Options (version 1) and Options + Advanced Options (version 2)', () => {
-	const moved = {
-		blockAds: false,
-		proxy: 'auto',
-		skipTlsVerification: false,
-		headers: { header: [{ name: 'Cookie', value: 'session=1' }] },
-		integration: '_my-team',
-		origin: 'e2e',
-		auditUsername: 'ana',
-	};
-	const kept = { timeout: 60000, onlyMainContent: false, removeBase64Images: false };
+// Options and Advanced Options hold different settings under the API's
+// names: together they make one request, and a bad value is named where the panel shows it.
+describe('the option collections', () => {
 	const sent = {
 		timeout: 60000,
 		onlyMainContent: false,
@@ -288,63 +291,43 @@ describe('node versions: Options (version 1) and Options + Advanced Options (ver
 	};
 	const optionsSent = () => parseRequests().map((r) => JSON.parse(r.body.parts[1].text));
 
-	test('a version 1 workflow and a version 2 workflow with the same settings send the same options', async () => {
-		const v1 = await run(parse({ options: { ...kept, ...moved } }), undefined, { typeVersion: 1 });
-		const v2 = await run(parse({ options: kept, advancedOptions: moved }), undefined, { typeVersion: 2 });
-		expect([v1.status, v2.status]).toEqual(['success', 'success']);
-		const [one, two] = optionsSent();
-		expect(one).toEqual(sent);
-		expect(two).toEqual(one);
-	});
-
-	// Issue 22 point 3: version 3 sorts the options by what they act on; the request stays the same.
-	test('a version 3 workflow (Options, HTML Content, Linked Web Page and Advanced Options) sends what version 1 sends', async () => {
-		const v3 = await run(
+	test('Options and Advanced Options are sent as one set of options', async () => {
+		const result = await run(
 			parse({
 				options: { timeout: 60000, removeBase64Images: false },
-				htmlOptions: { onlyMainContent: false },
-				linkedPageOptions: { blockAds: false, proxy: 'auto', skipTlsVerification: false, headers: moved.headers },
-				advancedOptions: { integration: '_my-team', origin: 'e2e', auditUsername: 'ana' },
+				advancedOptions: {
+					onlyMainContent: false,
+					blockAds: false,
+					proxy: 'auto',
+					skipTlsVerification: false,
+					headers: { header: [{ name: 'Cookie', value: 'session=1' }] },
+					integration: '_my-team',
+					origin: 'e2e',
+					auditUsername: 'ana',
+				},
 			}),
-			undefined,
-			{ typeVersion: 3 },
 		);
-		expect(v3.status).toBe('success');
+		expect(result.status).toBe('success');
 		expect(optionsSent()).toEqual([sent]);
 	});
 
-	test('version 2 ignores the groups of version 3; version 3 reads them', async () => {
-		await run(parse({ linkedPageOptions: { proxy: 'auto' }, htmlOptions: { includeTags: 'main' } }), undefined, { typeVersion: 2 });
-		await run(parse({ linkedPageOptions: { proxy: 'auto' }, htmlOptions: { includeTags: 'main' } }), undefined, { typeVersion: 3 });
-		expect(parseRequests().map((r) => r.body.parts.length)).toEqual([1, 2]);
-		expect(JSON.parse(parseRequests()[1].body.parts[1].text)).toEqual({ proxy: 'auto', includeTags: ['main'] });
-	});
-
-	test('version 1 ignores an Advanced Options value (it has no such field); version 2 reads it', async () => {
-		await run(parse({ advancedOptions: { proxy: 'auto' } }), undefined, { typeVersion: 1 });
-		await run(parse({ advancedOptions: { proxy: 'auto' } }), undefined, { typeVersion: 2 });
-		expect(parseRequests().map((r) => r.body.parts.length)).toEqual([1, 2]);
-		expect(JSON.parse(parseRequests()[1].body.parts[1].text)).toEqual({ proxy: 'auto' });
+	test('Advanced Options alone are read', async () => {
+		await run(parse({ advancedOptions: { proxy: 'auto', includeTags: 'main' } }));
+		expect(JSON.parse(parseRequests()[0].body.parts[1].text)).toEqual({ proxy: 'auto', includeTags: ['main'] });
 	});
 
 	test.each([
-		[1, { options: { auditUsername: 'a'.repeat(1025) } }, /^Options → Audit Username "a+…?" is not valid: at most 1024 characters/],
-		[2, { advancedOptions: { auditUsername: 'a'.repeat(1025) } }, /^Advanced Options → User Name for Audit Logs "a+…?" is not valid: at most 1024 characters/],
-		[1, { options: { integration: 'my-int' } }, /^Options → Integration "my-int" is not valid/],
-		[2, { advancedOptions: { integration: 'my-int' } }, /^Advanced Options → Integration Label "my-int" is not valid/],
-		[2, { advancedOptions: { headers: { header: [{ name: ' ', value: 'x' }] } } }, /^Advanced Options → Headers for Linked Web Pages → Name " " is not valid/],
-		[2, { options: { timeout: 400000 } }, /^Options → Timeout \(Milliseconds\) 400000 is not valid/],
+		[{ advancedOptions: { auditUsername: 'a'.repeat(1025) } }, /^Advanced Options → User Name for Audit Logs "a+…?" is not valid: at most 1024 characters/],
+		[{ advancedOptions: { integration: 'my-int' } }, /^Advanced Options → Integration Label "my-int" is not valid/],
+		[{ advancedOptions: { headers: { header: [{ name: ' ', value: 'x' }] } } }, /^Advanced Options → Headers for Linked Web Pages → Name " " is not valid/],
+		[{ advancedOptions: { proxy: 'stealth' } }, /^Advanced Options → Proxy for Linked Web Pages "stealth" is not valid/],
+		[{ options: { timeout: 400000 } }, /^Options → Timeout \(Milliseconds\) 400000 is not valid/],
 		// The json format's schema: the check Scrape makes before sending (server validateSchemaForOpenAI:
 		// the real server answers 400 "Schema contains invalid structure for OpenAI…" after the upload).
-		[1, { formats: ['json'], jsonSchema: '{"type":"object","additionalProperties":true}' }, /^JSON Schema .* is not valid: the schema itself is an object with "additionalProperties": true and no "properties"/],
-		[2, { formats: ['json'], jsonSchema: '{"type":"object","additionalProperties":true}' }, /^JSON Schema .* is not valid: the schema itself is an object with "additionalProperties": true and no "properties"/],
-		[2, { formats: ['markdown', 'json'], jsonSchema: '{"type":"object","properties":{"tags":{"type":"object","additionalProperties":true}}}' }, /^JSON Schema .* is not valid: properties → tags is an object/],
-		[3, { advancedOptions: { auditUsername: 'a'.repeat(1025) } }, /^Advanced Options → User Name for Audit Logs "a+…?" is not valid: at most 1024 characters/],
-		[3, { linkedPageOptions: { headers: { header: [{ name: ' ', value: 'x' }] } } }, /^Linked Web Page Options → Headers → Name " " is not valid/],
-		[3, { linkedPageOptions: { proxy: 'stealth' } }, /^Linked Web Page Options → Proxy "stealth" is not valid/],
-		[3, { options: { timeout: 400000 } }, /^Options → Timeout \(Milliseconds\) 400000 is not valid/],
-	])('version %d: a bad value is named where the panel shows it, and nothing is sent', async (typeVersion, parameters, pattern) => {
-		const result = await run(parse(parameters), undefined, { typeVersion });
+		[{ formats: ['json'], jsonSchema: '{"type":"object","additionalProperties":true}' }, /^JSON Schema .* is not valid: the schema itself is an object with "additionalProperties": true and no "properties"/],
+		[{ formats: ['markdown', 'json'], jsonSchema: '{"type":"object","properties":{"tags":{"type":"object","additionalProperties":true}}}' }, /^JSON Schema .* is not valid: properties → tags is an object/],
+	])('a bad value is named where the panel shows it, and nothing is sent (%j)', async (parameters, pattern) => {
+		const result = await run(parse(parameters));
 		expect(result.status).toBe('error');
 		expect(result.error.message).toMatch(pattern);
 		expect(api.log).toHaveLength(0);

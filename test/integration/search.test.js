@@ -37,7 +37,7 @@ describe('the request as the service receives it', () => {
 	test('sources, categories and the options go where the API expects them', async () => {
 		const result = await run(
 			search({
-				limit: 2,
+				maxResults: 2,
 				sources: ['web', 'news', 'images'],
 				categories: ['github', 'pdf'],
 				options: {
@@ -82,7 +82,7 @@ describe('the request as the service receives it', () => {
 	test('Scrape Results: the shared scrape options are NESTED under scrapeOptions, and each result carries its page', async () => {
 		const result = await run(
 			search({
-				limit: 3,
+				maxResults: 3,
 				scrapeResults: true,
 				formats: ['markdown', 'json', 'summary'],
 				jsonPrompt: 'the product name',
@@ -125,7 +125,7 @@ describe('the request as the service receives it', () => {
 	});
 
 	test('each input item runs its own search; items are paired', async () => {
-		const result = await run(search({ query: '={{ $json.q }}', limit: 1 }), [{ json: { q: 'alpha' } }, { json: { q: 'beta' } }]);
+		const result = await run(search({ query: '={{ $json.q }}', maxResults: 1 }), [{ json: { q: 'alpha' } }, { json: { q: 'beta' } }]);
 		expect(searchRequests().map((r) => r.body.query)).toEqual(['alpha', 'beta']);
 		const items = result.items(WEB_DATA);
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
@@ -141,14 +141,14 @@ describe('the request as the service receives it', () => {
 
 describe('compact output (for AI agents)', () => {
 	test('title, url, description and source only', async () => {
-		const result = await run(search({ output: 'compact', limit: 2, sources: ['web', 'news'] }));
+		const result = await run(search({ output: 'compact', maxResults: 2, sources: ['web', 'news'] }));
 		const items = result.json(WEB_DATA);
 		expect(Object.keys(items[0]).sort()).toEqual(['description', 'source', 'title', 'url']);
 		expect(items[2]).toMatchObject({ source: 'news', description: expect.stringMatching(/^News 1/), date: expect.any(String) });
 	});
 
 	test('with scraped results: plus the Markdown, never the metadata', async () => {
-		const result = await run(search({ output: 'compact', limit: 1, scrapeResults: true, formats: ['markdown', 'html'] }));
+		const result = await run(search({ output: 'compact', maxResults: 1, scrapeResults: true, formats: ['markdown', 'html'] }));
 		const [item] = result.json(WEB_DATA);
 		expect(Object.keys(item).sort()).toEqual(['description', 'markdown', 'source', 'title', 'url']);
 	});
@@ -158,8 +158,8 @@ describe('checked before sending: an error naming the field, and zero requests',
 	test.each([
 		['an empty query', search({ query: '={{ "" }}' }), /Query "" is not valid/],
 		['a query over 500 characters', search({ query: 'x'.repeat(501) }), /Query .* at most 500 characters \(it has 501\)/],
-		['limit 0', search({ limit: 0 }), /Limit 0 is not valid/],
-		['limit 101', search({ limit: 101 }), /Limit 101 is not valid/],
+		['limit 0', search({ maxResults: 0 }), /Limit 0 is not valid/],
+		['limit 101', search({ maxResults: 101 }), /Limit 101 is not valid/],
 		['no source', search({ sources: [] }), /Sources \[\] is not valid: choose at least one source/],
 		['a bad tbs', search({ options: { tbs: 'last week' } }), /Search Options → Custom Time Filter "last week" is not valid/],
 		['a bad country', search({ options: { country: 'Germany' } }), /Country "Germany" is not valid/],
@@ -184,7 +184,7 @@ describe('checked before sending: an error naming the field, and zero requests',
 describe('errors', () => {
 	test('a 503 is retried with backoff; then the results arrive', async () => {
 		api.fault({ method: 'POST', path: '/v2/search', statuses: [503] });
-		const result = await run(search({ limit: 1 }));
+		const result = await run(search({ maxResults: 1 }));
 		expect(result.status).toBe('success');
 		expect(searchRequests().map((r) => r.status)).toEqual([503, 200]);
 	}, 20000);

@@ -155,7 +155,7 @@ describe('Crawl and Batch Scrape as tools', () => {
 	test('a jobId that is not a UUID fails naming the field, and nothing is sent', async () => {
 		const result = await asTool({ resource: 'crawl', operation: 'runAndWait' }, { url: 'https://example.com/', limit: 5, offset: 0, page: 1, jobId: 'abc' });
 		expect(result.status).toBe('error');
-		expect(result.error.message).toMatch(/^Crawl a website and wait failed: Read Finished Job ID "abc" is not valid: it must be a UUID.* Next step: Fix the "Read Finished Job ID" field/);
+		expect(result.error.message).toMatch(/^Crawl website and wait failed: Read Finished Job ID "abc" is not valid: it must be a UUID.* Next step: Fix the "Read Finished Job ID" field/);
 		expect(api.requests()).toHaveLength(0);
 	});
 });
@@ -179,7 +179,7 @@ describe('errors as a tool (issue 16.3): the message carries code, fields, retry
 		const result = await asTool(SCRAPE, { url: 'https://example.com/a', offset: 0 });
 		expect(result.status).toBe('error');
 		expect(result.error.message).toBe(
-			'Scrape a URL failed: Bad Request (HTTP 400, code BAD_REQUEST). Fields: url: Invalid URL. Retryable: no (the same call fails the same way). ' +
+			'Scrape URL failed: Bad Request (HTTP 400, code BAD_REQUEST). Fields: url: Invalid URL. Retryable: no (the same call fails the same way). ' +
 				'Next step: The service rejected the request as invalid. Check the fields named in the message.',
 		);
 		expect(api.requests({ method: 'POST', path: '/v2/scrape' })).toHaveLength(1);
@@ -197,7 +197,7 @@ describe('errors as a tool (issue 16.3): the message carries code, fields, retry
 		const t0 = Date.now();
 		const result = await asTool(SCRAPE, { url: 'https://example.com/a', offset: 0 });
 		expect(Date.now() - t0).toBeLessThan(5000);
-		expect(result.error.message).toMatch(/^Scrape a URL failed: Rate limit exceeded \(HTTP 429\)\. Retryable: yes; tried once; retry after 20 s \(the service's Retry-After\): waiting longer would pass this tool's 15 s time budget\. Next step: The rate limit/);
+		expect(result.error.message).toMatch(/^Scrape URL failed: Rate limit exceeded \(HTTP 429\)\. Retryable: yes; tried once; retry after 20 s \(the service's Retry-After\): waiting longer would pass this tool's 15 s time budget\. Next step: The rate limit/);
 		expect(api.requests({ method: 'POST', path: '/v2/scrape' })).toHaveLength(1);
 	});
 
@@ -216,14 +216,14 @@ describe('errors as a tool (issue 16.3): the message carries code, fields, retry
 		expect(tries.at(-1).at - tries[0].at).toBeLessThanOrEqual(15_000);
 		expect(ms).toBeLessThan(20_000);
 		const next = tries.length === 3 ? '[89]' : '1[67]';
-		expect(result.error.message).toMatch(new RegExp(`^Scrape a URL failed: Internal Server Error \\(HTTP 500\\)\\. Retryable: yes; tried ${tries.length} times over \\d+ s; retry after ${next} s`));
+		expect(result.error.message).toMatch(new RegExp(`^Scrape URL failed: Internal Server Error \\(HTTP 500\\)\\. Retryable: yes; tried ${tries.length} times over \\d+ s; retry after ${next} s`));
 		expect(result.error.message).toContain('Next step: The service failed with an internal error.');
 	});
 
 	test('a field that fails its rule: the model reads field, value and rule, and nothing is sent', async () => {
 		const result = await asTool(SCRAPE, { url: 'example', offset: 0 });
 		expect(result.status).toBe('error');
-		expect(result.error.message).toMatch(/^Scrape a URL failed: URL "example" is not valid: .+ Next step: Fix the "URL" field/);
+		expect(result.error.message).toMatch(/^Scrape URL failed: URL "example" is not valid: .+ Next step: Fix the "URL" field/);
 		expect(api.requests()).toHaveLength(0);
 	});
 });

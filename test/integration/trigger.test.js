@@ -55,12 +55,12 @@ function nodeType() {
  *   parameters   the node's parameters
  *   credential   {webhookSecret?, baseUrl?} merged over {apiKey: CANARY_KEY, baseUrl: fake}; null = none
  */
-async function trigger(parameters, { credential = {}, webhookId = crypto.randomUUID(), workflowId = `wf-${crypto.randomUUID().slice(0, 8)}`, settings = {}, typeVersion = 1 } = {}) {
+async function trigger(parameters, { credential = {}, webhookId = crypto.randomUUID(), workflowId = `wf-${crypto.randomUUID().slice(0, 8)}`, settings = {} } = {}) {
 	const node = {
 		id: 'trigger-node-1',
 		name: 'Web Data Trigger',
 		type: TYPE,
-		typeVersion,
+		typeVersion: 1,
 		position: [0, 0],
 		webhookId,
 		parameters,
@@ -301,7 +301,7 @@ async function createMonitorDirectly(body) {
 
 // ---------------------------------------------------------------------------------------------
 describe('Create a Monitor for This Workflow', () => {
-	test('an empty Time Zone creates the monitor in the workflow\'s time zone, not UTC (the default "UTC" is unchanged)', async () => {
+	test('an empty Time Zone creates the monitor in the workflow\'s time zone, not UTC', async () => {
 		const t = await trigger(createParams({ timezone: '' }), { settings: { timezone: 'America/Sao_Paulo' } });
 		await t.activate();
 		const [post] = api.requests({ method: 'POST', path: '/v2/monitor' });
@@ -309,18 +309,14 @@ describe('Create a Monitor for This Workflow', () => {
 		await t.deactivate();
 	});
 
-	test('Time Zone left at its default: version 1 creates the monitor in UTC, version 2 in the workflow\'s time zone (issue 17)', async () => {
+	test('Time Zone left at its default creates the monitor in the workflow\'s time zone', async () => {
 		const params = createParams();
 		delete params.timezone; // not set: the node's default applies
-		const settings = { timezone: 'America/Sao_Paulo' };
-		for (const [typeVersion, zone] of [[1, 'UTC'], [2, 'America/Sao_Paulo']]) {
-			api.reset();
-			const t = await trigger(params, { settings, typeVersion });
-			await t.activate();
-			const [post] = api.requests({ method: 'POST', path: '/v2/monitor' });
-			expect({ typeVersion, schedule: post.body.schedule }).toEqual({ typeVersion, schedule: { text: 'every 30 minutes', timezone: zone } });
-			await t.deactivate();
-		}
+		const t = await trigger(params, { settings: { timezone: 'America/Sao_Paulo' } });
+		await t.activate();
+		const [post] = api.requests({ method: 'POST', path: '/v2/monitor' });
+		expect(post.body.schedule).toEqual({ text: 'every 30 minutes', timezone: 'America/Sao_Paulo' });
+		await t.deactivate();
 	});
 
 	test('activation creates the monitor with the production URL, a secret token header and the events; checkExists then finds it', async () => {
@@ -651,8 +647,8 @@ describe('Create a Monitor for This Workflow', () => {
 		expect(api.monitor(t.staticData().monitorId).webhook.events).toEqual(['monitor.check.completed']);
 	});
 
-	test('Listen for test event: a temporary "[n8n test]" monitor for the test URL, a check run at once, deleted afterwards', async () => {
-		const t = await trigger(createParams());
+	test('Listen for test event: a temporary "[n8n test]" monitor for the test URL, a check run at once (when asked), deleted afterwards', async () => {
+		const t = await trigger(createParams({ runCheckWhenListening: true }));
 		await t.activate({ test: true });
 		const reg = t.staticData('test');
 		expect(t.staticData('production')).toEqual({}); // test and production registrations are separate
@@ -674,25 +670,18 @@ describe('Create a Monitor for This Workflow', () => {
 		expect(api.requests({ method: 'POST' }).map((r) => r.path)).toEqual(['/v2/monitor']);
 	});
 
-	// Issue 22 point 3: trying the trigger spends no credits unless the panel's switch says so.
-	test('version 3: Listen for test event only registers by default (no check, no credits); on, it runs one; versions 1 and 2 keep the check', async () => {
+	// Trying the trigger spends no credits unless the panel's switch says so.
+	test('Listen for test event only registers by default (no check, no credits); on, it runs one', async () => {
 		const posts = () => api.requests({ method: 'POST' }).map((r) => r.path.replace(/[0-9a-f-]{36}/, ':id'));
-		const v3 = await trigger(createParams(), { typeVersion: 3 });
-		await v3.activate({ test: true });
+		const plain = await trigger(createParams());
+		await plain.activate({ test: true });
 		expect(posts()).toEqual(['/v2/monitor']);
-		await v3.deactivate({ test: true });
+		await plain.deactivate({ test: true });
 		api.log.length = 0;
-		const asked = await trigger(createParams({ runCheckWhenListening: true }), { typeVersion: 3 });
+		const asked = await trigger(createParams({ runCheckWhenListening: true }));
 		await asked.activate({ test: true });
 		expect(posts()).toEqual(['/v2/monitor', '/v2/monitor/:id/run']);
 		await asked.deactivate({ test: true });
-		for (const typeVersion of [1, 2]) {
-			api.log.length = 0;
-			const saved = await trigger(createParams(), { typeVersion });
-			await saved.activate({ test: true });
-			expect({ typeVersion, posts: posts() }).toEqual({ typeVersion, posts: ['/v2/monitor', '/v2/monitor/:id/run'] });
-			await saved.deactivate({ test: true });
-		}
 		await api.settled(CHECK_MS * 5);
 	});
 
@@ -848,7 +837,7 @@ describe('Attach to an Existing Monitor', () => {
 
 	test('listening while the workflow is active: the test URL takes over, then the production webhook (and token) comes back', async () => {
 		const monitor = await createMonitorDirectly({ name: 'Existing', schedule: { text: 'hourly' }, targets: [{ type: 'scrape', urls: ['https://news.example.com/'] }], webhook: PREVIOUS });
-		const t = await trigger(attachParams(monitor.id));
+		const t = await trigger(attachParams(monitor.id, { runCheckWhenListening: true }));
 		await t.activate();
 		const production = api.monitor(monitor.id).webhook;
 		await api.settled(CHECK_MS * 5);
@@ -1406,7 +1395,7 @@ test('Crawl Start → Send Events to Web Data Trigger: the token header and run 
 					resource: 'crawl',
 					operation: 'start',
 					url: 'https://docs.example.com/',
-					limit: 2,
+					pageLimit: 2,
 					options: { sendToTrigger: { trigger: { url: '', token: '', events: ['page', 'completed'] } }, runMetadata: { values: [{ name: 'run', value: '={{ "r-" + (1 + 1) }}' }] } },
 				},
 				credentials: { webDataApi: { id: 'c1', name: 'Web Data account' } },

@@ -247,7 +247,7 @@ async function heart(s) {
 		if (!s.receiver) return skip(title, s.noReceiver);
 		const parameters =
 			job === 'crawl'
-				? { resource: 'crawl', operation: 'runAndWait', url: s.start, limit: 10, options: { crawlEntireDomain: true }, waitMethod: 'completionWebhook', maxWait: s.maxWait }
+				? { resource: 'crawl', operation: 'runAndWait', url: s.start, pageLimit: 10, options: { crawlEntireDomain: true }, waitMethod: 'completionWebhook', maxWait: s.maxWait }
 				: { resource: 'batchScrape', operation: 'runAndWait', url: '={{ $json.link }}', waitMethod: 'completionWebhook', maxWait: s.maxWait };
 		const items = job === 'crawl' ? [{ json: {} }] : s.batchUrls.map((link) => ({ json: { link } }));
 		const wf = webDataWorkflow(parameters, items);
@@ -320,7 +320,7 @@ async function heart(s) {
 			await t.activate();
 			const sendToTrigger = { trigger: { url: t.productionUrl, token } };
 			for (const [job, label, parameters, items] of [
-				['crawl', 'crawl', { resource: 'crawl', operation: 'start', url: s.start, limit: 10, options: { crawlEntireDomain: true, sendToTrigger } }, undefined],
+				['crawl', 'crawl', { resource: 'crawl', operation: 'start', url: s.start, pageLimit: 10, options: { crawlEntireDomain: true, sendToTrigger } }, undefined],
 				['batch_scrape', 'batch scrape', { resource: 'batchScrape', operation: 'start', url: '={{ $json.link }}', options: { sendToTrigger } }, s.batchUrls.map((link) => ({ json: { link } }))],
 			]) {
 				const started = await runNode(parameters, items);

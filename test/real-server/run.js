@@ -260,7 +260,7 @@ async function main() {
 		// Crawl → Run and Wait: one item per page with jobId, jobStatus, url.
 		await operation(
 			'Crawl Run and Wait',
-			{ resource: 'crawl', operation: 'runAndWait', url: start, limit: 10, options: { crawlEntireDomain: true }, maxWait: MAX_WAIT, onTimeout: 'fail' },
+			{ resource: 'crawl', operation: 'runAndWait', url: start, pageLimit: 10, options: { crawlEntireDomain: true }, maxWait: MAX_WAIT, onTimeout: 'fail' },
 			undefined,
 			(items) => {
 				check('Crawl Run and Wait: at least one page', () => (items.length >= 1 ? undefined : 'no items'));
@@ -304,7 +304,7 @@ async function main() {
 		);
 
 		// Search: one item per result with its source; no results, no items.
-		await operation('Search', { resource: 'search', operation: 'search', query: QUERY, limit: 3 }, undefined, (items) => {
+		await operation('Search', { resource: 'search', operation: 'search', query: QUERY, maxResults: 3 }, undefined, (items) => {
 			check('Search: every item has source (web, news, images) and url', () => {
 				const bad = items.find((r) => !['web', 'news', 'images'].includes(r.source) || !isString(r.url));
 				return bad ? short(bad) : undefined;

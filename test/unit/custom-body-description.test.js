@@ -1,5 +1,5 @@
 'use strict';
-// "Custom Body Fields (JSON)" in the node's description: one option, in a collection of every
+// "Custom Body Fields" in the node's description: one option, in a collection of every
 // operation that sends a JSON body and of no other, shown in the regular node and not in the tool
 // variant a model uses (n8n-workflow's own displayParameter, as the editor evaluates `@tool`).
 const { NodeHelpers } = require('n8n-workflow');
@@ -68,7 +68,7 @@ test('it is ONE option (the same definition everywhere): a json field with the n
 		}
 	}
 	expect(checked).toBeGreaterThanOrEqual(JSON_BODY.length);
-	expect(customBodyOption).toMatchObject({ displayName: 'Custom Body Fields (JSON)', type: 'json', default: '{}' });
+	expect(customBodyOption).toMatchObject({ displayName: 'Custom Body Fields', type: 'json', default: '{}' });
 });
 
 test('the regular node shows it; the tool variant does not offer it (so a model never fills it)', () => {

@@ -90,13 +90,11 @@ function operations() {
 
 /**
  * Top-level fields of one operation in panel order (the regular node; the tool-only fields excluded),
- * in one node version (2 unless told; n8n's own checkConditions decides `@version`).
  */
-function panel(resource, operation, version = 2) {
+function panel(resource, operation) {
 	return properties.filter((p) => {
 		const show = p.displayOptions?.show ?? {};
 		if (show['@tool'] && !show['@tool'].includes(false)) return false;
-		if (show['@version'] && !NodeHelpers.checkConditions(show['@version'], [version])) return false;
 		if (p.name === 'resource' || p.name === 'operation') return false;
 		return (!show.resource || show.resource.includes(resource)) && (!show.operation || show.operation.includes(operation)) && !!show.resource;
 	});
@@ -132,11 +130,9 @@ test('in every operation the option collections come after the plain fields (the
 });
 
 test('no two option collections of one operation share a display name, and Scrape URL\'s two groups say what sets them apart', () => {
-	for (const version of [1, 2]) {
-		for (const [resource, operation] of operations()) {
-			const names = panel(resource, operation, version).filter((p) => p.type === 'collection').map((p) => p.displayName);
-			expect({ version, resource, operation, names }).toEqual({ version, resource, operation, names: [...new Set(names)] });
-		}
+	for (const [resource, operation] of operations()) {
+		const names = panel(resource, operation).filter((p) => p.type === 'collection').map((p) => p.displayName);
+		expect({ resource, operation, names }).toEqual({ resource, operation, names: [...new Set(names)] });
 	}
 	const scrape = panel('scrape', 'scrapeUrl').filter((p) => p.type === 'collection');
 	expect(scrape.map((p) => p.displayName)).toEqual(['Scrape Options', 'Run Options']);
@@ -180,7 +176,8 @@ test('the trigger\'s events read as plain words, and the node creator gets "On â
 	const jobEvents = triggerProperties.find((p) => p.name === 'jobEvents');
 	for (const option of [...events.options, ...jobEvents.options]) {
 		expect({ name: option.name, technical: /[._()]/.test(option.name) }).toEqual({ name: option.name, technical: false });
-		expect(option.description).toContain(`"${option.value}"`); // the API's name is still findable
+		// Issue 30: plain words, no service internals (event names, open-source builds)
+		expect({ value: option.value, description: option.description }).toEqual({ value: option.value, description: expect.not.stringMatching(/event "|[a-z]\.[a-z]|open-source/) });
 	}
 	// n8n 2.41 editor (useActionsGeneration): the creator's trigger items come from the first parameter
 	// shown as "Event", "Events" or "Trigger On" â€” its option's `action`, else "On " + the lower-cased
@@ -200,30 +197,25 @@ test('the trigger\'s notices are short (one or two lines), and the costly defaul
 	expect(notices.length).toBeGreaterThan(4);
 	for (const n of notices) expect({ name: n.name, length: n.displayName.length <= 180 }).toEqual({ name: n.name, length: true });
 	const run = triggerProperties.find((p) => p.name === 'runCheckWhenListening');
-	expect(run.default).toBe(true); // unchanged: n8n does not save defaults, so saved triggers keep it
-	expect(run.hint).toMatch(/Costs credits/);
+	expect(run.default).toBe(false);
+	expect(run.hint).toMatch(/costs credits/);
 });
 
-test('trigger version 3: "Run a Check Now When Listening" is off, and the panel shows one notice per monitor connection (versions 1 and 2 unchanged)', () => {
+test('trigger: "Run a Check Now When Listening" is off, and the panel shows one notice per monitor connection', () => {
 	const trig = new WebDataTrigger().description;
-	const shownFor = (version, connection) => {
-		const node = { name: 'T', type: 'n8n-nodes-webdata.webDataTrigger', typeVersion: version, parameters: {}, position: [0, 0] };
+	const shownFor = (connection) => {
+		const node = { name: 'T', type: 'n8n-nodes-webdata.webDataTrigger', typeVersion: 1, parameters: {}, position: [0, 0] };
 		node.parameters = NodeHelpers.getNodeParameters(trig.properties, { source: 'monitor', connection }, true, false, node, trig);
 		return { node, fields: trig.properties.filter((p) => NodeHelpers.displayParameter(node.parameters, p, node, trig)) };
 	};
 	for (const connection of ['create', 'attach']) {
-		const v3 = shownFor(3, connection);
-		expect(v3.node.parameters.runCheckWhenListening).toBe(false);
-		const notices = v3.fields.filter((p) => p.type === 'notice');
+		const shown = shownFor(connection);
+		expect(shown.node.parameters.runCheckWhenListening).toBe(false);
+		const notices = shown.fields.filter((p) => p.type === 'notice');
 		expect({ connection, notices: notices.length }).toEqual({ connection, notices: 1 });
 		expect(notices[0].displayName).toMatch(/test/i);
-		const run = v3.fields.find((p) => p.name === 'runCheckWhenListening');
+		const run = shown.fields.find((p) => p.name === 'runCheckWhenListening');
 		expect(run.hint).toMatch(/^Off: .*On: .*costs credits/);
-		for (const version of [1, 2]) {
-			const old = shownFor(version, connection);
-			expect({ version, run: old.node.parameters.runCheckWhenListening }).toEqual({ version, run: true });
-			expect({ version, notices: old.fields.filter((p) => p.type === 'notice').length }).toEqual({ version, notices: 2 });
-		}
 	}
 });
 
@@ -249,7 +241,7 @@ const CONCEPTS = [
 	['schedule in words', 'Schedule', [['webData', 'scheduleText'], ['webData', 'updateFields.scheduleText'], ['webDataTrigger', 'scheduleText']]],
 	['cron schedule', 'Cron Expression', [['webData', 'cron'], ['webData', 'updateFields.cron'], ['webDataTrigger', 'cron']]],
 	['how the schedule is given', 'Schedule Type', [['webData', 'scheduleMode'], ['webDataTrigger', 'scheduleType']]],
-	['pages a crawl reads', 'Page Limit', [['webData', 'limit', 'crawl'], ['webData', 'targets.crawl.pageLimit'], ['webData', 'updateFields.targets.crawl.pageLimit']]],
+	['pages a crawl reads', 'Page Limit', [['webData', 'pageLimit', 'crawl'], ['webData', 'targets.crawl.pageLimit'], ['webData', 'updateFields.targets.crawl.pageLimit']]],
 	['pages to watch', 'URLs', [['webData', 'targets.scrape.urls'], ['webDataTrigger', 'urls']]],
 	['monitor events', 'Events', [['webData', 'options.webhook.settings.events'], ['webDataTrigger', 'events']]],
 	['search settings', 'Search Options', [['webData', 'options', 'search'], ['webData', 'targets.search.searchOptions']]],
@@ -321,22 +313,22 @@ test('every text placeholder is an example that starts with "e.g." (buttons "Add
 });
 
 test('one setting, one name: the audit user name, the certificate check and the number of search results read the same everywhere', () => {
-	const named = (path, resource, version = 3) =>
+	const named = (path, resource) =>
 		everything
 			.filter((e) => e.node === 'webData' && (e.path === path || e.path.endsWith(`.${path}`)) && (!resource || e.top.displayOptions?.show?.resource?.includes(resource)))
-			.filter((e) => !e.top.displayOptions?.show?.['@version'] || NodeHelpers.checkConditions(e.top.displayOptions.show['@version'], [version]))
 			.map((e) => e.property.displayName);
 	expect([...new Set(named('auditUsername', 'agent'))]).toEqual(['User Name for Audit Logs']);
 	expect([...new Set(named('auditUsername', 'parse'))]).toEqual(['User Name for Audit Logs']);
 	expect([...new Set(named('scrapeOptions.skipTlsVerification', 'scrape'))]).toEqual(['Skip Certificate Checks']);
-	expect([...new Set(named('skipTlsVerification', 'parse'))]).toEqual(['Skip Certificate Checks']);
+	// Parse's says which pages it acts on (the file's linked web pages): it sits among Advanced Options
+	expect([...new Set(named('skipTlsVerification', 'parse'))]).toEqual(['Skip Certificate Checks on Linked Web Pages']);
 	expect([...new Set(named('targets.search.searchOptions.maxResults', 'monitor'))]).toEqual(['Limit']);
-	expect([...new Set(named('limit', 'search'))]).toEqual(['Limit']);
+	expect([...new Set(named('maxResults', 'search'))]).toEqual(['Limit']);
 });
 
 test('Agent\'s options are in alphabetical order (Start and Run and Wait), Concurrency included', () => {
 	for (const operation of ['start', 'runAndWait']) {
-		const options = panel('agent', operation, 3).find((p) => p.name === 'options').options.map((o) => o.displayName);
+		const options = panel('agent', operation).find((p) => p.name === 'options').options.map((o) => o.displayName);
 		expect({ operation, options }).toEqual({ operation, options: [...options].sort((a, b) => a.localeCompare(b)) });
 		expect(options).toContain('User Name for Audit Logs');
 	}
@@ -344,7 +336,7 @@ test('Agent\'s options are in alphabetical order (Start and Run and Wait), Concu
 
 test('Crawl: the prompt option says what it is for, and the two ways to receive a job\'s events say how they differ', () => {
 	for (const operation of ['start', 'runAndWait']) {
-		const options = panel('crawl', operation, 3).find((p) => p.name === 'options').options;
+		const options = panel('crawl', operation).find((p) => p.name === 'options').options;
 		const names = options.map((o) => o.displayName);
 		expect(names).not.toContain('Prompt');
 		const prompt = options.find((o) => o.name === 'prompt');
@@ -353,7 +345,7 @@ test('Crawl: the prompt option says what it is for, and the two ways to receive 
 		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
 	}
 	for (const [resource, operation] of [['crawl', 'start'], ['batchScrape', 'start']]) {
-		const options = panel(resource, operation, 3).find((p) => p.name === 'options').options;
+		const options = panel(resource, operation).find((p) => p.name === 'options').options;
 		const byName = Object.fromEntries(options.map((o) => [o.name, o]));
 		expect(byName.sendToTrigger.description).toMatch(/another n8n workflow[\s\S]*any other address, use Webhook URL instead/);
 		expect(byName.webhookUrl.description).toMatch(/To start another n8n workflow, use Send Events to Web Data Trigger instead/);
@@ -361,7 +353,7 @@ test('Crawl: the prompt option says what it is for, and the two ways to receive 
 		expect(byName.webhookMetadata.description).toMatch(/with Send Events to Web Data Trigger, use Run Metadata/);
 	}
 	// an agent run has no Webhook URL option: its text does not point to one
-	const agent = panel('agent', 'start', 3).find((p) => p.name === 'options').options.find((o) => o.name === 'sendToTrigger');
+	const agent = panel('agent', 'start').find((p) => p.name === 'options').options.find((o) => o.name === 'sendToTrigger');
 	expect(agent.description).not.toMatch(/Webhook URL/);
 });
 
@@ -386,4 +378,23 @@ test('every display rule of a top-level field names a top-level field, an "@" va
 		}
 		expect(bad).toEqual([]);
 	}
+});
+
+test('one version per node for the first release: version 1, and no field shown or hidden by node version', () => {
+	const { WebDataTrigger } = require('../../dist/nodes/WebDataTrigger/WebDataTrigger.node');
+	const byVersion = [];
+	const walk = (list, where) => {
+		for (const p of list ?? []) {
+			for (const rule of [p.displayOptions?.show, p.displayOptions?.hide]) {
+				if (rule && Object.keys(rule).some((key) => key === '@version' || key.endsWith('/@version'))) byVersion.push(`${where}.${p.name}`);
+			}
+			walk(p.options, `${where}.${p.name}`);
+			walk(p.values, `${where}.${p.name}`);
+		}
+	};
+	for (const type of [new WebData(), new WebDataTrigger()]) {
+		expect({ name: type.description.name, version: type.description.version }).toEqual({ name: type.description.name, version: 1 });
+		walk(type.description.properties, type.description.name);
+	}
+	expect(byVersion).toEqual([]);
 });

@@ -22,7 +22,7 @@ const describeTool = (saved) => {
 	return NodeHelpers.getToolDescriptionForNode(node, { description: tool });
 };
 
-test('each operation tells the model what comes back, what it costs and when to pick it (not "Scrape a URL in Web Data")', () => {
+test('each operation tells the model what comes back, what it costs and when to pick it (not "Scrape URL in Web Data")', () => {
 	expect(describeTool({ resource: 'scrape', operation: 'scrapeUrl' })).toBe(TOOL_DESCRIPTIONS['scrape.scrapeUrl']);
 	expect(describeTool({ resource: 'scrape', operation: 'scrapeUrl' })).toMatch(/ONE web page.*Costs one scrape.*use search when you do not know the page, map to list the URLs of a site, crawl to read many pages/);
 	expect(describeTool({ resource: 'search', operation: 'search' })).toBe(TOOL_DESCRIPTIONS['search.search']);
@@ -44,32 +44,32 @@ test('every operation has a description of its own, more than its action name', 
 
 test('the user can still write the description, or keep n8n\'s short one', () => {
 	expect(describeTool({ resource: 'scrape', operation: 'scrapeUrl', descriptionType: 'manual', toolDescription: 'Reads our docs' })).toBe('Reads our docs');
-	expect(describeTool({ resource: 'scrape', operation: 'scrapeUrl', descriptionType: 'auto' })).toBe('Scrape a URL in Web Data');
+	expect(describeTool({ resource: 'scrape', operation: 'scrapeUrl', descriptionType: 'auto' })).toBe('Scrape URL in Web Data');
 });
 
 test('the tool variant gets described $fromAI parameters; the regular node keeps its fields and shows no tool field', () => {
 	const toolNode = parametersOf(tool, { resource: 'scrape', operation: 'scrapeUrl' });
-	expect(toolNode.parameters.url).toBe("={{ $fromAI('url', 'An absolute https URL of the one page to read, e.g. https://example.com/pricing', 'string') }}");
+	expect(toolNode.parameters.url).toBe("={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('url', 'An absolute https URL of the one page to read, e.g. https://example.com/pricing', 'string') }}");
 	expect(toolNode.parameters.toolResultBudget).toBe(16000);
-	expect(toolNode.parameters.toolOffset).toMatch(/^=\{\{ \$fromAI\('offset', /);
+	expect(toolNode.parameters.toolOffset).toMatch(/^=\{\{ \/\*n8n-auto-generated-fromAI-override\*\/ \$fromAI\('offset', /);
 	expect(toolNode.parameters.toolPage).toBeUndefined(); // one page: nothing to pick
 	const searchNode = parametersOf(tool, { resource: 'search', operation: 'search' });
-	expect(searchNode.parameters.query).toMatch(/^=\{\{ \$fromAI\('query', 'What to search for, at most 500 characters/);
-	expect(searchNode.parameters.limit).toMatch(/^=\{\{ \$fromAI\('limit', 'How many results, 1 to 10/);
-	expect(searchNode.parameters.toolPage).toMatch(/^=\{\{ \$fromAI\('page', /);
+	expect(searchNode.parameters.query).toMatch(/^=\{\{ \/\*n8n-auto-generated-fromAI-override\*\/ \$fromAI\('query', 'What to search for, at most 500 characters/);
+	expect(searchNode.parameters.maxResults).toMatch(/^=\{\{ \/\*n8n-auto-generated-fromAI-override\*\/ \$fromAI\('limit', 'How many results, 1 to 10/);
+	expect(searchNode.parameters.toolPage).toMatch(/^=\{\{ \/\*n8n-auto-generated-fromAI-override\*\/ \$fromAI\('page', /);
 
 	const regularNode = parametersOf(regular, { resource: 'scrape', operation: 'scrapeUrl' });
 	expect(regularNode.parameters.url).toBe('');
 	for (const name of ['descriptionType', 'toolDescription', 'toolResultBudget', 'toolOffset', 'toolPage', 'toolJobId']) {
 		expect({ name, value: regularNode.parameters[name] }).toEqual({ name, value: undefined });
 	}
-	expect(parametersOf(regular, { resource: 'search', operation: 'search' }).parameters.limit).toBe(5);
+	expect(parametersOf(regular, { resource: 'search', operation: 'search' }).parameters.maxResults).toBe(5);
 });
 
 test('Continue From (Offset) and Page to Read hold the model\'s $fromAI expression as text (a number field may not default to an expression); the model is still asked for a number', () => {
 	for (const name of ['toolOffset', 'toolPage']) {
 		const field = tool.properties.find((p) => p.name === name);
 		expect({ name, type: field.type }).toEqual({ name, type: 'string' });
-		expect(field.default).toMatch(/^=\{\{ \$fromAI\('(offset|page)', '[^']+', 'number', 0\) \}\}$/);
+		expect(field.default).toMatch(/^=\{\{ \/\*n8n-auto-generated-fromAI-override\*\/ \$fromAI\('(offset|page)', '[^']+', 'number', 0\) \}\}$/);
 	}
 });

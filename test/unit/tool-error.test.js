@@ -44,8 +44,8 @@ describe('the retry time budget of tool use', () => {
 		expect(waits.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(BUDGET);
 		expect(error.context.attempts).toBe(3);
 		expect(error.context.budgetStopWaitMs).toBe(8500);
-		const text = forModel(error, 'Scrape a URL').message;
-		expect(text).toMatch(/^Scrape a URL failed: Internal Server Error \(HTTP 500\)\./);
+		const text = forModel(error, 'Scrape URL').message;
+		expect(text).toMatch(/^Scrape URL failed: Internal Server Error \(HTTP 500\)\./);
 		expect(text).toContain('Retryable: yes; tried 3 times over 7 s; retry after 9 s');
 		expect(text).toContain("15 s time budget");
 		expect(text).toContain('Next step: The service failed with an internal error.');
@@ -63,8 +63,8 @@ describe('the retry time budget of tool use', () => {
 		const { error, calls } = await fail([{ status: 429, body: { success: false, error: 'Rate limit exceeded' }, headers: { 'retry-after': '20' } }], deps);
 		expect(waits).toEqual([]);
 		expect(calls).toHaveLength(1);
-		const text = forModel(error, 'Scrape a URL').message;
-		expect(text).toMatch(/^Scrape a URL failed: Rate limit exceeded \(HTTP 429\)\./);
+		const text = forModel(error, 'Scrape URL').message;
+		expect(text).toMatch(/^Scrape URL failed: Rate limit exceeded \(HTTP 429\)\./);
 		expect(text).toContain("Retryable: yes; tried once; retry after 20 s (the service's Retry-After)");
 		expect(text).toContain('Next step: The rate limit of your plan was reached.');
 	});
@@ -104,9 +104,9 @@ describe('the message a model reads', () => {
 		];
 		const { error, calls } = await fail([{ status: 400, body: { success: false, code: 'BAD_REQUEST', error: 'Bad Request', details } }], deps);
 		expect(calls).toHaveLength(1);
-		const text = forModel(error, 'Scrape a URL').message;
+		const text = forModel(error, 'Scrape URL').message;
 		expect(text).toBe(
-			'Scrape a URL failed: Bad Request (HTTP 400, code BAD_REQUEST). Fields: url: must be an absolute https URL; scrapeOptions.waitFor: Number must be less than or equal to 60000. ' +
+			'Scrape URL failed: Bad Request (HTTP 400, code BAD_REQUEST). Fields: url: must be an absolute https URL; scrapeOptions.waitFor: Number must be less than or equal to 60000. ' +
 				'Retryable: no (the same call fails the same way). Next step: The service rejected the request as invalid. Check the fields named in the message.',
 		);
 	});
@@ -114,15 +114,15 @@ describe('the message a model reads', () => {
 	test('a 402 says credits, not retryable, and the next step', async () => {
 		const { deps } = recordingDeps({ budgetMs: BUDGET });
 		const { error } = await fail([{ status: 402, body: { success: false, error: 'Payment Required: Insufficient credits' } }], deps);
-		const text = forModel(error, 'Search the web').message;
-		expect(text).toMatch(/^Search the web failed: Payment Required: Insufficient credits \(HTTP 402\)\. Retryable: no/);
+		const text = forModel(error, 'Search web').message;
+		expect(text).toMatch(/^Search web failed: Payment Required: Insufficient credits \(HTTP 402\)\. Retryable: no/);
 		expect(text).toContain('Next step: Your account is out of credits');
 	});
 
 	test('an action URL (terms to accept) reaches the model', async () => {
 		const { deps } = recordingDeps({ budgetMs: BUDGET });
 		const { error } = await fail([{ status: 403, body: { success: false, code: 'THIRD_PARTY_DATA_TERMS_REQUIRED', error: 'terms', requiresAction: { url: 'https://example.com/terms' } } }], deps);
-		const text = forModel(error, 'Scrape a URL').message;
+		const text = forModel(error, 'Scrape URL').message;
 		expect(text).toContain('(HTTP 403, code THIRD_PARTY_DATA_TERMS_REQUIRED)');
 		expect(text).toContain('Action required at https://example.com/terms.');
 	});
@@ -131,8 +131,8 @@ describe('the message a model reads', () => {
 		const error = new NodeOperationError(NODE, 'URL "example" is not valid: it must be an absolute http(s) URL', {
 			description: 'Fix the "URL" field and run again. Nothing was sent to the service.',
 		});
-		expect(forModel(error, 'Scrape a URL').message).toBe(
-			'Scrape a URL failed: URL "example" is not valid: it must be an absolute http(s) URL. Next step: Fix the "URL" field and run again. Nothing was sent to the service.',
+		expect(forModel(error, 'Scrape URL').message).toBe(
+			'Scrape URL failed: URL "example" is not valid: it must be an absolute http(s) URL. Next step: Fix the "URL" field and run again. Nothing was sent to the service.',
 		);
 	});
 
@@ -140,7 +140,7 @@ describe('the message a model reads', () => {
 		const { CANARY_KEY } = require('../helpers/canary');
 		const { deps } = recordingDeps({ budgetMs: BUDGET });
 		const { error } = await fail([{ status: 400, body: { success: false, error: `bad key ${CANARY_KEY}`, details: [{ path: ['x'], message: `echo ${CANARY_KEY}` }] } }], deps);
-		const text = forModel(error, 'Scrape a URL').message;
+		const text = forModel(error, 'Scrape URL').message;
 		record(text);
 		expect(text).not.toContain(CANARY_KEY);
 	});
@@ -158,7 +158,7 @@ describe('a hold the execution learned from another call (issue 16.4: one pace p
 		expect(waits).toEqual([]);
 		expect(error.context.httpStatus).toBe(429);
 		expect(error.context.attempts).toBe(0);
-		const text = forModel(error, 'Scrape a URL').message;
+		const text = forModel(error, 'Scrape URL').message;
 		expect(text).toContain('Retryable: yes; not sent: another call of this execution was answered 429; retry after 40 s');
 		expect(text).toContain('15 s time budget');
 	});

@@ -104,13 +104,19 @@ describe('the end item says the real end', () => {
 
 describe('the event list', () => {
 	const jobEvents = triggerProperties.find((p) => p.name === 'jobEvents');
-	test('the default is unchanged (saved workflows rely on it) and every failed / cancelled choice says what it receives', () => {
-		expect(jobEvents.default).toEqual(['crawl.page', 'crawl.completed', 'crawl.failed', 'batch_scrape.page', 'batch_scrape.completed', 'batch_scrape.failed']);
+	// Issue 30: the choice is labelled "(Crawl, Batch Scrape, Agent)", so the default holds all three.
+	test('the default takes pages and ends of all three kinds of job, and every failed / cancelled choice says what it receives', () => {
+		expect(jobEvents.default).toEqual(['crawl.page', 'crawl.completed', 'crawl.failed', 'batch_scrape.page', 'batch_scrape.completed', 'batch_scrape.failed', 'agent.completed', 'agent.failed']);
+		const source = triggerProperties.find((p) => p.name === 'source').options.find((o) => o.value === 'jobs');
+		for (const kind of ['crawl', 'batch_scrape', 'agent']) {
+			expect({ kind, label: source.name.includes(kind === 'batch_scrape' ? 'Batch Scrape' : kind[0].toUpperCase() + kind.slice(1)) }).toEqual({ kind, label: true });
+			expect({ kind, inDefault: jobEvents.default.some((e) => e.startsWith(`${kind}.`)) }).toEqual({ kind, inDefault: true });
+		}
 		for (const value of ['crawl.failed', 'crawl.cancelled', 'batch_scrape.failed', 'batch_scrape.cancelled']) {
 			const option = jobEvents.options.find((o) => o.value === value);
-			expect([value, option.description]).toEqual([value, expect.stringMatching(/status reads "(failed|cancelled)".*open-source one\) "\w+\.completed"/)]);
+			expect([value, option.description]).toEqual([value, expect.stringMatching(/^The (crawl|batch scrape) (failed|was cancelled), judged by its status \(some services report every end as completed\)\. The item's "event" is "\w+\.(failed|cancelled)"; "announcedEvent" says what the service sent\.$/)]);
 		}
-		expect(jobEvents.options.find((o) => o.value === 'crawl.completed').description).toMatch(/A crawl that completed, judged by its status/);
+		expect(jobEvents.options.find((o) => o.value === 'crawl.completed').description).toMatch(/^The crawl completed\. A failed or cancelled one goes to Failed or Cancelled/);
 	});
 
 	test("n8n's node creator finds both sources: the first parameter shown as \"Trigger On\" is Source, each option with an action", () => {

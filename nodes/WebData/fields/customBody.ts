@@ -12,7 +12,7 @@ import { isToolRun } from '../tool/tool';
 import { show } from '../helpers/validation';
 
 /**
- * "Custom Body Fields (JSON)": request-body fields the node does not show yet (the API grows
+ * "Custom Body Fields": request-body fields the node does not show yet (the API grows
  * faster than the node), merged into the body the node builds. ONE option, drawn into the
  * Options (or Additional/Update Fields) collection of every operation that sends a JSON body, and
  * ONE call (`applyCustomBody`) after the operation has built and checked its body.
@@ -31,7 +31,8 @@ import { show } from '../helpers/validation';
  */
 
 export const CUSTOM_BODY_NAME = 'customBody';
-export const CUSTOM_BODY_LABEL = 'Custom Body Fields (JSON)';
+// Short enough for the option list and the field label (n8n cuts longer ones: "Custom Body Fields (J…").
+export const CUSTOM_BODY_LABEL = 'Custom Body Fields';
 
 export const customBodyOption: INodeProperties = {
 	displayName: CUSTOM_BODY_LABEL,
@@ -41,7 +42,7 @@ export const customBodyOption: INodeProperties = {
 	placeholder: 'e.g. {"origin": "my-workflow"}',
 	description:
 		'Request fields this node does not show yet, as a JSON object merged into the body it sends. A key that a field of this node sets is refused (use that field); other keys go to the service as given.',
-	hint: 'Keys of this node\'s own fields are refused; new scrape options may go under "scrapeOptions"',
+	hint: 'A JSON object added to the request, for fields the panel does not have; keys of the panel\'s own fields are refused',
 	// Not offered to a model: the tool variant does not show it (and does not read it).
 	displayOptions: { show: { '@tool': [false] } },
 };
@@ -51,6 +52,7 @@ export const customBodyOption: INodeProperties = {
  * first one the operation has names the field in the error).
  */
 const BUILT_FROM: Record<string, string[]> = {
+	limit: ['pageLimit', 'maxResults'],
 	location: ['locationCountry', 'locationLanguages', 'location', 'country'],
 	parsers: ['pdfMode', 'pdfMaxPages'],
 	webhook: ['sendToTrigger', 'webhookUrl', 'webhookEvents', 'webhookMetadata', 'runMetadata', 'webhook'],

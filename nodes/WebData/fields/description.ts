@@ -56,3 +56,19 @@ export function resourceProperties(name: string, resource: Resource): INodePrope
 		),
 	];
 }
+
+/** A name/value option, as n8n's options lists hold them. */
+interface NamedOption {
+	name: string;
+	value: string;
+}
+
+function namedOptions(options: INodeProperties['options']): NamedOption[] {
+	return (options ?? []).filter((o): o is NamedOption => 'value' in o && typeof o.value === 'string' && typeof o.name === 'string');
+}
+
+/** A subtitle listing the chosen options of a list parameter by their names ("Page Checked, Check Completed"). */
+export function chosenNamesExpression(choice: string, options: INodeProperties['options']): string {
+	const names = Object.fromEntries(namedOptions(options).map((o) => [o.value, o.name]));
+	return `={{ ${choice}.map((value) => (${JSON.stringify(names)})[value] || value).join(", ") }}`;
+}

@@ -124,13 +124,3 @@ export function readLimit(ctx: IExecuteFunctions, i: number): number {
 	return limit;
 }
 
-/** displayOptions.show for a parameter of version 1 of a node only (saved workflows keep their shape). */
-export const ONLY_V1 = { '@version': [1] };
-/** displayOptions.show for a parameter from version 2 of a node on. */
-export const FROM_V2 = { '@version': [{ _cnd: { gte: 2 } }] };
-/** displayOptions.show for a parameter of versions 1 and 2 of a node only (saved workflows keep their shape). */
-export const ONLY_BEFORE_V3 = { '@version': [{ _cnd: { lt: 3 } }] };
-/** displayOptions.show for a parameter from version 3 of a node on. */
-export const FROM_V3 = { '@version': [{ _cnd: { gte: 3 } }] };
-/** displayOptions.show for a parameter of version 2 of a node only. */
-export const ONLY_V2 = { '@version': [2] };

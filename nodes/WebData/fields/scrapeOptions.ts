@@ -314,7 +314,7 @@ export function scrapeOptionProperties(show?: Show, formats: readonly string[] =
 					description: 'Whether to drop embedded base64 images from the Markdown, keeping their alt text',
 				},
 				{
-					// One name with Parse File's setting (Linked Web Page Options → Skip Certificate Checks).
+					// Parse File's setting of the same kind says which pages: Skip Certificate Checks on Linked Web Pages.
 					displayName: 'Skip Certificate Checks',
 					name: 'skipTlsVerification',
 					type: 'boolean',

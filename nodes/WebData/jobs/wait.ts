@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_MAX_WAIT_MS } from './poller';
+import { WAIT_METHOD_POLL, WAIT_METHOD_WEBHOOK } from './resume';
 import { invalid } from '../helpers/validation';
 
 /** The longest Max Wait a user may set (a day); n8n Cloud ends executions after 300 s anyway. */
@@ -18,6 +19,23 @@ export function maxWaitField(noun: string, extra: Partial<INodeProperties> = {})
 		description: `How long to wait for the ${noun} to finish, in seconds. The status is read 1 s and 4.75 s after the start, then at a growing interval (19.5 % of the time the ${noun} has taken, at most 90 s).`,
 		...extra,
 	};
+}
+
+/**
+ * Max Wait of a Run and Wait with a Wait Method: n8n Cloud's 300 s limit matters only while the
+ * execution polls; with Resume on Completion Webhook it is paused, so that field says so instead.
+ * One parameter name, two fields, one shown per Wait Method.
+ */
+export function maxWaitFieldsByMethod(noun: string, description?: string): INodeProperties[] {
+	const own = description ? { description } : {};
+	return [
+		maxWaitField(noun, { ...own, displayOptions: { show: { waitMethod: [WAIT_METHOD_POLL] } } }),
+		maxWaitField(noun, {
+			...own,
+			hint: 'The execution is paused while it waits, so it holds no worker and n8n Cloud\'s 300 s limit does not apply',
+			displayOptions: { show: { waitMethod: [WAIT_METHOD_WEBHOOK] } },
+		}),
+	];
 }
 
 /** Max Wait in ms, checked: a number of seconds from 1 to MAX_WAIT_LIMIT_S. */

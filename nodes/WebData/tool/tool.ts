@@ -25,7 +25,9 @@ import { invalid } from '../helpers/validation';
  * "Per Operation" fills `toolDescription` with the text of the chosen operation (a hidden
  * parameter per operation, filled with its default by n8n's Workflow when it loads the node).
  * Parameters a model gives use `$fromAI(key, description, type, default)` expressions; the tool
- * variant gets them as defaults, with descriptions a model can act on.
+ * variant gets them as defaults, with descriptions a model can act on. Each starts with n8n's marker
+ * (n8n-workflow FROM_AI_AUTO_GENERATED_MARKER), so the editor shows the field as "defined
+ * automatically by the model", as for its own tools, instead of the raw expression.
  */
 
 const TOOL = { '@tool': [true] };
@@ -58,24 +60,24 @@ export const TOOL_DESCRIPTIONS: Record<string, string> = {
 /** `$fromAI` defaults of the tool variant: the parameters a model fills, described for it. */
 const FROM_AI: Record<string, Record<string, string>> = {
 	'scrape.scrapeUrl': {
-		url: "={{ $fromAI('url', 'An absolute https URL of the one page to read, e.g. https://example.com/pricing', 'string') }}",
+		url: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('url', 'An absolute https URL of the one page to read, e.g. https://example.com/pricing', 'string') }}",
 	},
 	'search.search': {
-		query: "={{ $fromAI('query', 'What to search for, at most 500 characters; operators such as site:example.com work', 'string') }}",
-		limit: "={{ $fromAI('limit', 'How many results, 1 to 10 (each result costs credits)', 'number', 5) }}",
+		query: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('query', 'What to search for, at most 500 characters; operators such as site:example.com work', 'string') }}",
+		maxResults: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('limit', 'How many results, 1 to 10 (each result costs credits)', 'number', 5) }}",
 	},
 	'map.mapUrl': {
-		url: "={{ $fromAI('url', 'An absolute https URL of the website to list, e.g. https://example.com', 'string') }}",
+		url: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('url', 'An absolute https URL of the website to list, e.g. https://example.com', 'string') }}",
 	},
 	'crawl.runAndWait': {
-		url: "={{ $fromAI('url', 'An absolute https URL where the crawl starts, e.g. https://example.com/docs', 'string') }}",
-		limit: "={{ $fromAI('limit', 'The most pages to crawl, 1 to 20 (each page costs credits)', 'number', 5) }}",
+		url: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('url', 'An absolute https URL where the crawl starts, e.g. https://example.com/docs', 'string') }}",
+		pageLimit: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('limit', 'The most pages to crawl, 1 to 20 (each page costs credits)', 'number', 5) }}",
 	},
 	'batchScrape.runAndWait': {
-		url: "={{ $fromAI('urls', 'The absolute https URLs of the pages to read, separated by commas', 'string') }}",
+		url: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('urls', 'The absolute https URLs of the pages to read, separated by commas', 'string') }}",
 	},
 	'agent.runAndWait': {
-		prompt: "={{ $fromAI('prompt', 'The research task in plain words: what to find out and what to return', 'string') }}",
+		prompt: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('prompt', 'The research task in plain words: what to find out and what to return', 'string') }}",
 	},
 };
 
@@ -181,7 +183,7 @@ export function toolResultProperties(): INodeProperties[] {
 			// A string field: it holds the model's $fromAI expression, not a number typed in. The number the
 			// model gives is read and checked by readToolRequest (a whole number, naming the field).
 			type: 'string',
-			default: "={{ $fromAI('offset', 'Leave 0. When a result was cut, the offset its marker names, to read on', 'number', 0) }}",
+			default: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('offset', 'Leave 0. When a result was cut, the offset its marker names, to read on', 'number', 0) }}",
 			displayOptions: { show: TOOL },
 			description: 'Where a cut result goes on: a character of the page content, or an entry of a list. The model fills it.',
 		},
@@ -189,7 +191,7 @@ export function toolResultProperties(): INodeProperties[] {
 			displayName: 'Page to Read',
 			name: 'toolPage',
 			type: 'string', // the model's $fromAI expression, like Continue From (Offset)
-			default: "={{ $fromAI('page', 'Leave 0 for the list. To read one listed page in full, its number from the list', 'number', 0) }}",
+			default: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('page', 'Leave 0 for the list. To read one listed page in full, its number from the list', 'number', 0) }}",
 			displayOptions: { show: { ...TOOL, ...byOp(pageOps) } },
 			description: 'Which page of a list of pages to show in full (0 = the list). The model fills it.',
 		},
@@ -197,7 +199,7 @@ export function toolResultProperties(): INodeProperties[] {
 			displayName: 'Read Finished Job ID',
 			name: 'toolJobId',
 			type: 'string',
-			default: "={{ $fromAI('jobId', 'Leave empty to start a new job. To read pages of a finished job, the jobId its list shows', 'string', '') }}",
+			default: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('jobId', 'Leave empty to start a new job. To read pages of a finished job, the jobId its list shows', 'string', '') }}",
 			displayOptions: { show: { ...TOOL, ...byOp(JOB_REUSE) } },
 			description: 'When set, the pages of this finished job are read and nothing new is started. The model fills it.',
 		},

@@ -58,14 +58,15 @@ const SHOTS = [
 		kind: 'creator',
 		workflow: 'agent-run-and-wait',
 		// the Web Data entry opened: its actions (from the action node) and its triggers
-		labels: ['Web Data', 'Parse a file', 'Create a monitor', 'Run an agent and wait for the result'],
+		labels: ['Web Data', 'Parse file', 'Create monitor', 'Run agent and wait for result'],
 		// when adding a first step, the entry lists the trigger's items, made from its "Trigger On"
 		// (Source) options' `action`: monitor events and job events (issue 22: before, only the two
 		// monitor events; issue 17: before that, "On check completed monitor check completed")
 		triggerLabels: ['On monitor page checked or check completed', 'On crawl, batch scrape or agent job event (page scraped, job ended)'],
 		// What a user searching for scraping or PDF parsing reads under the one "Web Data" entry (n8n
 		// shows the trigger's description there), when adding an action and when adding a first step.
-		searches: ['pdf', 'scrape', 'web data'],
+		// Issue 30: "parse" and "parse pdf" find it too (the codex alias).
+		searches: ['pdf', 'parse', 'parse pdf', 'scrape', 'web data'],
 		describes: [/scrape/i, /\bPDF/, /Markdown/, /page changes/i],
 	},
 	{
@@ -170,8 +171,9 @@ async function packInto(root, tmp, userFolder) {
 
 /** `n8n start` with a fresh user folder holding the package; owner, API key, credential. */
 class EditorHost {
-	constructor({ root, tmp, nodeDir, hostDir, apiKey }) {
-		Object.assign(this, { root, tmp, nodeDir, hostDir });
+	/** envOverrides: n8n environment variables set on top of n8nEnv's (a value undefined: left unset). */
+	constructor({ root, tmp, nodeDir, hostDir, apiKey, envOverrides }) {
+		Object.assign(this, { root, tmp, nodeDir, hostDir, envOverrides });
 		this.apiKey = apiKey || `wd-shots-${crypto.randomBytes(12).toString('hex')}`;
 		this.dir = path.join(tmp, 'editor');
 		this.userFolder = path.join(this.dir, 'user');
@@ -196,6 +198,10 @@ class EditorHost {
 			port: this.port,
 			brokerPort: await freePort(),
 		});
+		for (const [k, v] of Object.entries(this.envOverrides ?? {})) {
+			if (v === undefined) delete this.env[k];
+			else this.env[k] = v;
+		}
 		const t0 = Date.now();
 		const bin = path.join(this.hostDir, 'node_modules', 'n8n', 'bin', 'n8n');
 		if (!fs.existsSync(bin)) throw new Error(`n8n is not installed at ${bin}: run "bash test/e2e/install.sh"`);
@@ -555,7 +561,8 @@ class Editor {
 		const cases = [
 			{ what: 'Base URL without a scheme', apiKey: this.host.apiKey, baseUrl: 'api.example', wanted: [/ERR_INVALID_URL/, /For example https:\/\/api\.firecrawl\.dev/] },
 			{ what: 'key refused', apiKey: 'fc-e2e-not-the-key', baseUrl: this.host.fakeUrl, wanted: [/refused the API key \(401\)/, /Copy the key again/] },
-			{ what: 'service unreachable', apiKey: this.host.apiKey, baseUrl: `http://127.0.0.1:${closed}`, wanted: [/ECONNREFUSED/] },
+			// Issue 30: n8n decides the message ("ECONNREFUSED"); the Base URL hint beside it says what it means.
+			{ what: 'service unreachable', apiKey: this.host.apiKey, baseUrl: `http://127.0.0.1:${closed}`, wanted: [/ECONNREFUSED/, /nothing answers at this address/] },
 		];
 		await this.openWorkflow('parse-pdf-to-markdown');
 		const ndv = await this.openPanel('Parse PDF to Markdown');
@@ -574,9 +581,10 @@ class Editor {
 			for (;;) {
 				const more = modal.getByText('More details', { exact: true });
 				if (await more.count()) await more.first().click().catch(() => {});
-				text = oneLine(await modal.innerText());
+				// the whole text (oneLine keeps 400 characters; the Base URL hint comes after the message)
+				text = String(await modal.innerText()).replace(/\s+/g, ' ');
 				if (/Couldn.t connect with these settings/.test(text) && c.wanted.every((re) => re.test(text))) break;
-				if (Date.now() > deadline) throw new Error(`${c.what} (${c.baseUrl}): the credential dialog shows "${text}", not ${c.wanted.join(' and ')}`);
+				if (Date.now() > deadline) throw new Error(`${c.what} (${c.baseUrl}): the credential dialog shows "${text.slice(0, 700)}", not ${c.wanted.join(' and ')}`);
 				await sleep(250);
 			}
 			notes.push(c.what);
@@ -588,7 +596,7 @@ class Editor {
 
 	/**
 	 * Adds a Web Data node through the node creator (search "Web Data", then the action `action`, e.g.
-	 * "Parse a file") to an example's canvas, as a new user does; resolves its open panel's parameters.
+	 * "Parse file") to an example's canvas, as a new user does; resolves its open panel's parameters.
 	 */
 	async addWebDataNode(action) {
 		const page = this.page;
@@ -608,15 +616,19 @@ class Editor {
 	}
 
 	/**
-	 * Issues 17 and 22: a Parse File node added now (the node creator's "Parse a file") is node version
-	 * 3: its Options hold the file settings, and HTML Content, Linked Web Page and Advanced Options hold
-	 * the rest. Resolves a note with what the lists offer; throws with what the panel showed.
+	 * Issues 17, 22 and 30: a Parse File node added now (the node creator's "Parse file"): its Options
+	 * hold the file settings, PDF Options the PDF ones (no Per-Page Output beside Output's "One Item
+	 * per Page"), and Advanced Options the rest, each named for what it acts on. No other groups.
+	 * Resolves a note with what the lists offer; throws with what the panel showed.
 	 */
 	async newParsePanel() {
 		const page = this.page;
-		const params = await this.addWebDataNode('Parse a file');
-		const missing = await this.missingLabels(params, ['Input Binary Field', 'Options', 'HTML Content Options', 'Linked Web Page Options', 'Advanced Options']);
+		const params = await this.addWebDataNode('Parse file');
+		const missing = await this.missingLabels(params, ['Input Binary Field', 'Options', 'PDF Options', 'Advanced Options']);
 		if (missing.length) throw new Error(`the new Parse File panel does not show ${missing.map((l) => `"${l}"`).join(', ')} (it shows: ${oneLine(await params.innerText())})`);
+		const text = oneLine(await params.innerText());
+		const extra = ['HTML Content Options', 'Linked Web Page Options'].filter((label) => text.includes(label));
+		if (extra.length) throw new Error(`the new Parse File panel still shows ${extra.map((l) => `"${l}"`).join(', ')} (it shows: ${text.slice(0, 600)})`);
 		/** The entries the "Add Option" list of one collection offers. */
 		const offered = async (name) => {
 			const group = params.locator('[data-test-id="parameter-item"]').filter({ has: page.locator(`label[for="${name}"]`) }).first();
@@ -631,35 +643,29 @@ class Editor {
 			await list.waitFor({ state: 'hidden' }).catch(() => {});
 			return items;
 		};
-		// Node version 3 (issue 22): file settings in Options, the rest in a group named for what it acts on.
 		const main = await offered('options');
-		const html = await offered('htmlOptions');
-		const linked = await offered('linkedPageOptions');
+		const pdf = await offered('pdfOptions');
 		const advanced = await offered('advancedOptions');
-		const moved = ['Audit Username', 'User Name for Audit Logs', 'Block Ads', 'Proxy', 'Skip TLS Verification', 'Integration', 'Origin', 'Include Tags', 'Exclude Tags', 'Only Main Content'];
+		const moved = ['User Name for Audit Logs', 'Block Ads', 'Proxy', 'Integration Label', 'Include Tags', 'Exclude Tags', 'Only Main Content'];
 		const still = moved.filter((label) => main.includes(label));
 		if (still.length) throw new Error(`the new Parse File panel's Options still offer ${still.map((l) => `"${l}"`).join(', ')} (it offers: ${main.join(', ')})`);
 		if (!main.includes('Timeout (Milliseconds)')) throw new Error(`the new Parse File panel's Options do not offer "Timeout (Milliseconds)" (they offer: ${main.join(', ')})`);
-		for (const [group, got, wanted] of [
-			['HTML Content Options', html, ['Exclude Tags', 'Include Tags', 'Only Main Content']],
-			['Linked Web Page Options', linked, ['Block Ads', 'Headers', 'Proxy', 'Skip Certificate Checks']],
-			['Advanced Options', advanced, ['Integration Label', 'Origin Label', 'User Name for Audit Logs']],
-		]) {
-			const absent = wanted.filter((label) => !got.includes(label));
-			if (absent.length) throw new Error(`the new Parse File panel's ${group} do not offer ${absent.map((l) => `"${l}"`).join(', ')} (they offer: ${got.join(', ')})`);
-		}
+		if (pdf.includes('Per-Page Output')) throw new Error(`the new Parse File panel's PDF Options offer "Per-Page Output" beside Output's "One Item per Page" (they offer: ${pdf.join(', ')})`);
+		const wanted = ['Block Ads on Linked Web Pages', 'Only Main Content of HTML', 'Proxy for Linked Web Pages', 'Skip Certificate Checks on Linked Web Pages', 'Integration Label', 'User Name for Audit Logs'];
+		const absent = wanted.filter((label) => !advanced.includes(label));
+		if (absent.length) throw new Error(`the new Parse File panel's Advanced Options do not offer ${absent.map((l) => `"${l}"`).join(', ')} (they offer: ${advanced.join(', ')})`);
 		await page.keyboard.press('Escape'); // closes the panel; the workflow is left unsaved
-		return `Options: ${main.length} entries; HTML Content Options: ${html.join(', ')}; Linked Web Page Options: ${linked.join(', ')}; Advanced Options: ${advanced.join(', ')}`;
+		return `Options: ${main.length} entries; PDF Options: ${pdf.join(', ')}; Advanced Options: ${advanced.join(', ')}`;
 	}
 
 	/**
-	 * Issue 22: a Monitor → Create node added now (node version 3) asks for a target while Targets is
+	 * Issue 22: a Monitor → Create node added now asks for a target while Targets is
 	 * empty, shows "Judge Changes Against Goal" only once a Goal is written, and says at the Time Zone
 	 * what empty means. Resolves a note; throws with what the panel showed.
 	 */
 	async newMonitorPanel() {
 		const page = this.page;
-		const params = await this.addWebDataNode('Create a monitor');
+		const params = await this.addWebDataNode('Create monitor');
 		const missing = await this.missingLabels(params, ['Goal', 'Time Zone', 'Targets']);
 		if (missing.length) throw new Error(`the new Monitor Create panel does not show ${missing.map((l) => `"${l}"`).join(', ')} (it shows: ${oneLine(await params.innerText())})`);
 		const text = oneLine(await params.innerText());
@@ -670,6 +676,33 @@ class Editor {
 		if (problems.length) throw new Error(`${problems.join('; ')} (the panel shows: ${text.slice(0, 600)})`);
 		await page.keyboard.press('Escape'); // closes the panel; the workflow is left unsaved
 		return 'a target is asked for; no judging switch without a Goal; the Time Zone hint is shown';
+	}
+
+	/**
+	 * Issue 30: canvas subtitles in the panel's words ("Agent: Run and Wait", the trigger's events by
+	 * name, not "runAndWait: agent"), and the trigger's panel saying when a test's first event comes.
+	 * Resolves a note; throws with what the canvas or panel showed.
+	 */
+	async newcomerCanvas() {
+		const page = this.page;
+		const seen = [];
+		for (const [workflow, node, subtitle] of [
+			['agent-run-and-wait', 'Run agent', 'Agent: Run and Wait'],
+			['crawl-site-and-wait', 'Crawl site', 'Crawl: Run and Wait'],
+			['trigger-on-page-change', 'When a watched page changes', 'Page Checked, Check Completed'],
+		]) {
+			await this.openWorkflow(workflow);
+			const text = oneLine(await this.canvasNode(node).innerText());
+			if (!text.includes(subtitle)) throw new Error(`the canvas node "${node}" does not read "${subtitle}" (it reads: ${text})`);
+			seen.push(subtitle);
+		}
+		const ndv = await this.openPanel('When a watched page changes');
+		const panel = String(await ndv.innerText()).replace(/\s+/g, ' '); // whole (oneLine keeps 400 characters)
+		if (!/first event comes at the next scheduled check, or at once with Run a Check Now/.test(panel)) {
+			throw new Error(`the trigger panel does not say when a test's first event comes (it shows: ${panel.slice(0, 600)})`);
+		}
+		await page.keyboard.press('Escape');
+		return `subtitles ${seen.map((s) => `"${s}"`).join(', ')}; the trigger panel says when the first event comes`;
 	}
 
 	/** Runs one screenshot entry; resolves a note; throws with a reason when it did not render. */
@@ -824,16 +857,21 @@ async function runScreenshots(env) {
 		};
 		await check('screenshots: a "From list" picker whose service cannot be reached says why within seconds', 'list-error', () => editor.listError());
 		await check(
-			'screenshots: a newly added Parse File node (version 3) groups its options: Options (file), HTML Content, Linked Web Page and Advanced Options',
+			'screenshots: a newly added Parse File node groups its options: Options (file), PDF Options and Advanced Options, nothing else',
 			'new-parse-panel',
 			() => editor.newParsePanel(),
 		);
 		await check(
-			'screenshots: a newly added Monitor Create node (version 3) asks for a target, hides judging without a Goal, and says what an empty Time Zone means',
+			'screenshots: a newly added Monitor Create node asks for a target, hides judging without a Goal, and says what an empty Time Zone means',
 			'new-monitor-panel',
 			() => editor.newMonitorPanel(),
 		);
 		await check('screenshots: the credential Test says what is wrong and what to do', 'credential-test', () => editor.credentialTest());
+		await check(
+			'screenshots: canvas subtitles read "Agent: Run and Wait" and the events by name; the trigger panel says when a test\'s first event comes',
+			'newcomer-canvas',
+			() => editor.newcomerCanvas(),
+		);
 		const leaks = await editor.keyLeaks();
 		record(
 			`screenshots: no answer to the editor holds the service API key (${editor.bodies.length} answers read)`,

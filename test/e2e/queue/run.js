@@ -549,7 +549,7 @@ const RESUME_KINDS = {
 		events: ['completed', 'failed'],
 		replace: true,
 		// 60000 ms at the fake's time scale 5: the crawl ends 12 s after it starts, by itself.
-		params: (tag) => ({ resource: 'crawl', operation: 'runAndWait', url: `https://example.com/fake-duration-60000?run=${tag}`, limit: 7, waitMethod: 'completionWebhook', maxWait: 3600, onTimeout: 'returnStatus' }),
+		params: (tag) => ({ resource: 'crawl', operation: 'runAndWait', url: `https://example.com/fake-duration-60000?run=${tag}`, pageLimit: 7, waitMethod: 'completionWebhook', maxWait: 3600, onTimeout: 'returnStatus' }),
 		reads: 4, // the status (one document at most), then the first page and its two next pages
 		items: (items, jobId) => {
 			assert.equal(items.length, 7, `7 pages (got ${items.length})`);

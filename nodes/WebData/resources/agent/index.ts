@@ -18,13 +18,13 @@ export const agent: Resource = {
 			{
 				name: 'Cancel',
 				value: 'cancel',
-				action: 'Cancel an agent run',
+				action: 'Cancel agent run',
 				description: 'Stop a run that is still going',
 			},
 			{
 				name: 'Get',
 				value: 'get',
-				action: 'Get an agent run',
+				action: 'Get agent run',
 				description: 'Get the status and, when finished, the result of an agent run',
 			},
 			{
@@ -36,25 +36,25 @@ export const agent: Resource = {
 			{
 				name: 'Get Snapshot',
 				value: 'getSnapshot',
-				action: 'Get a snapshot of an agent run',
+				action: 'Get agent run snapshot',
 				description: 'Get the content of an artifact named in an "artifact.updated" trace event',
 			},
 			{
 				name: 'Get Trace',
 				value: 'getTrace',
-				action: 'Get the trace of an agent run',
+				action: 'Get agent run trace',
 				description: 'Get the steps of a run: searches, tool calls, artifacts, errors',
 			},
 			{
 				name: 'Run and Wait',
 				value: 'runAndWait',
-				action: 'Run an agent and wait for the result',
+				action: 'Run agent and wait for result',
 				description: 'Start a run and wait until it finishes, then output its result (costs credits, at most Max Credits)',
 			},
 			{
 				name: 'Start',
 				value: 'start',
-				action: 'Start an agent run',
+				action: 'Start agent run',
 				description: 'Start a run and output its job ID at once; get the result later with Get (costs credits, at most Max Credits)',
 			},
 		],

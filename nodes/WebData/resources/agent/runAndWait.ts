@@ -8,7 +8,7 @@ import type { Operation, RunContext } from '../../helpers/types';
 import { readWaitMethod, startAndWaitForWebhook, WAIT_METHOD_POLL, WAIT_METHOD_WEBHOOK, waitMethodFields } from '../../jobs/resume';
 import { invalid } from '../../helpers/validation';
 import { refuseEventWebhookWithResume } from '../../jobs/triggerTarget';
-import { jobConcurrency, maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../jobs/wait';
+import { jobConcurrency, maxWaitFieldsByMethod, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../jobs/wait';
 import { defaultDeps } from '../../transport';
 import { cancelAgentRun } from './cancel';
 import { getAgentJob } from './get';
@@ -22,12 +22,12 @@ const properties: INodeProperties[] = [
 	...waitMethodFields(
 		'run',
 		true,
-		'The run\'s end is sent to this execution\'s resume URL (built from n8n\'s WEBHOOK_URL), so the service must be able to reach this n8n. One input item per execution: loop over several items with "Loop Over Items" (batch size 1). If the webhook is lost (the service sends it once), the execution also reads the run itself now and then (80 s after the start, then every 80 s or 45 % of its age) and ends with its result. When Max Wait passes first: "Return Last Status" outputs the run\'s ID with status "processing" and timedOut: true; "Fail" stops with an error.',
+		'The service calls this execution back when the run ends, so it must be able to reach this n8n (WEBHOOK_URL). One input item per execution (use "Loop Over Items" for more).',
 	),
-	maxWaitField('run', {
-		description:
-			'How long to wait for the run to finish, in seconds. With Poll, the status is read 1 s and 4.75 s after the start, then at a growing interval (19.5 % of the time the run has taken, at most 90 s). With Resume on Completion Webhook, the execution waits (paused) until the webhook arrives or this time has passed.',
-	}),
+	...maxWaitFieldsByMethod(
+		'run',
+		'How long to wait for the run to finish, in seconds. With Poll, the status is read 1 s and 4.75 s after the start, then at a growing interval (19.5 % of the time the run has taken, at most 90 s). With Resume on Completion Webhook, the execution waits (paused) until the webhook arrives or this time has passed; it also reads the run now and then in case the webhook is lost.',
+	),
 	onTimeoutField('run', 'Get', 'processing'),
 	{
 		displayName: 'On Unsuccessful Run',

@@ -4,7 +4,7 @@ import { readOutputMode } from '../../fields/document';
 import type { Operation, RunContext } from '../../helpers/types';
 import { requireUuid } from '../../helpers/validation';
 import { readWaitMethod, resumeFacts, startAndWaitForWebhook, WAIT_METHOD_WEBHOOK } from '../../jobs/resume';
-import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../jobs/wait';
+import { maxWaitFieldsByMethod, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../jobs/wait';
 import { readToolJobId } from '../../tool/tool';
 import { JOB_OUTPUT, jobWaiter, jobWaitMethodFields, refuseOwnWebhook, waitForJob } from '../crawl/jobs';
 import { jobFailure, pagedItems, pairedAll, prepare, startBatch, startFields } from './shared';
@@ -22,7 +22,7 @@ export const batchWaiter = jobWaiter('batch', (entry, id, status, documents, mod
 
 /** Batch Scrape → Run and Wait: one job of all input items, waited for; one item per page. */
 export const runAndWait: Operation = {
-	properties: [...startFields, ...jobWaitMethodFields('batch'), maxWaitField('batch scrape'), onTimeoutField('batch scrape', 'Get Status', 'scraping'), JOB_OUTPUT],
+	properties: [...startFields, ...jobWaitMethodFields('batch'), ...maxWaitFieldsByMethod('batch scrape'), onTimeoutField('batch scrape', 'Get Status', 'scraping'), JOB_OUTPUT],
 	async executeAll(this: IExecuteFunctions, items: INodeExecutionData[], run: RunContext): Promise<INodeExecutionData[]> {
 		const p = prepare(this, items);
 		const maxWaitMs = readMaxWaitMs(this, 0);

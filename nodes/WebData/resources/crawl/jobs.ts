@@ -405,13 +405,11 @@ export function refuseOwnWebhook(node: INode, body: IDataObject, i: number): voi
 /** The Wait Method field and notice of Crawl / Batch Scrape → Run and Wait. */
 export function jobWaitMethodFields(kind: JobKind): INodeProperties[] {
 	const items =
-		kind === 'crawl'
-			? 'One input item per execution: loop over several items with "Loop Over Items" (batch size 1).'
-			: 'All input items go into the one job, as with Poll.';
+		kind === 'crawl' ? 'One input item per execution (use "Loop Over Items" for more).' : 'All input items go into the one job.';
 	return waitMethodFields(
 		NOUN[kind],
 		kind === 'crawl',
-		`The ${NOUN[kind]}'s end ("completed" or "failed" event) is sent to this execution's resume URL (built from n8n's WEBHOOK_URL), so the service must be able to reach this n8n; the pages are then read once. ${items} The Webhook options cannot be used with it. If the webhook is lost (the service sends it once), the execution also reads the job itself now and then (80 s after the start, then every 80 s or 45 % of its age) and ends with its pages. When Max Wait passes first: "Return Last Status" outputs the job's ID with status "scraping" and timedOut: true; "Fail" stops with an error.`,
+		`The service calls this execution back when the ${NOUN[kind]} ends, so it must be able to reach this n8n (WEBHOOK_URL). ${items} Not with the Webhook options.`,
 	);
 }
 

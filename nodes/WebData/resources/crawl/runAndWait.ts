@@ -4,7 +4,7 @@ import { readOutputMode } from '../../fields/document';
 import type { Operation, RunContext } from '../../helpers/types';
 import { requireUuid } from '../../helpers/validation';
 import { readWaitMethod, startAndWaitForWebhook, WAIT_METHOD_WEBHOOK } from '../../jobs/resume';
-import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../jobs/wait';
+import { maxWaitFieldsByMethod, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../jobs/wait';
 import { readToolJobId } from '../../tool/tool';
 import { failOrItem, JOB_OUTPUT, jobWaiter, jobWaitMethodFields, pageJson, refuseOwnWebhook, waitForJob } from './jobs';
 import { buildCrawlBody, crawlFields, startCrawl } from './start';
@@ -17,7 +17,7 @@ export const crawlWaiter = jobWaiter('crawl', (entry, id, status, documents, mod
 
 /** Crawl → Run and Wait: start a crawl (or read a finished one again, as a tool), wait, one item per page. */
 export const runAndWait: Operation = {
-	properties: [...crawlFields, ...jobWaitMethodFields('crawl'), maxWaitField('crawl'), onTimeoutField('crawl', 'Get Status', 'scraping'), JOB_OUTPUT],
+	properties: [...crawlFields, ...jobWaitMethodFields('crawl'), ...maxWaitFieldsByMethod('crawl'), onTimeoutField('crawl', 'Get Status', 'scraping'), JOB_OUTPUT],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const body = buildCrawlBody(this, i);
 		const maxWaitMs = readMaxWaitMs(this, i);

@@ -3,7 +3,6 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodePr
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../fields/scrapeOptions';
 import { crawlDelayProblem, MAX_CRAWL_DELAY_S, pathPatternsIssue } from '../../fields/serverRules';
-import { FROM_V3, ONLY_BEFORE_V3 } from '../../fields/fields';
 import { withoutEnvelope } from '../../helpers/objects';
 import { invalid } from '../../helpers/validation';
 import type { Operation, RunContext } from '../../helpers/types';
@@ -15,35 +14,19 @@ import { assertTriggerVerifiable, triggerTargetOptions } from '../../jobs/trigge
 export const MAX_LIMIT = 10_000;
 
 /**
- * Page Limit from node version 3 on: n8n's usual Limit (default 50); the hint names what it costs.
- * One name per concept: a monitor's crawl target calls the same number "Page Limit".
+ * Page Limit, small by default so that a first crawl is cheap; the hint names what it costs. One
+ * name per concept: a monitor's crawl target calls the same number "Page Limit" (`pageLimit`). Not
+ * `limit`: n8n's editor says "Limit of N items reached … tweak Return All or Limit" under any node
+ * whose `limit` equals its item count, which a crawl that reached its page limit always does.
  */
 export const CRAWL_LIMIT: INodeProperties = {
 	displayName: 'Page Limit',
-	name: 'limit',
+	name: 'pageLimit',
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: MAX_LIMIT, numberPrecision: 0 },
-	default: 50,
-	description: 'Max number of results to return',
-	hint: 'The most pages to crawl. Each page costs credits (a scrape each).',
-	displayOptions: { show: FROM_V3 },
-};
-
-/**
- * Page Limit of versions 1 and 2, unchanged: default 10. n8n stores no default values, so a saved
- * v1/v2 crawl that kept the default must still crawl at most 10 pages: its default cannot become 50.
- * Version 3 changed the default instead (CRAWL_LIMIT).
- * Said plainly: n8n's lint rules (node-param-default-wrong-for-limit, …-description-wrong-for-limit)
- * read object literals, so this field, a copy of the version 3 one with the old default, is out of
- * their sight. They cannot express a default per node version, and no field named `limit` with
- * default 5 can pass them; changing it would change what saved workflows ask for and spend.
- */
-export const CRAWL_LIMIT_BEFORE_V3: INodeProperties = {
-	...CRAWL_LIMIT,
 	default: 10,
-	description: 'The most pages to crawl (each page costs credits)',
-	hint: undefined,
-	displayOptions: { show: ONLY_BEFORE_V3 },
+	description: 'The most pages to crawl',
+	hint: 'Each page costs credits (a scrape each). Raise it once a first run looks right.',
 };
 
 /** The Start fields of a crawl (also used by Run and Wait). */
@@ -58,7 +41,6 @@ export const crawlFields: INodeProperties[] = [
 		description: 'The page to start crawling from (an absolute http or https URL). Links found on it are followed.',
 	},
 	CRAWL_LIMIT,
-	CRAWL_LIMIT_BEFORE_V3,
 	{
 		displayName: 'Crawl Options',
 		name: 'options',
@@ -204,7 +186,7 @@ const BOOLEAN_NAMES: Record<string, string> = {
 export function buildCrawlBody(ctx: IExecuteFunctions, i: number): IDataObject {
 	const node = ctx.getNode();
 	const body: IDataObject = { url: requireHttpUrl(node, 'URL', ctx.getNodeParameter('url', i, ''), i) };
-	body.limit = checkInt(node, 'Page Limit', ctx.getNodeParameter('limit', i, 10), 1, MAX_LIMIT, i);
+	body.limit = checkInt(node, 'Page Limit', ctx.getNodeParameter('pageLimit', i, 10), 1, MAX_LIMIT, i);
 	const o = readOptions(ctx, i);
 	if (typeof o.prompt === 'string' && o.prompt.trim() !== '') {
 		if (o.prompt.length > 10_000) throw invalid(node, 'Describe What to Crawl', o.prompt, 'at most 10,000 characters', i);

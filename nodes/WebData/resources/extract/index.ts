@@ -14,7 +14,7 @@ export const extract: Resource = {
 			{
 				name: 'Get Status',
 				value: 'getStatus',
-				action: 'Get the status of an extract job',
+				action: 'Get extract job status',
 				description: 'The status and, when finished, the extracted data of a job',
 			},
 			{
@@ -26,7 +26,7 @@ export const extract: Resource = {
 			{
 				name: 'Start',
 				value: 'start',
-				action: 'Start an extract job',
+				action: 'Start extract job',
 				description: 'Start an extract job and output its ID at once; read the result later with Get Status (costs credits)',
 			},
 		],

@@ -15,7 +15,7 @@ export const interact: Resource = {
 			{
 				name: 'Execute',
 				value: 'execute',
-				action: 'Execute code or a prompt in a browser',
+				action: 'Execute code or prompt in browser',
 				description:
 					'Run code in a browser session, or code or a plain-language prompt on the page of an earlier scrape (costs credits)',
 			},
@@ -28,13 +28,13 @@ export const interact: Resource = {
 			{
 				name: 'Start Session',
 				value: 'start',
-				action: 'Start a browser session',
+				action: 'Start browser session',
 				description: 'Open a browser session to drive with code; its ID is in the output (costs credits until it is stopped)',
 			},
 			{
 				name: 'Stop Session',
 				value: 'stop',
-				action: 'Stop a browser session',
+				action: 'Stop browser session',
 				description: 'End a browser session (or the browser of a scraped page) and get what it cost',
 			},
 		],

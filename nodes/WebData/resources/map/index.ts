@@ -12,7 +12,7 @@ export const map: Resource = {
 			{
 				name: 'Map URL',
 				value: 'mapUrl',
-				action: 'Map a website',
+				action: 'Map website',
 				description: 'List the URLs of a website quickly, without scraping them (costs credits)',
 			},
 		],

@@ -2,34 +2,30 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import type { Operation, RunContext } from '../../helpers/types';
-import { FROM_V2, FROM_V3, ONLY_BEFORE_V3, ONLY_V1 } from '../../fields/fields';
 import { buildMonitorBody } from './body';
 import { createMonitor } from './api';
 import {
 	cronField,
 	emailField,
-	goalField,
-	goalFieldV3,
-	judgeField,
-	judgeFieldV3,
+	createGoalField,
+	createJudgeField,
 	nameField,
 	retentionField,
 	scheduleTextField,
 	targetsField,
 	targetsJsonField,
 	timezoneField,
-	timezoneFieldV2,
 	webhookField,
 } from './fields';
 import { readCreateInput } from './form';
+import { DEFAULT_CRON, DEFAULT_SCHEDULE_TEXT } from './schedule';
 
 const properties: INodeProperties[] = [
-	{ ...nameField, required: true },
-	// Version 3: "Judge Changes Against Goal" only once a Goal is written (versions 1 and 2 keep both shown).
-	{ ...goalField, displayOptions: { show: ONLY_BEFORE_V3 } },
-	{ ...judgeField, displayOptions: { show: ONLY_BEFORE_V3 } },
-	{ ...goalFieldV3, displayOptions: { show: FROM_V3 } },
-	{ ...judgeFieldV3, displayOptions: { show: FROM_V3, hide: { goal: [''] } } },
+	// Required fields come filled in (the workflow's name, the trigger's schedule), so a first run needs only a target.
+	{ ...nameField, required: true, default: '={{ $workflow.name }}', description: `${nameField.description}; by default the name of this workflow` },
+	// "Judge Changes Against Goal" only once a Goal is written.
+	createGoalField,
+	{ ...createJudgeField, displayOptions: { hide: { goal: [''] } } },
 	{
 		displayName: 'Schedule Type',
 		name: 'scheduleMode',
@@ -41,11 +37,9 @@ const properties: INodeProperties[] = [
 			{ name: 'In Words', value: 'text', description: 'Words such as "every 30 minutes" or "daily at 9am"' },
 		],
 	},
-	{ ...scheduleTextField, required: true, displayOptions: { show: { scheduleMode: ['text'] } } },
-	{ ...cronField, required: true, displayOptions: { show: { scheduleMode: ['cron'] } } },
-	// Version 1 keeps the default "UTC"; version 2's is empty, the workflow's time zone.
-	{ ...timezoneField, displayOptions: { show: ONLY_V1 } },
-	{ ...timezoneFieldV2, displayOptions: { show: FROM_V2 } },
+	{ ...scheduleTextField, required: true, default: DEFAULT_SCHEDULE_TEXT, displayOptions: { show: { scheduleMode: ['text'] } } },
+	{ ...cronField, required: true, default: DEFAULT_CRON, displayOptions: { show: { scheduleMode: ['cron'] } } },
+	timezoneField,
 	{
 		displayName: 'Define Targets',
 		name: 'targetsSource',

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { headersField, uuidLocator } from '../../fields/fields';
-import { CRON_HELP, SCHEDULE_TEXT_DESCRIPTION, TIMEZONE_DESCRIPTION, TIMEZONE_DESCRIPTION_V2 } from './schedule';
+import { CRON_HELP, SCHEDULE_TEXT_DESCRIPTION, TIMEZONE_DESCRIPTION } from './schedule';
 
 /** Parameters shared by the Monitor operations, as plain data. */
 
@@ -93,16 +93,16 @@ export const judgeField: INodeProperties = {
 };
 
 /**
- * Monitor Create's Goal and judging from version 3: the switch shows only once a Goal is written
- * (with none there is nothing to judge), and the Goal says what an empty one means.
+ * Monitor Create's Goal and judging: the switch shows only once a Goal is written (with none there
+ * is nothing to judge), and the Goal says what an empty one means.
  */
-export const goalFieldV3: INodeProperties = {
+export const createGoalField: INodeProperties = {
 	...goalField,
 	description:
 		'What matters to you, in plain words (at most 2000 characters). Each changed page and each new search result is judged against it. Empty: nothing is judged; every change and every new search result is reported.',
 };
 
-export const judgeFieldV3: INodeProperties = {
+export const createJudgeField: INodeProperties = {
 	...judgeField,
 	description:
 		'Whether a model judges each changed page and new search result against the Goal above: meaningful or not, with a reason (in "isMeaningful" and "judgement"). Off: every change is reported unjudged.',
@@ -127,22 +127,16 @@ export const cronField: INodeProperties = {
 	description: CRON_HELP,
 };
 
+/** Time Zone: empty by default, which means the workflow's time zone (resolved when the node runs). */
 export const timezoneField: INodeProperties = {
 	displayName: 'Time Zone',
 	name: 'timezone',
 	type: 'string',
-	default: 'UTC',
-	placeholder: 'e.g. Europe/Berlin',
-	description: TIMEZONE_DESCRIPTION,
-};
-
-/** Version 2's Time Zone: empty by default, which means the workflow's time zone (resolved when the node runs). */
-export const timezoneFieldV2: INodeProperties = {
-	...timezoneField,
 	default: '',
+	placeholder: 'e.g. Europe/Berlin',
 	// What an empty field means, visible at the field (the description is behind the "?" only).
 	hint: 'Empty: this workflow\'s time zone (the n8n instance\'s, unless the workflow settings set one)',
-	description: TIMEZONE_DESCRIPTION_V2,
+	description: TIMEZONE_DESCRIPTION,
 };
 
 export const retentionField: INodeProperties = {

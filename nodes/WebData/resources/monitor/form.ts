@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { invalid } from '../../helpers/validation';
 import type { EmailInput, MonitorInput, WebhookInput } from './body';
 import { formLabeler, hasSearchTarget, jsonLabeler, parseTargetsJson, targetsFromForm } from './targets';
-import { defaultTimezone, timezoneOrWorkflowZone } from './schedule';
+import { timezoneOrWorkflowZone } from './schedule';
 import { isPlainObject } from '../../helpers/objects';
 
 /** Turns what the node's form holds into a MonitorInput for buildMonitorBody. */
@@ -53,8 +53,8 @@ export function readCreateInput(ctx: IExecuteFunctions, i: number): MonitorInput
 		schedule: {
 			text: mode === 'text' ? ctx.getNodeParameter('scheduleText', i, '') : undefined,
 			cron: mode === 'cron' ? ctx.getNodeParameter('cron', i, '') : undefined,
-			// Version 1's default is "UTC", version 2's empty: the workflow's time zone (defaultTimezone).
-			timezone: timezoneOrWorkflowZone(ctx.getNodeParameter('timezone', i, defaultTimezone(ctx.getNode().typeVersion)), () => ctx.getTimezone()),
+			// Empty (the default): the workflow's time zone.
+			timezone: timezoneOrWorkflowZone(ctx.getNodeParameter('timezone', i, ''), () => ctx.getTimezone()),
 		},
 		targets: targetsFromParameters(
 			node,
@@ -68,9 +68,9 @@ export function readCreateInput(ctx: IExecuteFunctions, i: number): MonitorInput
 	// "off" is sent, as it lets search targets run without a goal.
 	const hasGoal = typeof goal === 'string' ? goal.trim() !== '' : goal !== undefined && goal !== null;
 	if (hasGoal || judge !== true) input.judgeEnabled = judge;
-	// Version 3 shows the switch only with a Goal: without one, search targets report every new result
+	// The switch shows only with a Goal: without one, search targets report every new result
 	// unjudged (the Goal's description says so), which the service takes as judging off.
-	else if (node.typeVersion >= 3 && hasSearchTarget(input.targets?.list)) input.judgeEnabled = false;
+	else if (hasSearchTarget(input.targets?.list)) input.judgeEnabled = false;
 	if (options.retentionDays !== undefined) input.retentionDays = options.retentionDays;
 	const webhook = webhookFromForm(options.webhook);
 	if (webhook) input.webhook = webhook;
@@ -98,9 +98,8 @@ export function readUpdateInput(ctx: IExecuteFunctions, i: number): MonitorInput
 				i,
 			);
 		}
-		// Version 2: a new schedule without a time zone (empty or not added) is read in the workflow's
-		// time zone. Version 1 sends what was added (nothing when empty: the service's default).
-		const timezone = ctx.getNode().typeVersion >= 2 ? timezoneOrWorkflowZone(f.timezone, () => ctx.getTimezone()) : f.timezone;
+		// A new schedule without a time zone (empty or not added) is read in the workflow's time zone.
+		const timezone = timezoneOrWorkflowZone(f.timezone, () => ctx.getTimezone());
 		input.schedule = { text: f.scheduleText, cron: f.cron, timezone };
 	}
 	const hasForm = isPlainObject(f.targets) && Object.values(f.targets).some((g) => Array.isArray(g) && g.length > 0);

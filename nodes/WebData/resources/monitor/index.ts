@@ -19,25 +19,25 @@ export const monitor: Resource = {
 			{
 				name: 'Create',
 				value: 'create',
-				action: 'Create a monitor',
+				action: 'Create monitor',
 				description: 'Watch pages, a site or web searches on a schedule and report changes (each check costs credits, one per page)',
 			},
 			{
 				name: 'Delete',
 				value: 'delete',
-				action: 'Delete a monitor',
+				action: 'Delete monitor',
 				description: 'Stop and remove a monitor',
 			},
 			{
 				name: 'Get',
 				value: 'get',
-				action: 'Get a monitor',
+				action: 'Get monitor',
 				description: 'Get a monitor with its schedule, targets and last check summary',
 			},
 			{
 				name: 'Get Check',
 				value: 'getCheck',
-				action: 'Get a monitor check',
+				action: 'Get monitor check',
 				description: 'Get one check with its pages: status, diff and judgment of each page',
 			},
 			{
@@ -49,19 +49,19 @@ export const monitor: Resource = {
 			{
 				name: 'Get Many Checks',
 				value: 'getManyChecks',
-				action: 'Get many checks of a monitor',
+				action: 'Get many monitor checks',
 				description: 'Get the checks of a monitor, newest first, one item each',
 			},
 			{
 				name: 'Run Check Now',
 				value: 'runCheck',
-				action: 'Run a monitor check now',
+				action: 'Run monitor check now',
 				description: 'Start a check at once (costs credits, one per watched page), and optionally wait for its pages',
 			},
 			{
 				name: 'Update',
 				value: 'update',
-				action: 'Update a monitor',
+				action: 'Update monitor',
 				description: 'Change some fields of a monitor, or pause and resume it',
 			},
 		],

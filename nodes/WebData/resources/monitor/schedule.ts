@@ -6,7 +6,9 @@ import { invalid } from '../../helpers/validation';
 export const MAX_CRON_LENGTH = 128;
 export const MAX_SCHEDULE_TEXT_LENGTH = 128;
 export const MIN_INTERVAL_MINUTES = 5;
-export const DEFAULT_TIMEZONE = 'UTC';
+/** The schedule a new monitor starts with (Monitor Create and the Web Data Trigger). */
+export const DEFAULT_SCHEDULE_TEXT = 'every 30 minutes';
+export const DEFAULT_CRON = '*/30 * * * *';
 
 /** What a person gives for a schedule: exactly one of `cron` or `text`, and an optional time zone. */
 export interface ScheduleInput {
@@ -185,22 +187,12 @@ export const CRON_HELP =
 	'Five fields with numbers only: minute, hour, day of month, month (1-12), day of week (0-7, 0 and 7 = Sunday): "0 9 * * 1-5", not MON-FRI. A step needs * or a range ("5-59/15"). When both day fields are set, a day must match both. Checks must be at least 5 minutes apart.';
 export const TIMEZONE_HELP = 'A name such as "Europe/Berlin" or "America/New_York", not an offset such as +02:00.';
 export const SCHEDULE_TEXT_DESCRIPTION = `When to check, in words. ${SCHEDULE_TEXT_HELP}`;
-export const TIMEZONE_DESCRIPTION = `The IANA time zone the schedule is read in; leave it empty for this workflow's time zone (its settings, else the n8n instance's). ${TIMEZONE_HELP}`;
-
-/** Version 2's Time Zone (Web Data Monitor Create/Update, the Web Data Trigger): empty by default. */
-export const TIMEZONE_DESCRIPTION_V2 = `The IANA time zone the schedule is read in. Empty (the default) means this workflow's time zone: the n8n instance's, unless the workflow's settings set one; it is read when the node runs. ${TIMEZONE_HELP}`;
-
-/**
- * The Time Zone default per node version: "UTC" in version 1 (n8n does not save a value equal to
- * the default, so saved version 1 workflows must keep it), empty (the workflow's zone) from 2 on.
- */
-export function defaultTimezone(typeVersion: number): string {
-	return typeVersion >= 2 ? '' : DEFAULT_TIMEZONE;
-}
+/** Time Zone (Web Data Monitor Create/Update, the Web Data Trigger): empty by default. */
+export const TIMEZONE_DESCRIPTION = `The IANA time zone the schedule is read in. Empty (the default) means this workflow's time zone: the n8n instance's, unless the workflow's settings set one; it is read when the node runs. ${TIMEZONE_HELP}`;
 
 /**
  * An empty Time Zone means the workflow's time zone (n8n's getTimezone(): the workflow setting,
- * else the instance's). In version 1 the field's default stays "UTC" (see defaultTimezone).
+ * else the instance's).
  */
 export function timezoneOrWorkflowZone(value: unknown, workflowZone: () => string): unknown {
 	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '') ? workflowZone() : value;

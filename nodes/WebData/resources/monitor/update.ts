@@ -2,7 +2,6 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import type { Operation, RunContext } from '../../helpers/types';
-import { FROM_V2, ONLY_V1 } from '../../fields/fields';
 import { readMonitorId, updateMonitor } from './api';
 import { buildMonitorBody } from './body';
 import {
@@ -18,59 +17,45 @@ import {
 	targetsField,
 	targetsJsonField,
 	timezoneField,
-	timezoneFieldV2,
 	webhookField,
 } from './fields';
 import { readUpdateInput } from './form';
 import { TIMEZONE_HELP } from './schedule';
 
-/** The Update Fields collection, with the Time Zone field of a node version. */
-function updateFields(timezone: INodeProperties): INodeProperties {
-	return {
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		description: 'The fields to change; anything not added stays as it is',
-		options: [
-			cronField,
-			customBodyOption,
-			emailField,
-			goalField,
-			judgeField,
-			nameField,
-			retentionField,
-			{ ...scheduleTextField, description: `${scheduleTextField.description} Give it or Cron Expression, not both.` },
-			statusField,
-			{ ...targetsField, description: 'New targets; they replace all current targets (1 to 50 in all)' },
-			{ ...targetsJsonField, description: `New targets as JSON; they replace all current targets. ${targetsJsonField.description}` },
-			timezone,
-			webhookField,
-		],
-	};
-}
+/** The Update Fields collection. */
+const updateFields: INodeProperties = {
+	displayName: 'Update Fields',
+	name: 'updateFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	description: 'The fields to change; anything not added stays as it is',
+	options: [
+		cronField,
+		customBodyOption,
+		emailField,
+		goalField,
+		judgeField,
+		nameField,
+		retentionField,
+		{ ...scheduleTextField, description: `${scheduleTextField.description} Give it or Cron Expression, not both.` },
+		statusField,
+		{ ...targetsField, description: 'New targets; they replace all current targets (1 to 50 in all)' },
+		{ ...targetsJsonField, description: `New targets as JSON; they replace all current targets. ${targetsJsonField.description}` },
+		{
+			...timezoneField,
+			description: `The IANA time zone of the new schedule (with Schedule or Cron Expression). Empty or not added: this workflow's time zone (the n8n instance's, unless the workflow's settings set one), read when the node runs. ${TIMEZONE_HELP}`,
+		},
+		webhookField,
+	],
+};
 
 /**
  * Monitor → Update: PATCH /v2/monitor/{id} with only the fields added (at least one). Pause and
  * resume through Status. New targets replace all targets.
  */
 export const update: Operation = {
-	properties: [
-		monitorIdField,
-		// Version 1 keeps its Time Zone default "UTC"; version 2's is empty, the workflow's time zone.
-		{
-			...updateFields({ ...timezoneField, description: 'The IANA time zone of the new schedule (with Schedule or Cron Expression)' }),
-			displayOptions: { show: ONLY_V1 },
-		},
-		{
-			...updateFields({
-				...timezoneFieldV2,
-				description: `The IANA time zone of the new schedule (with Schedule or Cron Expression). Empty or not added: this workflow's time zone (the n8n instance's, unless the workflow's settings set one), read when the node runs. ${TIMEZONE_HELP}`,
-			}),
-			displayOptions: { show: FROM_V2 },
-		},
-	],
+	properties: [monitorIdField, updateFields],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const monitorId = readMonitorId(this, i);
 		const body = applyCustomBody(this, i, update.properties, buildMonitorBody(this.getNode(), readUpdateInput(this, i), 'update', i));

@@ -1,12 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { FROM_V3, headersField, ONLY_V1, ONLY_V2, PDF_MODE_OPTIONS } from '../../fields/fields';
+import { headersField, PDF_MODE_OPTIONS } from '../../fields/fields';
 import { INTEGRATION_DESCRIPTION, INTEGRATIONS } from './options';
 
 /**
- * The Options of version 1, unchanged: saved workflows at typeVersion 1 show and read this list.
+ * Every option of Parse File, each defined once; the panel sorts them into the collections below
+ * (Options, Advanced Options) under these names.
  */
-const PARSE_OPTIONS_V1: INodeProperties = {
+const ALL_PARSE_OPTIONS: INodeProperties = {
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
@@ -146,65 +147,63 @@ const PARSE_OPTIONS_V1: INodeProperties = {
 		],
 	};
 
-/** One option of the version 1 list, by its name. */
+/** One option, by its name. */
 function optionOf(name: string): INodeProperties {
-	const found = (PARSE_OPTIONS_V1.options as INodeProperties[]).find((o) => o.name === name);
+	const found = (ALL_PARSE_OPTIONS.options as INodeProperties[]).find((o) => o.name === name);
 	if (!found) throw new Error(`Parse File has no option "${name}"`);
 	return found;
 }
 
 /**
- * Options a person parsing a file needs (version 2). The rest moved to Advanced Options, under the
- * same parameter names, so both versions send the same request for the same settings.
+ * Two collections. Options: the file and the output, what a person parsing a file sets. Advanced
+ * Options: what only matters for HTML content, for web pages a file links to (the service fetches
+ * them), or for the service's logs; each name says which, so nothing there puzzles on a PDF.
  */
 export const PARSE_MAIN_OPTION_NAMES = [
 	'checkPromptInjection',
 	'concurrency',
-	'excludeTags',
-	'includeTags',
 	'keepInputBinary',
 	'markdownBinaryProperty',
-	'onlyMainContent',
 	'markdownToBinary',
 	'removeBase64Images',
 	'timeout',
 	'zeroDataRetention',
 ];
 
-const PARSE_OPTIONS_V2: INodeProperties = {
-	...PARSE_OPTIONS_V1,
+const PARSE_OPTIONS: INodeProperties = {
+	...ALL_PARSE_OPTIONS,
+	description: 'Settings for the file and the output',
 	options: PARSE_MAIN_OPTION_NAMES.map(optionOf),
 };
 
-/**
- * Version 2's Advanced Options: what only matters when the service fetches web content a file links
- * to, or for the service's own logs. Plain names; each description says when you would want it.
- */
+/** Everything else, alphabetical by its name in the panel. */
 export const PARSE_ADVANCED_OPTIONS: INodeProperties = {
 	displayName: 'Advanced Options',
 	name: 'advancedOptions',
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	description: 'Rarely needed: settings for web content a file links to, and labels for the service\'s logs',
+	description: 'Rarely needed: parts of HTML content to keep, how linked web pages are fetched, and labels for the service\'s logs',
 	options: [
 		{
 			...optionOf('blockAds'),
 			displayName: 'Block Ads on Linked Web Pages',
-			description:
-				'Whether to block ads and cookie pop-ups when the service fetches web pages the file links to. Turn it off only if linked pages lose content you need.',
+			description: 'Whether to block ads and cookie pop-ups on web pages the file links to. Turn it off only if they lose content you need.',
 		},
+		{ ...optionOf('excludeTags'), displayName: 'Exclude HTML Tags' },
 		{
 			...optionOf('headers'),
 			displayName: 'Headers for Linked Web Pages',
-			description: 'HTTP headers sent when the service fetches web pages the file links to, e.g. a cookie or token such a page needs',
+			description: 'HTTP headers sent with the requests for web pages the file links to, e.g. a cookie or token such a page needs',
 		},
+		{ ...optionOf('includeTags'), displayName: 'Include HTML Tags' },
 		{
 			...optionOf('integration'),
 			displayName: 'Integration Label',
 			// The values the service accepts (server utils/integration.ts 10ac4b1d; see INTEGRATIONS).
 			description: `Only when the service's statistics should name the tool that sends this parse. It accepts only ${INTEGRATIONS.join(', ')}, or your own value starting with "_". Leave empty when in doubt.`,
 		},
+		{ ...optionOf('onlyMainContent'), displayName: 'Only Main Content of HTML' },
 		{
 			...optionOf('origin'),
 			displayName: 'Origin Label',
@@ -213,8 +212,7 @@ export const PARSE_ADVANCED_OPTIONS: INodeProperties = {
 		{
 			...optionOf('proxy'),
 			displayName: 'Proxy for Linked Web Pages',
-			description:
-				'Which proxy the service uses for web pages the file links to. Choose Auto when such pages block plain requests; parsing supports only these two.',
+			description: 'Which proxy fetches web pages the file links to. Choose Auto when such pages block plain requests; parsing supports only these two.',
 		},
 		{
 			...optionOf('skipTlsVerification'),
@@ -231,95 +229,15 @@ export const PARSE_ADVANCED_OPTIONS: INodeProperties = {
 	],
 };
 
-/**
- * Version 3 separates what the settings act on. Options: the file and the output. HTML Content
- * Options: which parts of HTML content are kept. Linked Web Page Options: web pages a file links to,
- * under the names Scrape uses for the same settings. Advanced Options: labels for the service's logs.
- * Every option keeps its parameter name, type and default, so the request is the same as in version 1
- * and 2 for the same settings.
- */
-export const PARSE_MAIN_OPTION_NAMES_V3 = [
-	'checkPromptInjection',
-	'concurrency',
-	'keepInputBinary',
-	'markdownBinaryProperty',
-	'markdownToBinary',
-	'removeBase64Images',
-	'timeout',
-	'zeroDataRetention',
-];
+/** The collections after Options, by parameter name. */
+export const PARSE_OPTION_GROUPS = [PARSE_ADVANCED_OPTIONS];
 
-const PARSE_OPTIONS_V3: INodeProperties = {
-	...PARSE_OPTIONS_V1,
-	description: 'Settings for the file and the output',
-	options: PARSE_MAIN_OPTION_NAMES_V3.map(optionOf),
-};
-
-/** The three options, in the order the panel lists them; their names in Parse's collections. */
-export const PARSE_HTML_OPTIONS: INodeProperties = {
-	displayName: 'HTML Content Options',
-	name: 'htmlOptions',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	description: 'Which parts of HTML content to keep: HTML files, and web pages a file links to',
-	options: [optionOf('excludeTags'), optionOf('includeTags'), optionOf('onlyMainContent')],
-};
-
-export const PARSE_LINKED_PAGE_OPTIONS: INodeProperties = {
-	displayName: 'Linked Web Page Options',
-	name: 'linkedPageOptions',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	description: 'Only when a file links to web pages the service fetches: how it fetches them (the same settings as Scrape\'s)',
-	options: [
-		{
-			...optionOf('blockAds'),
-			description: 'Whether to block ads and cookie pop-ups on linked web pages. Turn it off only if they lose content you need.',
-		},
-		{ ...optionOf('headers'), description: 'HTTP headers sent with the requests for linked web pages, e.g. a cookie or token such a page needs' },
-		{
-			...optionOf('proxy'),
-			description: 'Which proxy fetches linked web pages. Choose Auto when such pages block plain requests; parsing supports only these two.',
-		},
-		{
-			...optionOf('skipTlsVerification'),
-			displayName: 'Skip Certificate Checks',
-			description:
-				'Whether to accept linked web pages even when their TLS certificate is invalid or self-signed. Turn it off when such pages must be verified.',
-		},
-	],
-};
-
-const ADVANCED_BY_NAME = Object.fromEntries((PARSE_ADVANCED_OPTIONS.options as INodeProperties[]).map((o) => [o.name, o]));
-
-export const PARSE_ADVANCED_OPTIONS_V3: INodeProperties = {
-	...PARSE_ADVANCED_OPTIONS,
-	description: 'Rarely needed: labels for the service\'s statistics and audit logs',
-	options: [ADVANCED_BY_NAME.integration, ADVANCED_BY_NAME.origin, ADVANCED_BY_NAME.auditUsername],
-};
-
-/** The collections of version 3 after Options, by parameter name. */
-export const PARSE_V3_GROUPS = [PARSE_HTML_OPTIONS, PARSE_LINKED_PAGE_OPTIONS, PARSE_ADVANCED_OPTIONS_V3];
-
-/**
- * Where each option is in the panel, for messages: "Options → Proxy" (version 1), "Advanced Options
- * → …" (version 2), "Linked Web Page Options → Proxy" (version 3).
- */
-export function parseOptionLabels(typeVersion: number): Record<string, string> {
-	const labels: Record<string, string> = {};
-	for (const option of PARSE_OPTIONS_V1.options as INodeProperties[]) labels[option.name] = `Options → ${option.displayName}`;
-	if (typeVersion === 2) {
-		for (const option of PARSE_ADVANCED_OPTIONS.options as INodeProperties[]) labels[option.name] = `Advanced Options → ${option.displayName}`;
-	}
-	if (typeVersion >= 3) {
-		for (const group of PARSE_V3_GROUPS) {
-			for (const option of group.options as INodeProperties[]) labels[option.name] = `${group.displayName} → ${option.displayName}`;
-		}
-	}
-	return labels;
-}
+/** Where each option is in the panel, for messages: "Options → Timeout", "Advanced Options → Proxy for Linked Web Pages". */
+export const PARSE_OPTION_LABELS: Record<string, string> = Object.fromEntries(
+	[PARSE_OPTIONS, ...PARSE_OPTION_GROUPS].flatMap((group) =>
+		(group.options as INodeProperties[]).map((option) => [option.name, `${group.displayName} → ${option.displayName}`]),
+	),
+);
 
 /** Parameters of Parse → Parse File, grouped the way a person thinks about a document. */
 export const parseFileProperties: INodeProperties[] = [
@@ -429,13 +347,6 @@ export const parseFileProperties: INodeProperties[] = [
 				default: false,
 				description: 'Whether to separate pages in the Markdown with a line "---" and a comment "&lt;!-- page N --&gt;"',
 			},
-			{
-				displayName: 'Per-Page Output',
-				name: 'pages',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to return the Markdown of each page in "pages"',
-			},
 		],
 	},
 	{
@@ -490,11 +401,6 @@ export const parseFileProperties: INodeProperties[] = [
 			{ name: 'Secrets', value: 'SECRET' },
 		],
 	},
-	// Version 1 keeps its one Options list; version 2 splits it (see PARSE_OPTIONS_V2 above); version 3
-	// separates file, HTML content, linked web page and log settings (see PARSE_V3_GROUPS).
-	{ ...PARSE_OPTIONS_V1, displayOptions: { show: ONLY_V1 } },
-	{ ...PARSE_OPTIONS_V2, displayOptions: { show: ONLY_V2 } },
-	{ ...PARSE_ADVANCED_OPTIONS, displayOptions: { show: ONLY_V2 } },
-	{ ...PARSE_OPTIONS_V3, displayOptions: { show: FROM_V3 } },
-	...PARSE_V3_GROUPS.map((group) => ({ ...group, displayOptions: { show: FROM_V3 } })),
+	PARSE_OPTIONS,
+	...PARSE_OPTION_GROUPS,
 ];

@@ -1,3 +1,4 @@
+import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
 import { invalid } from '../../helpers/validation';
@@ -66,6 +67,21 @@ export async function inspectFile(
 	property: string,
 ): Promise<FileToParse> {
 	const node = ctx.getNode();
+	// n8n's own check says only "expects the node's input data to contain a binary file 'data'"; this
+	// names the field, what the item holds, and where a file comes from.
+	const held = Object.keys(ctx.getInputData()[itemIndex]?.binary ?? {});
+	if (!held.includes(property)) {
+		throw new NodeOperationError(
+			node,
+			`Input Binary Field "${property}" is not valid: item ${itemIndex + 1} has no file in the binary field "${property}" (${held.length ? `its binary fields: ${held.join(', ')}` : 'it has no file at all'})`,
+			{
+				itemIndex,
+				description: held.length
+					? `Set "Input Binary Field" to the field that holds the file (${held.join(', ')}). Nothing was sent to the service.`
+					: 'Parse File reads a file from the item it gets, e.g. from Read/Write Files from Disk, HTTP Request (Response Format: File), Google Drive or a Form Trigger; put such a node before it. Nothing was sent to the service.',
+			},
+		);
+	}
 	const binary = ctx.helpers.assertBinaryData(itemIndex, property);
 	const originalName = binary.fileName ?? '';
 	const mime = binary.mimeType ?? '';

@@ -12,7 +12,7 @@ export const parse: Resource = {
 			{
 				name: 'Parse File',
 				value: 'parseFile',
-				action: 'Parse a file',
+				action: 'Parse file',
 				description: 'Turn a PDF, Word, Excel, PowerPoint, EPUB, CSV or HTML file into Markdown, JSON and more (costs credits)',
 			},
 		],

@@ -83,10 +83,7 @@ export interface ParseParameters {
 	redactReplaceStyle?: string;
 	redactEntities?: string[];
 	options: IDataObject;
-	/**
-	 * Where each option is in the panel, for messages (`parseOptionLabels` of the node's version:
-	 * version 2 has some under Advanced Options); without it, the version 1 names ("Options → …").
-	 */
+	/** Where each option is in the panel, for messages (PARSE_OPTION_LABELS); without it, "Options → …". */
 	optionLabels?: Record<string, string>;
 }
 

