@@ -7,6 +7,7 @@ const path = require('path');
 const ROOT = path.join(__dirname, '../../nodes/WebData');
 /** Rooms from the top down: a file may import its own room and the rooms after it. */
 const ORDER = ['methods', 'resources', 'jobs', 'fields', 'tool', 'helpers', 'transport'];
+// fields/ and tool/ are siblings (see the test below): neither imports the other.
 
 function tsFiles(dir) {
 	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -34,6 +35,30 @@ describe('nodes/WebData layout', () => {
 			}
 		}
 		expect(upward).toEqual([]);
+	});
+
+	test('fields/ and tool/ stand side by side: neither imports the other', () => {
+		const crossing = [];
+		for (const [room, other] of [['fields', 'tool'], ['tool', 'fields']]) {
+			for (const file of tsFiles(path.join(ROOT, room))) {
+				for (const match of fs.readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
+					if (roomOf(path.resolve(path.dirname(file), match[1])) === other) crossing.push(`${path.relative(ROOT, file)} -> ${match[1]}`);
+				}
+			}
+		}
+		expect(crossing).toEqual([]);
+	});
+
+	test('tool/ names no resource or operation: each operation says what it is for a model (its own `tool`)', () => {
+		const resources = fs.readdirSync(path.join(ROOT, 'resources'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+		const named = [];
+		for (const file of tsFiles(path.join(ROOT, 'tool'))) {
+			const text = fs.readFileSync(file, 'utf8');
+			for (const resource of resources) {
+				if (new RegExp(`['"\`]${resource}\\.\\w+['"\`]`).test(text)) named.push(`${path.relative(ROOT, file)}: ${resource}.…`);
+			}
+		}
+		expect(named).toEqual([]);
 	});
 
 	test("each resource's index.ts imports only its own operation files, one per operation", () => {

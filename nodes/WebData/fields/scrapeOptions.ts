@@ -12,6 +12,10 @@ import {
 	waitForProblem,
 } from './serverRules';
 import { invalid, parseJsonOrFail } from '../helpers/validation';
+import type { BodyKeys } from './customBody';
+
+/** Scrape-option body keys set by fields of other names (an operation's bodyKeys, for Custom Body Fields). */
+export const SCRAPE_OPTION_BODY_KEYS: BodyKeys = { location: ['locationCountry', 'locationLanguages'], parsers: ['pdfMode', 'pdfMaxPages'] };
 import { isPlainObject } from '../helpers/objects';
 
 /**

@@ -27,6 +27,7 @@ export function readJobId(ctx: IExecuteFunctions, i: number): string {
 }
 
 export const get: Operation = {
+	tool: { description: 'Read one research agent run by its ID: its status and, once finished, its result.' },
 	properties: [jobIdField],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const jobId = readJobId(this, i);

@@ -5,7 +5,7 @@ import { documentJson, type OutputMode, outputModeField, readOutputMode } from '
 import { uuidLocator } from '../../fields/fields';
 import { errorItem, isCancellation } from '../../helpers/items';
 import { waitFor } from '../../jobs/poller';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext, ToolUse } from '../../helpers/types';
 import { invalid, requireUuid } from '../../helpers/validation';
 import { webhookFieldOf } from '../../jobs/triggerTarget';
 import { type CompletionWaiter, type ResumeContext, type ResumeRead, resumeParameter, waitMethodFields } from '../../jobs/resume';
@@ -424,9 +424,22 @@ export function failOrItem(ctx: IExecuteFunctions, error: unknown, i: number): I
 /** The page output field of job results (Run and Wait, Get Status). */
 export const JOB_OUTPUT = outputModeField('url, title, Markdown (or summary), JSON and the page error');
 
+/** What a model reads of Get Status as a tool. */
+const GET_STATUS_TOOL: Record<JobKind, ToolUse> = {
+	crawl: {
+		description: "Read a crawl that was already started, by its crawl ID: its status and a compact list of its pages; page=N gives page N's content. Costs nothing extra.",
+		pageList: 'crawl',
+	},
+	batch: {
+		description: "Read a batch scrape that was already started, by its ID: its status and a compact list of its pages; page=N gives page N's content.",
+		pageList: 'batch',
+	},
+};
+
 /** Get Status of a job (Crawl → Get Status, Batch Scrape → Get Status). */
 export function jobGetStatus(kind: JobKind): Operation {
 	return {
+		tool: GET_STATUS_TOOL[kind],
 		properties: [jobIdField(kind), returnField, { ...JOB_OUTPUT, displayOptions: { show: { return: ['pages'] } } }],
 		async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 			const id = readJobId(this, kind, i);

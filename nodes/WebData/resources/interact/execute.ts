@@ -146,7 +146,7 @@ export const execute: Operation = {
 	],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const request = executeRequest(this, i);
-		applyCustomBody(this, i, execute.properties, request.body);
+		applyCustomBody(this, i, execute, request.body);
 		const answer = await apiRequest<IDataObject>(
 			this,
 			{

@@ -141,11 +141,17 @@ export function buildMapBody(ctx: IExecuteFunctions, i: number): IDataObject {
 		if (!isCountryCode(country)) throw invalid(node, 'Options → Location Country', o.locationCountry, COUNTRY_RULE, i);
 		body.location = { country };
 	}
-	return applyCustomBody(ctx, i, properties, body);
+	return applyCustomBody(ctx, i, mapUrl, body);
 }
 
 /** Map → Map URL: one POST /v2/map per input item; one item per link, or one item with all. */
 export const mapUrl: Operation = {
+	bodyKeys: { location: ['locationCountry'] },
+	tool: {
+		description:
+			'List the URLs of ONE website (with titles and descriptions when known) without reading the pages. One fast, cheap request. Use it to find the right page of a site before scraping it; use crawl to read many pages.',
+		fromAi: { url: "={{ $fromAI('url', 'An absolute https URL of the website to list, e.g. https://example.com', 'string') }}" },
+	},
 	properties,
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const body = buildMapBody(this, i);

@@ -86,9 +86,10 @@ const properties: INodeProperties[] = [
 
 /** Monitor → Create: POST /v2/monitor with every rule checked first; outputs the monitor record. */
 export const create: Operation = {
+	bodyKeys: { schedule: ['scheduleText', 'cron', 'timezone'], notification: ['emailNotification'], targets: ['targetsJson', 'targetsSource'] },
 	properties,
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
-		const body = applyCustomBody(this, i, properties, buildMonitorBody(this.getNode(), readCreateInput(this, i), 'create', i));
+		const body = applyCustomBody(this, i, create, buildMonitorBody(this.getNode(), readCreateInput(this, i), 'create', i));
 		return [{ json: await createMonitor(this, body, i, run?.transportDeps) }];
 	},
 };

@@ -6,6 +6,7 @@ import { monitorIdField } from './fields';
 
 /** Monitor → Get: GET /v2/monitor/{id}. */
 export const get: Operation = {
+	tool: { description: 'Read one page monitor by its ID: its targets, schedule and the summary of its last check.' },
 	properties: [monitorIdField],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const monitorId = readMonitorId(this, i);

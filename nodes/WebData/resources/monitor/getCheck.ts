@@ -9,6 +9,7 @@ import { checkIdField, monitorIdField, pageOutputOptions } from './fields';
  * pages are read; one item for the check (pages in "pages") or one item per page.
  */
 export const getCheck: Operation = {
+	tool: { description: 'Read one check of a page monitor: which pages changed and how.' },
 	properties: [monitorIdField, checkIdField, pageOutputOptions],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const monitorId = readMonitorId(this, i);

@@ -6,6 +6,7 @@ import { collectPages, listMonitors } from './api';
 
 /** Monitor → Get Many: GET /v2/monitor with offset paging (up to 100 per request). */
 export const getMany: Operation = {
+	tool: { description: 'List the page monitors of this account: name, schedule, status and the summary of their last check.' },
 	properties: [returnAllField, limitField],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const limit = readLimit(this, i);

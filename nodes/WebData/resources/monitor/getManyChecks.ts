@@ -8,6 +8,7 @@ import { CHECK_STATUSES, monitorIdField } from './fields';
 
 /** Monitor → Get Many Checks: GET /v2/monitor/{id}/checks, newest first, optionally of one status. */
 export const getManyChecks: Operation = {
+	tool: { description: 'List the checks of one page monitor (newest first): when each ran and how many pages were the same, changed, new or removed.' },
 	properties: [
 		monitorIdField,
 		returnAllField,

@@ -56,6 +56,7 @@ function updateFields(timezone: INodeProperties): INodeProperties {
  * resume through Status. New targets replace all targets.
  */
 export const update: Operation = {
+	bodyKeys: { schedule: ['scheduleText', 'cron', 'timezone'], notification: ['emailNotification'], targets: ['targetsJson'] },
 	properties: [
 		monitorIdField,
 		// Version 1 keeps its Time Zone default "UTC"; version 2's is empty, the workflow's time zone.
@@ -73,7 +74,7 @@ export const update: Operation = {
 	],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const monitorId = readMonitorId(this, i);
-		const body = applyCustomBody(this, i, update.properties, buildMonitorBody(this.getNode(), readUpdateInput(this, i), 'update', i));
+		const body = applyCustomBody(this, i, update, buildMonitorBody(this.getNode(), readUpdateInput(this, i), 'update', i));
 		return [{ json: await updateMonitor(this, monitorId, body, i, run?.transportDeps) }];
 	},
 };

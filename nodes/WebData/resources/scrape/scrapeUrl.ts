@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import { documentJson, downloadScreenshot, fileBaseName, outputModeField, readOutputMode } from '../../fields/document';
-import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../fields/scrapeOptions';
+import { readScrapeOptions, requireHttpUrl, SCRAPE_OPTION_BODY_KEYS, scrapeOptionProperties } from '../../fields/scrapeOptions';
 import { errorItem, isCancellation } from '../../helpers/items';
 import type { Operation, RunContext } from '../../helpers/types';
 import { invalid } from '../../helpers/validation';
@@ -108,6 +108,12 @@ export const SCRAPE_HINTS: Record<string, string> = {
 
 /** Scrape → Scrape URL: one POST /v2/scrape per input item, one output item per URL. */
 export const scrapeUrl: Operation = {
+	bodyKeys: SCRAPE_OPTION_BODY_KEYS,
+	tool: {
+		description:
+			'Read ONE web page whose URL you already know (a public PDF or document URL works too). Returns the page title and its main content as Markdown. Long content is cut at a marker that names the offset to ask for next. Costs one scrape (credits) per call. Pick it for a known page; use search when you do not know the page, map to list the URLs of a site, crawl to read many pages of one site.',
+		fromAi: { url: "={{ $fromAI('url', 'An absolute https URL of the one page to read, e.g. https://example.com/pricing', 'string') }}" },
+	},
 	properties,
 
 	concurrency(this: IExecuteFunctions): number {
@@ -145,7 +151,7 @@ export const scrapeUrl: Operation = {
 
 		const body: IDataObject = { url, ...scrapeOptions };
 		if (options.zeroDataRetention !== undefined) body.zeroDataRetention = Boolean(options.zeroDataRetention);
-		applyCustomBody(this, i, properties, body);
+		applyCustomBody(this, i, scrapeUrl, body);
 
 		const timeout = typeof scrapeOptions.timeout === 'number' ? scrapeOptions.timeout : 60_000;
 		const waitFor = typeof scrapeOptions.waitFor === 'number' ? scrapeOptions.waitFor : 0;
