@@ -4,14 +4,16 @@ import { headersField, PDF_MODE_OPTIONS } from './fields';
 import {
 	actionsProblem,
 	COUNTRY_RULE,
+	HEADER_NAME,
 	isCountryCode,
 	PROXIES,
+	SCRAPE_TIMEOUT_MS,
 	SEARCH_FORMATS,
 	structuredSchemaProblem,
 	totalWaitProblem,
 	waitForProblem,
 } from './serverRules';
-import { invalid, parseJsonOrFail } from '../helpers/validation';
+import { invalid, isHttpUrl, parseJsonOrFail } from '../helpers/validation';
 import type { BodyKeys } from './customBody';
 
 /** Scrape-option body keys set by fields of other names (an operation's bodyKeys, for Custom Body Fields). */
@@ -64,8 +66,8 @@ export const ACTION_TYPES: Record<string, string[]> = {
 	executeJavascript: ['script'],
 	pdf: [],
 };
-export const MIN_TIMEOUT_MS = 1_000;
-export const MAX_TIMEOUT_MS = 300_000;
+export const MIN_TIMEOUT_MS = SCRAPE_TIMEOUT_MS.min;
+export const MAX_TIMEOUT_MS = SCRAPE_TIMEOUT_MS.max;
 export const MAX_PDF_PAGES = 10_000;
 
 type Show = Record<string, Array<string | boolean | number>>;
@@ -592,7 +594,7 @@ export function buildScrapeOptions(node: INode, p: ScrapeOptionInput, i: number,
 		for (const row of headerRows) {
 			const name = String(row.name ?? '').trim();
 			if (!name) throw invalid(node, label('Headers → Name'), row.name ?? '', 'a header needs a name', i);
-			if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw invalid(node, label('Headers → Name'), name, 'a header name has no spaces or special characters', i);
+			if (!HEADER_NAME.test(name)) throw invalid(node, label('Headers → Name'), name, 'a header name has no spaces or special characters', i);
 			headers[name] = String(row.value ?? '');
 		}
 		out.headers = headers;
@@ -632,14 +634,7 @@ export function readScrapeOptions(ctx: IExecuteFunctions, i: number, allowed: re
 /** Checks that a URL is absolute http(s); returns it trimmed. */
 export function requireHttpUrl(node: INode, field: string, value: unknown, i: number): string {
 	const text = String(value ?? '').trim();
-	let ok = false;
-	try {
-		const u = new URL(text);
-		ok = (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
-	} catch {
-		ok = false;
-	}
-	if (!ok) {
+	if (!isHttpUrl(text)) {
 		throw invalid(node, field, value ?? '', 'it must be an absolute http or https URL such as https://example.com/page', i);
 	}
 	return text;

@@ -262,6 +262,12 @@ export function isReservedWebhookHeader(name: string): boolean {
 	return name.trim().toLowerCase().startsWith('x-firecrawl-');
 }
 
+/** An HTTP header name (RFC 9110 token): what a request header set by the user may be called. */
+export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** A page's load timeout, in ms: the bounds of every `timeout` of a scrape (scrape options, monitor targets, Parse). */
+export const SCRAPE_TIMEOUT_MS = Object.freeze({ min: 1_000, max: 300_000 });
+
 export const RESERVED_WEBHOOK_HEADER_RULE =
 	'header names starting with X-Firecrawl- are set by the service itself (X-Firecrawl-Signature, X-Firecrawl-Event, …); use another name';
 

@@ -1,6 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { isReservedWebhookHeader, RESERVED_WEBHOOK_HEADER_RULE } from '../../fields/serverRules';
+import { HEADER_NAME, isReservedWebhookHeader, RESERVED_WEBHOOK_HEADER_RULE } from '../../fields/serverRules';
+import { SIGNATURE_HEADER } from '../../jobs/signature';
 import { invalid } from '../../helpers/validation';
 import { buildSchedule, type ScheduleInput } from './schedule';
 import { checkTargets, hasSearchTarget, isHttpUrl, splitList, type TargetLabeler } from './targets';
@@ -20,10 +21,9 @@ export const MAX_EMAIL_RECIPIENTS = 25;
 export const WEBHOOK_EVENTS = ['monitor.page', 'monitor.check.completed'];
 export const MONITOR_STATUSES = ['active', 'paused'];
 /** The service signs deliveries with this header; a monitor may not set it (api-facts 2). */
-export const SIGNATURE_HEADER = 'X-Firecrawl-Signature';
+export { SIGNATURE_HEADER };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** Field names in messages (as the node's form shows them). */
 export const FIELD = {
