@@ -8,7 +8,8 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { itemsForDelivery, jobItemsForDelivery, needsJobEndRead, parseDelivery, redactedHeaders } from './delivery';
+import { jobItemsForDelivery, needsJobEndRead, parseDelivery, redactedHeaders } from './delivery';
+import { forgetToldChecks, rememberListeningStart, tellMonitorDelivery } from './monitorDelivery';
 import { readJobEnd } from './jobEnd';
 import { triggerProperties } from './description';
 import { searchMonitors } from './listSearch';
@@ -137,7 +138,9 @@ export class WebDataTrigger implements INodeType {
 					await assertJobEventsVerifiable(this);
 					return true; // nothing to register: the job's webhook option points here
 				}
-				return await checkExists(this);
+				const exists = await checkExists(this);
+				if (exists) rememberListeningStart(this); // the floor of catch-ups (issue 29.2)
+				return exists;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
 				signingSecrets.forget(scopeOf(this));
@@ -145,11 +148,15 @@ export class WebDataTrigger implements INodeType {
 					await assertJobEventsVerifiable(this);
 					return true;
 				}
-				return await create(this);
+				const created = await create(this);
+				rememberListeningStart(this);
+				return created;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
 				signingSecrets.forget(scopeOf(this));
-				return await remove(this);
+				const removed = await remove(this);
+				if (removed) forgetToldChecks(this, scopeOf(this)); // a failed removal keeps all, like the registration
+				return removed;
 			},
 		},
 	};
@@ -233,12 +240,17 @@ export class WebDataTrigger implements INodeType {
 			if (!decision.run) return { webhookResponse: { received: true, ignored: decision.reason } };
 			return { workflowData: [this.helpers.returnJsonArray(decision.items)], webhookResponse: ACCEPTED };
 		}
-		const decision = itemsForDelivery(envelope, {
-			events: this.getNodeParameter('events', []) as string[],
-			statuses: (options.statuses as string[] | undefined) ?? [],
-			onlyMeaningful: options.onlyMeaningful === true,
-			passUnknownEvents: options.passUnknownEvents === true,
-			headers: options.includeHeaders === true ? redactedHeaders(headers) : undefined,
+		// Monitor events: the checks missed since the last one told come first (issue 29.2).
+		const decision = await tellMonitorDelivery(this, envelope, {
+			scope,
+			connection,
+			output: {
+				events: this.getNodeParameter('events', []) as string[],
+				statuses: (options.statuses as string[] | undefined) ?? [],
+				onlyMeaningful: options.onlyMeaningful === true,
+				passUnknownEvents: options.passUnknownEvents === true,
+				headers: options.includeHeaders === true ? redactedHeaders(headers) : undefined,
+			},
 		});
 		if (!decision.run) return { webhookResponse: { received: true, ignored: decision.reason } };
 		return { workflowData: [this.helpers.returnJsonArray(decision.items)], webhookResponse: ACCEPTED };

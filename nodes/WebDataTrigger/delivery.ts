@@ -73,7 +73,7 @@ export interface OutputOptions {
 
 export type Decision =
 	| { run: true; items: IDataObject[] }
-	| { run: false; reason: 'event not selected' | 'unknown event' | 'no entry left after the filters' };
+	| { run: false; reason: 'event not selected' | 'unknown event' | 'no entry left after the filters' | 'already told' };
 
 const isKnown = (type: string): type is MonitorEvent => (MONITOR_EVENTS as readonly string[]).includes(type);
 
@@ -161,32 +161,44 @@ export const JOB_EVENTS = [
 /** Events whose `data[]` holds scraped pages (Documents): one item per page. */
 const PAGE_EVENTS = ['crawl.page', 'batch_scrape.page'];
 
-/** The crawl / batch-scrape events that announce a job's end. */
+/** The events that announce a job's end. */
 const END_EVENT_KINDS = ['completed', 'failed', 'cancelled'];
 
-/** A crawl / batch end delivery: its job kind prefix and the end it announces, or undefined. */
-export function jobEndAnnouncement(type: string): { prefix: 'crawl' | 'batch_scrape'; announced: string } | undefined {
-	const match = /^(crawl|batch_scrape)\.(\w+)$/.exec(type);
+export type JobPrefix = 'crawl' | 'batch_scrape' | 'agent';
+
+/** A crawl / batch / agent end delivery: its job kind prefix and the end it announces, or undefined. */
+export function jobEndAnnouncement(type: string): { prefix: JobPrefix; announced: string } | undefined {
+	const match = /^(crawl|batch_scrape|agent)\.(\w+)$/.exec(type);
 	if (!match || !END_EVENT_KINDS.includes(match[2])) return undefined;
-	return { prefix: match[1] as 'crawl' | 'batch_scrape', announced: match[2] };
+	return { prefix: match[1] as JobPrefix, announced: match[2] };
 }
 
 /**
- * Whether the job's status is read before this delivery is decided: for a crawl / batch end event
- * that some chosen event can receive (the announced one, or — when the server announces every end
- * as completed — the `failed` / `cancelled` event of the same job kind).
+ * Whether the job's status is read before this delivery is decided: for an end event of a job kind
+ * one of whose end events is chosen. The open-source server announces every crawl / batch end as
+ * completed (api-facts 6), so the real end decides which chosen event, if any, it is.
  */
 export function needsJobEndRead(type: string, events: string[]): boolean {
 	const end = jobEndAnnouncement(type);
 	if (!end) return false;
-	if (events.includes(type)) return true;
-	return end.announced === 'completed' && (events.includes(`${end.prefix}.failed`) || events.includes(`${end.prefix}.cancelled`));
+	return END_EVENT_KINDS.some((kind) => events.includes(`${end.prefix}.${kind}`));
 }
 
 /**
- * The job's real end, read once with its status (GET /v2/crawl/{id} or /v2/batch/scrape/{id}):
- * `status` (completed, failed, cancelled, or scraping if it has not ended), the page counts, the
- * credits; or why it could not be read.
+ * The event that really happened: `<prefix>.<status>` when the status read is an end (completed,
+ * failed, cancelled), else the announced event (the status could not be read, or the job reads as
+ * still running: an agent run cancelled a moment ago can read "processing").
+ */
+export function realEndEvent(type: string, end: JobEnd | undefined): string {
+	const announcement = jobEndAnnouncement(type);
+	if (!announcement || !end || !('status' in end) || !END_EVENT_KINDS.includes(end.status)) return type;
+	return `${announcement.prefix}.${end.status}`;
+}
+
+/**
+ * The job's real end, read once with its status (GET /v2/crawl/{id}, /v2/batch/scrape/{id} or
+ * /v2/agent/{id}): `status` (completed, failed, cancelled, or scraping / processing if it has not
+ * ended), the page counts, the credits; or why it could not be read.
  */
 export type JobEnd = { status: string; total?: number; completed?: number; creditsUsed?: number } | { readError: string };
 
@@ -204,9 +216,9 @@ export interface JobOutputOptions {
 	/** Job events chosen on the node. */
 	events: string[];
 	/**
-	 * For a crawl / batch end event: the job's status as read (needsJobEndRead). A `completed`
-	 * announcement of a job that failed or was cancelled then also reaches a chosen "Failed" /
-	 * "Cancelled" event, and the item says the real end.
+	 * For a crawl / batch / agent end event: the job's status as read (needsJobEndRead). The event
+	 * is then the real end (realEndEvent): a `completed` announcement of a job that failed reaches
+	 * a chosen "Failed" only, and the item's `event` says `<prefix>.failed`.
 	 */
 	end?: JobEnd;
 	/** Start the workflow for event types this node does not know (crawl.*, batch_scrape.*, agent.* only). */
@@ -227,30 +239,26 @@ const jobTypeOf = (type: string): string => type.split('.')[0];
  *    `data[]` entry's fields are merged in (agent `creditsUsed`, `data`), several stay as `data`.
  * Envelope fields beside the page: `event`, `jobType`, `jobId`, `webhookId`, `success`, `error`,
  * `webhookMetadata` (the webhook's `metadata`; `metadata` stays the page's metadata). They win
- * over entry keys of the same name. A crawl / batch end item also has the job's real end as read
- * (`options.end`): `status` (completed, failed, cancelled), `total`, `completed` (pages), `creditsUsed`;
- * `status: null` and `statusReadError` when it could not be read.
+ * over entry keys of the same name. An end item read (`options.end`) has `event` = the real end
+ * (`crawl.failed` for a failed crawl announced as `crawl.completed`), `success` = it completed,
+ * `announcedEvent` / `announcedSuccess` = what the service sent, and `status` (completed, failed,
+ * cancelled), `total`, `completed` (pages), `creditsUsed`; `status: null` and `statusReadError`
+ * when it could not be read (the announced event then decides).
  */
 export function jobItemsForDelivery(envelope: Envelope, options: JobOutputOptions): Decision {
 	const { type } = envelope;
 	const announcement = jobEndAnnouncement(type);
 	const end = announcement ? options.end : undefined;
-	const realStatus = end && 'status' in end ? end.status : undefined;
+	// The open-source server announces a failed or cancelled job as <prefix>.completed: the event is
+	// judged by the job's real end (read), so "Completed" receives completed jobs only.
+	const event = realEndEvent(type, end);
 	if (isJobEvent(type)) {
-		// The open-source server announces a failed or cancelled job as <prefix>.completed: its real
-		// end (read) reaches the "Failed" / "Cancelled" choice too.
-		const realEvent =
-			announcement && announcement.announced === 'completed' && (realStatus === 'failed' || realStatus === 'cancelled')
-				? `${announcement.prefix}.${realStatus}`
-				: undefined;
-		if (!options.events.includes(type) && !(realEvent && options.events.includes(realEvent))) {
-			return { run: false, reason: 'event not selected' };
-		}
+		if (!options.events.includes(event)) return { run: false, reason: 'event not selected' };
 	} else if (!options.passUnknownEvents || !/^(crawl|batch_scrape|agent)\./.test(type)) {
 		return { run: false, reason: isKnown(type) ? 'event not selected' : 'unknown event' };
 	}
 	const beside: IDataObject = {
-		event: type,
+		event,
 		jobType: jobTypeOf(type),
 		jobId: (envelope.id ?? (envelope as { jobId?: unknown }).jobId ?? null) as IDataObject[string],
 		webhookId: (envelope.webhookId ?? null) as IDataObject[string],
@@ -269,7 +277,11 @@ export function jobItemsForDelivery(envelope: Envelope, options: JobOutputOption
 	}
 	if (end) {
 		// The job's real end beside the event the service sent (`event` and `success` stay as sent).
+		// What the service announced stays beside; `success` says whether the job really completed.
+		beside.announcedEvent = type;
+		beside.announcedSuccess = (envelope.success ?? null) as IDataObject[string];
 		if ('status' in end) {
+			if (END_EVENT_KINDS.includes(end.status)) beside.success = end.status === 'completed';
 			beside.status = end.status;
 			for (const key of ['total', 'completed', 'creditsUsed'] as const) {
 				if (end[key] !== undefined) beside[key] = end[key];

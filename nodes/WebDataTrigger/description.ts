@@ -9,15 +9,15 @@ import { SIGNATURE_HEADER, TOKEN_HEADER, TOKEN_QUERY } from './verify';
  * What each crawl / batch-scrape end choice receives. The open-source service (apps/api @ ca0be9b,
  * 2026-08) sends no <prefix>.failed and no <prefix>.cancelled: every end is <prefix>.completed with
  * success true; some builds send the other two. The trigger reads the job's status on an end event
- * (delivery.ts needsJobEndRead), so each choice receives the ends it names on either kind of server.
+ * (delivery.ts needsJobEndRead, realEndEvent) and starts for the end that really happened.
  */
 const JOB_END_TEXT = {
 	completed: (noun: string, prefix: string) =>
-		`Every end the service announces as "${prefix}.completed": on the open-source service also failed and cancelled ${noun}s. The item's "status" (read from the service) says completed, failed or cancelled, with the page counts.`,
+		`A ${noun} that completed, judged by its status read from the service (the open-source service announces failed and cancelled ${noun}s as "${prefix}.completed" too; they go to Failed and Cancelled). The item has "status" and the page counts.`,
 	failed: (noun: string, prefix: string) =>
-		`A ${noun} that failed: a "${prefix}.completed" whose status reads "failed"; "${prefix}.failed" where the service sends it (the open-source one does not, and Completed receives it too there).`,
+		`A ${noun} that failed: its status reads "failed", whether the service announced "${prefix}.failed" or (the open-source one) "${prefix}.completed". The item's "event" is "${prefix}.failed"; "announcedEvent" says what was sent.`,
 	cancelled: (noun: string, prefix: string) =>
-		`A ${noun} that was cancelled: a "${prefix}.completed" whose status reads "cancelled"; "${prefix}.cancelled" where the service sends it (the open-source one does not, and Completed receives it too there).`,
+		`A ${noun} that was cancelled: its status reads "cancelled", whether the service announced "${prefix}.cancelled" or (the open-source one) "${prefix}.completed". The item's "event" is "${prefix}.cancelled"; "announcedEvent" says what was sent.`,
 };
 
 /** The trigger's parameters, as plain data. */

@@ -13,20 +13,23 @@ const READ_TIMEOUT_MS = 3500;
 const READ_DEPS: TransportDeps = { ...defaultDeps, maxAttempts: 2, budgetMs: 7000 };
 
 /**
- * The real end of the crawl / batch scrape a `<prefix>.completed|failed|cancelled` delivery speaks
- * of: ONE status read through the credential (`?limit=1`, STATUS_ONLY_LIMIT: at most one document;
- * never 0, which some server builds read as "all", see crawl/jobs.ts). The open-source server
- * announces every end as completed (success true, data []) after marking the job finished, so the
- * read says whether it completed, failed or was cancelled, with its page counts.
+ * The real end of the crawl, batch scrape or agent run a `<prefix>.completed|failed|cancelled`
+ * delivery speaks of: ONE status read through the credential. A crawl / batch: `?limit=1`
+ * (STATUS_ONLY_LIMIT: at most one document; never 0, which some server builds read as "all", see
+ * crawl/jobs.ts); an agent: GET /v2/agent/{id} (status processing|completed|failed). The
+ * open-source server announces every crawl / batch end as completed (success true, data []) after
+ * marking the job finished, so the read says whether it completed, failed or was cancelled.
  */
 export async function readJobEnd(ctx: IWebhookFunctions, envelope: Envelope): Promise<JobEnd> {
 	const end = jobEndAnnouncement(envelope.type);
 	const id = envelope.id ?? (envelope as { jobId?: unknown }).jobId;
-	if (!end) return { readError: 'not a crawl or batch scrape end event' };
+	if (!end) return { readError: 'not a crawl, batch scrape or agent end event' };
 	if (!isUuid(id)) return { readError: 'the delivery has no job ID to read' };
-	const path = end.prefix === 'crawl' ? `/crawl/${id}` : `/batch/scrape/${id}`;
+	// An agent's status (GET /v2/agent/{id}) has no pages to limit.
+	const path = end.prefix === 'crawl' ? `/crawl/${id}` : end.prefix === 'batch_scrape' ? `/batch/scrape/${id}` : `/agent/${id}`;
+	const qs = end.prefix === 'agent' ? undefined : { limit: STATUS_ONLY_LIMIT };
 	try {
-		const body = await apiRequest<IDataObject>(ctx, { method: 'GET', path, qs: { limit: STATUS_ONLY_LIMIT }, timeoutMs: READ_TIMEOUT_MS }, READ_DEPS);
+		const body = await apiRequest<IDataObject>(ctx, { method: 'GET', path, qs, timeoutMs: READ_TIMEOUT_MS }, READ_DEPS);
 		return jobEndOf(body);
 	} catch (error) {
 		return { readError: (error as Error).message };

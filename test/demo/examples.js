@@ -4,6 +4,7 @@
 
 const NODE_TYPE = 'n8n-nodes-webdata.webData';
 const TRIGGER_TYPE = 'n8n-nodes-webdata.webDataTrigger';
+const POLL_TRIGGER_TYPE = 'n8n-nodes-webdata.webDataPollTrigger';
 
 /**
  * Operations that only read: they cost no credits and change nothing. Everything else (parse,
@@ -36,7 +37,7 @@ const READ_ONLY = new Set([
 
 /** 'trigger' (runs only inside n8n), 'read' (read-only operations only) or 'spend'; with the operations. */
 function classify(workflow) {
-	if (workflow.nodes.some((n) => n.type === TRIGGER_TYPE)) return { kind: 'trigger', operations: [] };
+	if (workflow.nodes.some((n) => n.type === TRIGGER_TYPE || n.type === POLL_TRIGGER_TYPE)) return { kind: 'trigger', operations: [] };
 	// A start that sends its events to a Web Data Trigger needs that trigger active in an n8n (issue 18.2).
 	if (workflow.nodes.some((n) => n.type === NODE_TYPE && n.parameters?.options?.sendToTrigger?.trigger)) return { kind: 'trigger', operations: [] };
 	const operations = workflow.nodes
@@ -81,6 +82,8 @@ const PURPOSES = {
 	'trigger-on-crawl-page':
 		'Starts a workflow once for every page a crawl scrapes, for a crawl started elsewhere that sends its events here; each page becomes one line of report with its run name.',
 	'trigger-on-page-change': 'Starts a workflow whenever a watched page changes: activating it in n8n creates a monitor, and every change the monitor finds becomes one line of report.',
+	'trigger-on-page-change-polling':
+		"Starts a workflow whenever an existing monitor's check finds changes, without a public URL: n8n asks the service for new checks every few minutes, and every page becomes one line of report.",
 };
 
 /** One line saying what the example (file name without `.json`) is for; its workflow's name when it has none. */
@@ -199,4 +202,4 @@ function truncatedWhy(node, items) {
 	return `truncated: true because the PDF has ${totalPages} pages and ${limit}, so the service parsed only the first ${numPages}.`;
 }
 
-module.exports = { READ_ONLY, PURPOSES, classify, purpose, describeItems, describeRun, lastNodes, NODE_TYPE, TRIGGER_TYPE };
+module.exports = { READ_ONLY, PURPOSES, classify, purpose, describeItems, describeRun, lastNodes, NODE_TYPE, TRIGGER_TYPE, POLL_TRIGGER_TYPE };

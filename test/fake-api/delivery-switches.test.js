@@ -68,6 +68,27 @@ test('loseEvents: deliveries of those types are recorded as lost and never sent 
 	expect(lost[0]).toMatchObject({ lost: true, responseStatus: null, attempt: 1 });
 });
 
+test('loseEvents loses monitor deliveries too (issue 29): the check keeps its pages, its notificationStatus says what was delivered', async () => {
+	const res = await fetch(`${api.url}/v2/monitor`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${CANARY_KEY}`, 'content-type': 'application/json' },
+		body: JSON.stringify({ name: 'Lose', schedule: { text: 'hourly' }, targets: [{ type: 'scrape', urls: ['https://a.example.com/', 'https://b.example.com/'] }], webhook: { url: receiverUrl('/m') } }),
+	});
+	const monitor = (await res.json()).data;
+	await control(api.url, { loseEvents: ['monitor.page'] });
+	api.tickMonitor(monitor.id);
+	await api.settled(10000);
+	expect(received.map((d) => d.body.type)).toEqual(['monitor.check.completed']);
+	expect(api.deliveries.map((d) => [d.type, d.lost === true])).toEqual([
+		['monitor.page', true],
+		['monitor.page', true],
+		['monitor.check.completed', false],
+	]);
+	const [check] = api.monitor(monitor.id).checks;
+	expect(check.pages).toHaveLength(2);
+	expect(check.notificationStatus.webhook).toMatchObject({ attempted: true, success: false, delivered: 1 });
+});
+
 test('the switches are checked; reset() restores the defaults', async () => {
 	expect((await control(api.url, { loseEvents: 'crawl.completed' })).status).toBe(400);
 	expect((await control(api.url, { retries: false, loseEvents: ['agent.completed'] })).body).toEqual({ retries: false, dropCustomHeaders: false, loseEvents: ['agent.completed'] });

@@ -7,8 +7,9 @@
 //    (the docs' queue mode). false = like the open-source server: ONE attempt, 10 s timeout, no retry;
 //  - dropCustomHeaders (default false): the webhook's configured `headers` are not sent (a service
 //    that does not forward them); the signature header still is, when a signing secret is set;
-//  - loseEvents (default []): job deliveries of these `type`s are recorded but never sent (as if
-//    lost on the way: n8n down, a proxy error), with `lost: true` and no retry.
+//  - loseEvents (default []): job AND monitor deliveries of these `type`s are recorded but never sent
+//    (as if lost on the way: n8n down, a proxy error), with `lost: true` and no retry. Monitor checks
+//    are always sent once (no retry), whatever `retries` says.
 const http = require('http');
 const https = require('https');
 const crypto = require('crypto');

@@ -306,6 +306,13 @@ describe('Start → Send Events to Web Data Trigger (issue 18.2)', () => {
 		expect(result.items(NODE)[0].json.id).toMatch(/^[0-9a-f-]{36}$/);
 	});
 
+	test('issue 29: Events = Failed alone also asks the service for completed (the open-source server announces failed ends as completed)', async () => {
+		const result = await run({ operation: 'start', url: 'https://docs.example.com/', limit: 1, options: sendToTrigger({ events: ['failed'] }) });
+		expect(result.status).toBe('success');
+		const [start] = api.requests({ method: 'POST', path: '/v2/crawl' });
+		expect(start.body.webhook.events).toEqual(['failed', 'completed']);
+	});
+
 	test('the default events are page, completed and failed', async () => {
 		const result = await run({ operation: 'start', url: 'https://docs.example.com/', limit: 1, options: { sendToTrigger: { trigger: { url: TRIGGER_URL, token: 'tok-abc' } } } });
 		expect(result.status).toBe('success');

@@ -9,11 +9,11 @@ const { CANARY_KEY, record } = require('../helpers/canary');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const examples = fs.readdirSync(path.join(ROOT, 'examples')).filter((f) => f.endsWith('.json')).sort();
-// A webhook trigger example cannot run here (nothing calls its webhook): it is proven in the real
+// A webhook or polling trigger example cannot run here (nothing calls its webhook or its poll): it is proven in the real
 // n8n by the e2e trigger phase, and in-process by test/integration/trigger.test.js.
 // The same for a workflow that starts a job reporting to a trigger (its check exports trigger.reportsTo).
 const isTrigger = (file) =>
-	fs.readFileSync(path.join(ROOT, 'examples', file), 'utf8').includes('"n8n-nodes-webdata.webDataTrigger"') ||
+	/"n8n-nodes-webdata\.webData(Poll)?Trigger"/.test(fs.readFileSync(path.join(ROOT, 'examples', file), 'utf8')) ||
 	Boolean(require(path.join(ROOT, 'test', 'e2e', 'checks', file.replace(/\.json$/, '.js'))).trigger?.reportsTo);
 
 let api;

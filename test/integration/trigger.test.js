@@ -192,7 +192,11 @@ async function trigger(parameters, { credential = {}, webhookId = crypto.randomU
 		const webhookData = { httpMethod: 'POST', node: node.name, path: `${webhookId}/webhook`, webhookDescription: nodeType().description.webhooks[0], workflowId, isTest: test };
 		const context = new core.WebhookContext(workflow, wfNode, data, test ? 'manual' : 'webhook', webhookData, [], null);
 		const result = await nodeType().webhook.call(context);
-		save(which, workflow);
+		// n8n (2.41 live-webhooks; 1.x the same) saves the static data a webhook call changed after
+		// answering, but when the call starts an execution, the execution's Workflow wraps the same
+		// object and resets its "changed" flag first: such changes are not saved (issue 29: the
+		// trigger keeps its ledger in memory too, and after a restart reads the service's record).
+		if (!result.workflowData) save(which, workflow);
 		record(result);
 		if (result.noWebhookResponse) {
 			if (!res.writableEnded) res.end();
@@ -341,7 +345,7 @@ describe('Create a Monitor for This Workflow', () => {
 
 		const reg = t.staticData();
 		const monitorId = api.monitor(reg.monitorId).id;
-		expect(reg).toEqual({ connection: 'create', monitorId, secretToken: token, webhookUrl: t.productionUrl, previousWebhook: null });
+		expect(reg).toEqual({ connection: 'create', monitorId, secretToken: token, webhookUrl: t.productionUrl, previousWebhook: null, listeningSince: expect.any(String) });
 
 		// n8n restarts (activation "init"): the registration is found, nothing new is created.
 		api.log.length = 0;
@@ -385,7 +389,9 @@ describe('Create a Monitor for This Workflow', () => {
 		const { monitorId, secretToken } = t.staticData();
 		const [real] = await runCheck(monitorId);
 		const before = t.executions.length;
-		const raw = JSON.stringify({ ...real.body, webhookId: crypto.randomUUID() });
+		// A page not told yet, of a next check (issue 29: a page already told, or of a check told to its end, starts nothing).
+		const nextCheckId = crypto.randomUUID();
+		const raw = JSON.stringify({ ...real.body, id: nextCheckId, webhookId: crypto.randomUUID(), data: [{ ...real.body.data[0], checkId: nextCheckId }] });
 
 		const attempts = {
 			'no headers': {},
@@ -454,9 +460,16 @@ describe('Create a Monitor for This Workflow', () => {
 			{ received: true, duplicate: true },
 			{ received: true, duplicate: true },
 		]);
-		// A new delivery of the same check (fresh webhookIds) does start executions again.
-		await api.deliverMonitor(t.staticData().monitorId);
-		expect(t.executions).toHaveLength(6);
+		// A new delivery of the same check (fresh webhookIds) starts nothing either (issue 29.2: each
+		// page of each check is told once; the trigger remembers the checks it told).
+		const again = await api.deliverMonitor(t.staticData().monitorId);
+		expect(again.map((d) => d.responseStatus)).toEqual([200, 200, 200]);
+		expect(t.executions).toHaveLength(3);
+		expect(t.responses.slice(-3).map((r) => r.body)).toEqual([
+			{ received: true, ignored: 'already told' },
+			{ received: true, ignored: 'already told' },
+			{ received: true, ignored: 'already told' },
+		]);
 	});
 
 	test('accepted deliveries answer {"received": true} (not n8n\'s literal "firstEntryJson"); the signing secret is read once per activation, not per delivery', async () => {
@@ -467,6 +480,7 @@ describe('Create a Monitor for This Workflow', () => {
 		await t.activate();
 		const monitorId = t.staticData().monitorId;
 		const readsAfterActivation = t.credentialsHelper.reads;
+		const requestsAfterActivation = api.log.length;
 		const deliveries = await runCheck(monitorId);
 		expect(deliveries.map((d) => d.responseStatus)).toEqual([200, 200, 200]);
 		expect(t.executions).toHaveLength(3);
@@ -478,14 +492,19 @@ describe('Create a Monitor for This Workflow', () => {
 		const raw = await fetch(t.productionUrl, { method: 'POST', headers: deliveries[0].headers, body: deliveries[0].rawBody });
 		expect(await raw.text()).toBe('{"received":true,"duplicate":true}'); // the de-dup still answers, starts nothing
 		expect(t.executions).toHaveLength(3);
-		expect(t.credentialsHelper.reads - readsAfterActivation).toBe(1); // was one read per delivery
+		// One read for the signing secret (was one per delivery), plus one per request to the service
+		// (the new check's catch-up lists the monitor's checks once).
+		const serviceRequests = api.log.slice(requestsAfterActivation).filter((r) => r.path.startsWith('/v2/'));
+		expect(serviceRequests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v2/monitor/${monitorId}/checks`]);
+		// (each request reads the credential twice: its base URL, then n8n's authentication)
+		expect(t.credentialsHelper.reads - readsAfterActivation).toBe(1 + 2 * serviceRequests.length);
 
 		// A new activation reads the credential again.
 		await t.deactivate();
 		await t.activate();
 		const reads = t.credentialsHelper.reads;
 		expect((await runCheck(t.staticData().monitorId)).slice(3).map((d) => d.responseStatus)).toEqual([200, 200, 200]);
-		expect(t.credentialsHelper.reads - reads).toBe(1);
+		expect(t.credentialsHelper.reads - reads).toBe(1 + 2); // the secret, and the new check's one list of checks
 	});
 
 	test('a signing secret changed in the credential is used at once; forged deliveries cannot make every request a credential read', async () => {
@@ -731,7 +750,7 @@ describe('Attach to an Existing Monitor', () => {
 		expect(patch).toHaveLength(1);
 		const token = t.staticData().secretToken;
 		expect(patch[0].body).toEqual({ webhook: { url: t.productionUrl, headers: { 'X-WebData-Trigger-Token': token }, events: ['monitor.page', 'monitor.check.completed'], metadata: { team: 'growth' } } });
-		expect(t.staticData()).toEqual({ connection: 'attach', monitorId: monitor.id, secretToken: token, webhookUrl: t.productionUrl, previousWebhook: PREVIOUS });
+		expect(t.staticData()).toEqual({ connection: 'attach', monitorId: monitor.id, secretToken: token, webhookUrl: t.productionUrl, previousWebhook: PREVIOUS, listeningSince: expect.any(String) });
 
 		await runCheck(monitor.id);
 		expect(t.executions.map((e) => e.items[0].event)).toEqual(['monitor.page', 'monitor.check.completed']);
@@ -909,6 +928,143 @@ describe('Manual', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
+describe('issue 29.2: no monitor change is lost to one failed delivery (the service sends each event once)', () => {
+	const LOSE_ALL = ['monitor.page', 'monitor.check.completed'];
+	/** Every item of every execution as [checkId, event, url, caughtUp]. */
+	const told = (t) => t.executions.flatMap((e) => e.items.map((i) => [i.checkId, i.event, i.url ?? null, i.caughtUp === true]));
+	const checkIds = (monitorId) => api.monitor(monitorId).checks.map((c) => c.id).reverse(); // oldest first
+
+	test('a check whose deliveries were all lost is told at the next check, first, each page once and marked caughtUp', async () => {
+		const t = await trigger(createParams());
+		await t.activate();
+		const { monitorId } = t.staticData();
+		await runCheck(monitorId); // check 1: told as usual
+		api.setDelivery({ loseEvents: LOSE_ALL });
+		await runCheck(monitorId); // check 2: every delivery lost on the way
+		api.setDelivery({ loseEvents: [] });
+		expect(api.deliveries.filter((d) => d.lost)).toHaveLength(3);
+		expect(t.executions).toHaveLength(3);
+		await runCheck(monitorId); // check 3: its first delivery brings check 2 first
+		const [c1, c2, c3] = checkIds(monitorId);
+		expect(told(t)).toEqual([
+			[c1, 'monitor.page', 'https://shop.example.com/pricing', false],
+			[c1, 'monitor.page', 'https://shop.example.com/plans', false],
+			[c1, 'monitor.check.completed', null, false],
+			[c2, 'monitor.page', 'https://shop.example.com/pricing', true],
+			[c2, 'monitor.page', 'https://shop.example.com/plans', true],
+			[c2, 'monitor.check.completed', null, true],
+			[c3, 'monitor.page', 'https://shop.example.com/pricing', false],
+			[c3, 'monitor.page', 'https://shop.example.com/plans', false],
+			[c3, 'monitor.check.completed', null, false],
+		]);
+		// The caught-up change is the same item a delivery gives (diff, judgment), in the same execution as check 3's first page.
+		expect(t.executions[3].items.map((i) => i.checkId)).toEqual([c2, c2, c2, c3]);
+		expect(t.executions[3].items[0]).toMatchObject({ event: 'monitor.page', monitorId, status: 'changed', isMeaningful: true, caughtUp: true, webhookId: null, success: true });
+		expect(t.executions[3].items[0].diff.text).toContain('+Price: $12');
+		// What was read: the check list once per new check, the lost check's pages once.
+		const reads = api.requests({ method: 'GET' }).map((r) => r.path);
+		expect(reads.filter((p) => p.endsWith('/checks'))).toHaveLength(2);
+		expect(reads.filter((p) => p.includes(`/checks/${c2}`))).toHaveLength(1);
+		expect(reads.filter((p) => p.includes(`/checks/${c3}`) || p.includes(`/checks/${c1}`))).toHaveLength(0);
+	});
+
+	test("a check whose page deliveries were lost but whose completion came: the completion brings the pages first", async () => {
+		const t = await trigger(createParams());
+		await t.activate();
+		const { monitorId } = t.staticData();
+		await runCheck(monitorId);
+		api.setDelivery({ loseEvents: ['monitor.page'] });
+		await runCheck(monitorId);
+		const [, c2] = checkIds(monitorId);
+		expect(t.executions).toHaveLength(4);
+		expect(t.executions[3].items.map((i) => [i.checkId, i.event, i.url ?? null, i.caughtUp === true])).toEqual([
+			[c2, 'monitor.page', 'https://shop.example.com/pricing', true],
+			[c2, 'monitor.page', 'https://shop.example.com/plans', true],
+			[c2, 'monitor.check.completed', null, false],
+		]);
+		// The lost deliveries arriving after all (a late retry) start nothing: each page once.
+		for (const d of api.deliveries.filter((x) => x.lost)) await api.redeliver(d.webhookId);
+		expect(t.executions).toHaveLength(4);
+	});
+
+	test('activation stores when the trigger started listening (n8n saves a hook\'s static data): the floor of catch-ups after a restart', async () => {
+		const t = await trigger(createParams());
+		const before = new Date().toISOString();
+		await t.activate();
+		expect(t.staticData().listeningSince >= before).toBe(true);
+		await t.deactivate();
+		expect(t.staticData()).not.toHaveProperty('listeningSince');
+	});
+
+	test('one catch-up tells at most 5 missed checks, the oldest first; the rest come with the next delivery, in order', async () => {
+		const t = await trigger(createParams({ events: ['monitor.check.completed'] }));
+		await t.activate();
+		const { monitorId } = t.staticData();
+		await runCheck(monitorId);
+		api.setDelivery({ loseEvents: LOSE_ALL });
+		for (let i = 0; i < 7; i++) await runCheck(monitorId);
+		api.setDelivery({ loseEvents: [] });
+		await runCheck(monitorId);
+		await runCheck(monitorId);
+		const ids = checkIds(monitorId);
+		expect(ids).toHaveLength(10);
+		const byExecution = t.executions.map((e) => e.items.map((i) => [ids.indexOf(i.checkId) + 1, i.caughtUp === true]));
+		expect(byExecution).toEqual([
+			[[1, false]],
+			[[2, true], [3, true], [4, true], [5, true], [6, true], [9, false]],
+			[[7, true], [8, true], [10, false]],
+		]);
+	});
+
+	test('a Manual monitor the credential can read gets the same; deactivation forgets what was told', async () => {
+		const t = await trigger({ connection: 'manual', events: ['monitor.page'], secretToken: 'manual-29' });
+		const monitor = await createMonitorDirectly({
+			name: 'Manual 29',
+			schedule: { text: 'hourly' },
+			targets: [{ type: 'scrape', urls: ['https://m.example.com/a', 'https://m.example.com/b'] }],
+			webhook: { url: t.productionUrl, headers: { [TOKEN_HEADER]: 'manual-29' }, events: ['monitor.page'] },
+		});
+		await runCheck(monitor.id);
+		api.setDelivery({ loseEvents: ['monitor.page'] });
+		await runCheck(monitor.id);
+		api.setDelivery({ loseEvents: [] });
+		await runCheck(monitor.id);
+		const [c1, c2, c3] = checkIds(monitor.id);
+		expect(told(t)).toEqual([
+			[c1, 'monitor.page', 'https://m.example.com/a', false],
+			[c1, 'monitor.page', 'https://m.example.com/b', false],
+			[c2, 'monitor.page', 'https://m.example.com/a', true],
+			[c2, 'monitor.page', 'https://m.example.com/b', true],
+			[c3, 'monitor.page', 'https://m.example.com/a', false],
+			[c3, 'monitor.page', 'https://m.example.com/b', false],
+		]);
+		await t.deactivate();
+		expect(t.staticData()).not.toHaveProperty('toldChecks');
+	});
+
+	test('a catch-up that cannot read the checks (the service fails) still tells the delivery at hand, and catches up later', async () => {
+		const t = await trigger(createParams());
+		await t.activate();
+		const { monitorId } = t.staticData();
+		await runCheck(monitorId);
+		api.setDelivery({ loseEvents: LOSE_ALL });
+		await runCheck(monitorId);
+		api.setDelivery({ loseEvents: [] });
+		api.fault({ method: 'GET', path: `/v2/monitor/${monitorId}/checks`, status: 500, times: 2 });
+		await runCheck(monitorId);
+		const [, c2, c3] = checkIds(monitorId);
+		// Check 3 told as usual; check 2 not yet (its read failed twice, the two attempts of one catch-up).
+		expect(told(t).filter((x) => x[0] === c3).map((x) => x[3])).toEqual([false, false, false]);
+		expect(told(t).filter((x) => x[0] === c2)).toHaveLength(0);
+		await runCheck(monitorId); // check 4: check 2 comes now
+		expect(told(t).filter((x) => x[0] === c2).map((x) => [x[1], x[3]])).toEqual([
+			['monitor.page', true],
+			['monitor.page', true],
+			['monitor.check.completed', true],
+		]);
+	});
+});
+
 describe('output options', () => {
 	const manual = (options, events = ['monitor.page', 'monitor.check.completed']) => trigger({ connection: 'manual', events, options });
 	const page = (data, extra = {}) => JSON.stringify({ success: true, type: 'monitor.page', id: 'c', webhookId: crypto.randomUUID(), data, metadata: { k: 'v' }, ...extra });
@@ -1067,8 +1223,8 @@ describe('Job events (Source: Job Events, issue 18)', () => {
 		]);
 	});
 
-	test('as the open-source server: a cancelled crawl is announced as crawl.completed (success true); the item says "cancelled" with its counts (issue 23.3)', async () => {
-		const t = await trigger(jobParams());
+	test('as the open-source server: a cancelled crawl is announced as crawl.completed (success true); the item is crawl.cancelled with its counts (issues 23.3, 29)', async () => {
+		const t = await trigger(jobParams({ jobEvents: ['crawl.completed', 'crawl.cancelled'] }));
 		await t.activate();
 		const crawl = await start('/v2/crawl', { url: 'https://docs.example.com/fake-duration-20000', limit: 6, webhook: { url: `${t.productionUrl}?token=${JOB_TOKEN}`, events: ['completed'] } });
 		await new Promise((r) => setTimeout(r, 400));
@@ -1077,7 +1233,7 @@ describe('Job events (Source: Job Events, issue 18)', () => {
 		expect(api.deliveries.map((d) => [d.type, d.body.success, d.responseStatus])).toEqual([['crawl.completed', true, 200]]);
 		expect(t.executions).toHaveLength(1);
 		const [item] = t.executions[0].items;
-		expect(item).toMatchObject({ event: 'crawl.completed', jobId: crawl.id, success: true, status: 'cancelled', total: 6 });
+		expect(item).toMatchObject({ event: 'crawl.cancelled', announcedEvent: 'crawl.completed', announcedSuccess: true, jobId: crawl.id, success: false, status: 'cancelled', total: 6 });
 		expect(item.completed).toBeLessThan(6);
 		expect(api.requests({ method: 'GET' }).map((r) => [r.path, r.status])).toEqual([[`/v2/crawl/${crawl.id}`, 200]]);
 	});
@@ -1090,9 +1246,48 @@ describe('Job events (Source: Job Events, issue 18)', () => {
 		await api.settled(10000);
 		const ends = api.deliveries.filter((d) => d.type === 'batch_scrape.completed');
 		expect(ends.map((d) => [d.jobId, d.body.success]).sort()).toEqual([[failed.id, true], [ok.id, true]].sort());
-		expect(t.executions.map((e) => e.items.map((i) => [i.event, i.jobId, i.status, i.total, i.completed]))).toEqual([[['batch_scrape.completed', failed.id, 'failed', 4, 2]]]);
+		expect(t.executions.map((e) => e.items.map((i) => [i.event, i.announcedEvent, i.jobId, i.status, i.total, i.completed]))).toEqual([[['batch_scrape.failed', 'batch_scrape.completed', failed.id, 'failed', 4, 2]]]);
 		// One status read per end delivery; the page events are not selected and read nothing.
 		expect(api.requests({ method: 'GET' }).map((r) => r.path).sort()).toEqual([`/v2/batch/scrape/${failed.id}`, `/v2/batch/scrape/${ok.id}`].sort());
+	});
+
+	describe('issue 29: every end told true, with the open-source delivery (one attempt, events filter, ends announced as completed)', () => {
+		const { buildEventWebhook } = require('../../dist/nodes/WebData/jobs/triggerTarget');
+		const node = { name: 'Web Data', type: 'n8n-nodes-webdata.webData', typeVersion: 1, parameters: {} };
+		/** The job's webhook as the Web Data node builds it from "Send Events to Web Data Trigger". */
+		const webhookFor = (t, job, events) => buildEventWebhook(node, { sendToTrigger: { trigger: { url: t.productionUrl, token: JOB_TOKEN, events } } }, job, 0);
+
+		test('Send Events = Failed and the trigger on Crawl Failed: a crawl that fails starts it once, as crawl.failed; a crawl that completes starts nothing', async () => {
+			api.setDelivery({ retries: false });
+			const t = await trigger(jobParams({ jobEvents: ['crawl.failed'] }));
+			await t.activate();
+			const failing = await start('/v2/crawl', { url: 'https://docs.example.com/fake-job-fail', limit: 4, webhook: webhookFor(t, 'crawl', ['failed']) });
+			const fine = await start('/v2/crawl', { url: 'https://docs.example.com/', limit: 2, webhook: webhookFor(t, 'crawl', ['failed']) });
+			await api.settled(10000);
+			// The server announced both ends as crawl.completed (asked for because Failed was chosen).
+			expect(api.deliveries.map((d) => [d.type, d.jobId, d.body.success]).sort()).toEqual([['crawl.completed', failing.id, true], ['crawl.completed', fine.id, true]].sort());
+			expect(t.executions.map((e) => e.items.map((i) => [i.event, i.announcedEvent, i.jobId, i.success, i.status]))).toEqual([[['crawl.failed', 'crawl.completed', failing.id, false, 'failed']]]);
+		});
+
+		test('the trigger on Crawl Completed only: a failed crawl does not start it; a completed one does, with success true', async () => {
+			api.setDelivery({ retries: false });
+			const t = await trigger(jobParams({ jobEvents: ['crawl.completed'] }));
+			await t.activate();
+			const failing = await start('/v2/crawl', { url: 'https://docs.example.com/fake-job-fail', limit: 4, webhook: webhookFor(t, 'crawl', ['completed', 'failed']) });
+			const fine = await start('/v2/crawl', { url: 'https://docs.example.com/', limit: 2, webhook: webhookFor(t, 'crawl', ['completed', 'failed']) });
+			await api.settled(10000);
+			expect(api.deliveries.filter((d) => d.jobId === failing.id).map((d) => d.type)).toEqual(['crawl.completed']);
+			expect(t.executions.map((e) => e.items.map((i) => [i.event, i.jobId, i.success, i.status]))).toEqual([[['crawl.completed', fine.id, true, 'completed']]]);
+		});
+
+		test('batch scrape: Failed only, a failed batch starts batch_scrape.failed', async () => {
+			api.setDelivery({ retries: false });
+			const t = await trigger(jobParams({ jobEvents: ['batch_scrape.failed'] }));
+			await t.activate();
+			const failing = await start('/v2/batch/scrape', { urls: ['https://a.example.com/fake-job-fail', 'https://b.example.com/'], webhook: webhookFor(t, 'batch', ['failed']) });
+			await api.settled(10000);
+			expect(t.executions.map((e) => e.items.map((i) => [i.event, i.announcedEvent, i.jobId, i.success]))).toEqual([[['batch_scrape.failed', 'batch_scrape.completed', failing.id, false]]]);
+		});
 	});
 
 	test('an agent run reporting here: agent.completed gives one summary item with the result', async () => {

@@ -68,6 +68,8 @@ describe('which examples may run without --spend', () => {
 			expect([name, classify(example(name)).kind]).toEqual([name, 'spend']);
 		}
 		expect(classify(example('trigger-on-page-change')).kind).toBe('trigger');
+		// the polling trigger runs only on n8n's poll schedule (issue 29.3)
+		expect(classify(example('trigger-on-page-change-polling')).kind).toBe('trigger');
 		// a start that reports to a Web Data Trigger needs that trigger active in an n8n (issue 18.2)
 		expect(classify(example('crawl-to-trigger-start')).kind).toBe('trigger');
 		const node = (resource, operation) => ({ type: 'n8n-nodes-webdata.webData', name: operation, parameters: { resource, operation } });
@@ -171,7 +173,7 @@ describe('npm run demo with a key (the fake standing in for the real service)', 
 		expect(r.out).toMatch(/▶ watch competitor pricing pages for changes .*\n.*What it is for: .*\n {2}Skipped: spends credits or changes your account \(monitor\.create\)/);
 		// an example that needs an existing run says so when the account has none
 		expect(r.out).toMatch(/Latest agent run found none \(no agent runs on this account yet\), so Get agent run did not run\./);
-		expect(r.out).toMatch(/\n2 of 2 example workflows ran successfully \(14 that spend credits skipped: add --spend to run them; 3 trigger workflow\(s\) skipped\)\.\n$/);
+		expect(r.out).toMatch(/\n2 of 2 example workflows ran successfully \(14 that spend credits skipped: add --spend to run them; 4 trigger workflow\(s\) skipped\)\.\n$/);
 	});
 
 	test('with --spend: the monitor it created is deleted, the agent run still going is cancelled, browser sessions are closed', async () => {

@@ -15,15 +15,18 @@ test('no runtime dependencies; n8n-workflow is the only peer; only dist is publi
 	expect(pkg.n8n).toMatchObject({ n8nNodesApiVersion: 1, strict: true });
 });
 
-test('the n8n section lists the credential and both nodes, and they exist in dist', () => {
+test('the n8n section lists the credential and the three nodes, and they exist in dist', () => {
 	expect(pkg.n8n.credentials).toEqual(['dist/credentials/WebDataApi.credentials.js']);
-	expect(pkg.n8n.nodes).toEqual(['dist/nodes/WebData/WebData.node.js', 'dist/nodes/WebDataTrigger/WebDataTrigger.node.js']);
+	expect(pkg.n8n.nodes).toEqual(['dist/nodes/WebData/WebData.node.js', 'dist/nodes/WebDataTrigger/WebDataTrigger.node.js', 'dist/nodes/WebDataPollTrigger/WebDataPollTrigger.node.js']);
 	for (const file of [...pkg.n8n.credentials, ...pkg.n8n.nodes]) expect(fs.existsSync(path.join(ROOT, file))).toBe(true);
 	const { WebData } = require(path.join(ROOT, pkg.n8n.nodes[0]));
 	const { WebDataTrigger } = require(path.join(ROOT, pkg.n8n.nodes[1]));
 	expect(new WebData().description).toMatchObject({ name: 'webData', displayName: 'Web Data', usableAsTool: true });
 	expect(new WebDataTrigger().description).toMatchObject({ name: 'webDataTrigger', displayName: 'Web Data Trigger' });
 	expect(new WebDataTrigger().description.usableAsTool).toBeUndefined();
+	// Issue 29.3: the polling trigger (n8n: a node type is either a webhook trigger or a polling one).
+	const { WebDataPollTrigger } = require(path.join(ROOT, pkg.n8n.nodes[2]));
+	expect(new WebDataPollTrigger().description).toMatchObject({ name: 'webDataPollTrigger', displayName: 'Web Data Poll Trigger', polling: true });
 });
 
 test('the tarball holds dist, README and package.json only: no tests, no fake API', () => {

@@ -2,7 +2,8 @@
 // Web Data Trigger, Job Events: the real end of a crawl / batch scrape (issue 23.3). The open-source
 // server announces every end as <prefix>.completed with success true; the trigger reads the job's
 // status once and says completed / failed / cancelled with the counts, and a "Failed" / "Cancelled"
-// choice receives such an announcement. Build first.
+// choice receives such an announcement. Issue 29: the event is judged by the real end ("Completed"
+// only for a job that completed; the item's event names what happened). Build first.
 const { jobItemsForDelivery, needsJobEndRead, jobEndOf, JOB_EVENTS } = require('../../dist/nodes/WebDataTrigger/delivery');
 const { triggerProperties } = require('../../dist/nodes/WebDataTrigger/description');
 
@@ -18,20 +19,61 @@ describe('needsJobEndRead: only for an end event some chosen event can receive',
 		['batch_scrape.completed', ['batch_scrape.failed'], true],
 		['crawl.failed', ['crawl.failed'], true],
 		['crawl.completed', ['crawl.page', 'batch_scrape.failed'], false],
-		['crawl.failed', ['crawl.completed'], false],
+		// Any end choice of the same job kind: the real end decides which one it is.
+		['crawl.failed', ['crawl.completed'], true],
 		['crawl.page', [...JOB_EVENTS], false],
-		['agent.completed', [...JOB_EVENTS], false],
+		['agent.completed', ['agent.failed'], true],
+		['agent.action', [...JOB_EVENTS], false],
+		['agent.completed', ['crawl.completed', 'agent.started'], false],
 	])('%s with %j → %s', (type, events, expected) => {
 		expect(needsJobEndRead(type, events)).toBe(expected);
 	});
 });
 
 describe('the end item says the real end', () => {
-	test('a cancelled crawl announced as crawl.completed: status "cancelled" with counts; event and success as sent', () => {
-		const d = jobItemsForDelivery(envelope('crawl.completed'), { events: ['crawl.completed'], end: cancelled });
+	test('issue 29: a cancelled crawl announced as crawl.completed is crawl.cancelled (success false), the announcement beside', () => {
+		const d = jobItemsForDelivery(envelope('crawl.completed'), { events: ['crawl.cancelled'], end: cancelled });
 		expect(d.items).toEqual([
-			{ event: 'crawl.completed', jobType: 'crawl', jobId: JOB, webhookId: 'w-crawl.completed', success: true, error: null, webhookMetadata: {}, status: 'cancelled', total: 12, completed: 4, creditsUsed: 4 },
+			{
+				event: 'crawl.cancelled',
+				announcedEvent: 'crawl.completed',
+				announcedSuccess: true,
+				jobType: 'crawl',
+				jobId: JOB,
+				webhookId: 'w-crawl.completed',
+				success: false,
+				error: null,
+				webhookMetadata: {},
+				status: 'cancelled',
+				total: 12,
+				completed: 4,
+				creditsUsed: 4,
+			},
 		]);
+	});
+
+	test('issue 29: "Completed" starts only for a job that completed', () => {
+		const completedOnly = { events: ['crawl.completed'] };
+		expect(jobItemsForDelivery(envelope('crawl.completed'), { ...completedOnly, end: cancelled })).toEqual({ run: false, reason: 'event not selected' });
+		expect(jobItemsForDelivery(envelope('crawl.completed'), { ...completedOnly, end: { status: 'failed', total: 3, completed: 0 } })).toEqual({ run: false, reason: 'event not selected' });
+		expect(jobItemsForDelivery(envelope('crawl.completed'), { ...completedOnly, end: { status: 'completed', total: 3, completed: 3 } })).toMatchObject({
+			run: true,
+			items: [{ event: 'crawl.completed', announcedEvent: 'crawl.completed', success: true, status: 'completed' }],
+		});
+	});
+
+	test('issue 29: agent runs where the status allows: a failed run announced as completed is agent.failed; "processing" keeps the announcement', () => {
+		const agentEnvelope = envelope('agent.completed', { data: [{ creditsUsed: 7, data: null }] });
+		expect(jobItemsForDelivery(agentEnvelope, { events: ['agent.failed'], end: { status: 'failed', creditsUsed: 7 } })).toMatchObject({
+			run: true,
+			items: [{ event: 'agent.failed', announcedEvent: 'agent.completed', success: false, status: 'failed', creditsUsed: 7 }],
+		});
+		expect(jobItemsForDelivery(agentEnvelope, { events: ['agent.completed'], end: { status: 'failed' } })).toEqual({ run: false, reason: 'event not selected' });
+		const cancelledRun = envelope('agent.cancelled', { success: false, data: [{ creditsUsed: 2 }] });
+		expect(jobItemsForDelivery(cancelledRun, { events: ['agent.cancelled'], end: { status: 'processing' } })).toMatchObject({
+			run: true,
+			items: [{ event: 'agent.cancelled', announcedEvent: 'agent.cancelled', success: false, status: 'processing' }],
+		});
 	});
 
 	test('a "Failed" / "Cancelled" choice receives a completed announcement of a job that ended so, and only that', () => {
@@ -46,7 +88,7 @@ describe('the end item says the real end', () => {
 
 	test('a status that could not be read: status null and why, the delivery still starts the chosen event', () => {
 		const d = jobItemsForDelivery(envelope('crawl.completed'), { events: ['crawl.completed'], end: { readError: 'Could not reach the Web Data service' } });
-		expect(d.items[0]).toMatchObject({ event: 'crawl.completed', success: true, status: null, statusReadError: 'Could not reach the Web Data service' });
+		expect(d.items[0]).toMatchObject({ event: 'crawl.completed', announcedEvent: 'crawl.completed', success: true, status: null, statusReadError: 'Could not reach the Web Data service' });
 	});
 
 	test('a build that sends crawl.failed: the read adds the counts', () => {
@@ -66,9 +108,9 @@ describe('the event list', () => {
 		expect(jobEvents.default).toEqual(['crawl.page', 'crawl.completed', 'crawl.failed', 'batch_scrape.page', 'batch_scrape.completed', 'batch_scrape.failed']);
 		for (const value of ['crawl.failed', 'crawl.cancelled', 'batch_scrape.failed', 'batch_scrape.cancelled']) {
 			const option = jobEvents.options.find((o) => o.value === value);
-			expect([value, option.description]).toEqual([value, expect.stringMatching(/\.completed" whose status reads "(failed|cancelled)".*open-source/)]);
+			expect([value, option.description]).toEqual([value, expect.stringMatching(/status reads "(failed|cancelled)".*open-source one\) "\w+\.completed"/)]);
 		}
-		expect(jobEvents.options.find((o) => o.value === 'crawl.completed').description).toMatch(/also failed and cancelled crawls/);
+		expect(jobEvents.options.find((o) => o.value === 'crawl.completed').description).toMatch(/A crawl that completed, judged by its status/);
 	});
 
 	test("n8n's node creator finds both sources: the first parameter shown as \"Trigger On\" is Source, each option with an action", () => {

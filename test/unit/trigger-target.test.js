@@ -52,8 +52,20 @@ describe('building the webhook', () => {
 	});
 
 	test('agent events are the agent short names', () => {
-		expect(buildEventWebhook(node, target({ url: URL_, token: TOKEN, events: ['action', 'cancelled'] }), 'agent', 0)).toEqual({ url: URL_, headers: { [TOKEN_HEADER]: TOKEN }, events: ['action', 'cancelled'] });
+		expect(buildEventWebhook(node, target({ url: URL_, token: TOKEN, events: ['action', 'cancelled'] }), 'agent', 0)).toEqual({ url: URL_, headers: { [TOKEN_HEADER]: TOKEN }, events: ['action', 'cancelled', 'completed'] });
 		expect(() => buildEventWebhook(node, target({ url: URL_, token: TOKEN, events: ['page'] }), 'agent', 0)).toThrow(/Send Events to Web Data Trigger → Events "page" is not valid: choose from action, cancelled, completed, failed, started/);
+	});
+
+	test('issue 29: a chosen Failed or Cancelled also asks for Completed (the open-source server announces every end as completed and drops events not asked for)', () => {
+		const asked = (job, events) => buildEventWebhook(node, target({ url: URL_, token: TOKEN, events }), job, 0).events;
+		expect(asked('crawl', ['failed'])).toEqual(['failed', 'completed']);
+		expect(asked('batch', ['page', 'failed'])).toEqual(['page', 'failed', 'completed']);
+		expect(asked('agent', ['failed', 'cancelled'])).toEqual(['failed', 'cancelled', 'completed']);
+		// Completed already asked, or no end event chosen: the list is the user's.
+		expect(asked('crawl', ['completed', 'failed'])).toEqual(['completed', 'failed']);
+		expect(asked('crawl', ['page', 'started'])).toEqual(['page', 'started']);
+		// None chosen: all events (no filter sent).
+		expect(buildEventWebhook(node, target({ url: URL_, token: TOKEN, events: [] }), 'crawl', 0)).not.toHaveProperty('events');
 	});
 
 	test('nothing set → no webhook; the older Webhook options work as before', () => {

@@ -129,7 +129,7 @@ export function triggerTargetOptions(job: EventJob): INodeProperties[] {
 							name: 'events',
 							type: 'multiOptions',
 							default: [...DEFAULT_EVENTS[job]], // per job (a copy: no list shared between the jobs' fields)
-							description: `Which events to send (they arrive as ${PREFIX[job]}.page, ${PREFIX[job]}.completed, …); choose the same ones under the trigger's Job Events. None chosen: all.`,
+							description: `Which events to send (they arrive as ${PREFIX[job]}.page, ${PREFIX[job]}.completed, …); choose the same ones under the trigger's Job Events. Failed also asks the service for Completed (some servers announce every end as completed): the trigger reads how the ${NOUN[job]} really ended and starts only for the events it listens to. None chosen: all.`,
 							options: EVENTS[job],
 						},
 					],
@@ -137,6 +137,19 @@ export function triggerTargetOptions(job: EventJob): INodeProperties[] {
 			],
 		},
 	];
+}
+
+/**
+ * The short event names the job's `webhook.events` asks for, for the events the user chose: the
+ * open-source server announces every crawl and batch scrape end, failed and cancelled ones too, as
+ * `<prefix>.completed` (api-facts 6), and its events filter drops what was not asked for. So a
+ * chosen Failed or Cancelled also asks for Completed; the Web Data Trigger reads the job's real end
+ * and starts only for the events its user chose (nodes/WebDataTrigger/delivery.ts).
+ */
+export function eventsToAsk(chosen: string[]): string[] {
+	const asked = [...chosen];
+	if ((chosen.includes('failed') || chosen.includes('cancelled')) && !chosen.includes('completed')) asked.push('completed');
+	return asked;
 }
 
 /** Which field set a job's `webhook` object (for the errors that refuse it), by object identity. */
@@ -226,7 +239,7 @@ export function readTriggerTarget(node: INode, options: IDataObject, job: EventJ
 		for (const e of events) {
 			if (!allowed.includes(String(e))) throw invalid(node, `${SEND_TO_TRIGGER} → Events`, e, `choose from ${allowed.join(', ')}`, i);
 		}
-		webhook.events = [...events];
+		webhook.events = eventsToAsk(events.map(String));
 	}
 	setBy.set(webhook, SEND_TO_TRIGGER);
 	// No token: allowed only when the credential holds the Webhook Signing Secret (checked by the

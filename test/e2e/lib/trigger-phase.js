@@ -27,6 +27,10 @@
  *                the fake with the production URL as its webhook → one execution per delivery, one
  *                item per page; forged ones → 401; a retry → no second execution; a Token in
  *                ?token= admits deliveries without a signing secret; deactivation calls nothing
+ *        poll:   (Web Data Poll Trigger, issue 29.3) no webhook: Fetch Test Event before and after the
+ *                monitor's first check; activation polls once (remembers the newest check); a check
+ *                run comes with n8n's next scheduled poll; a check run while inactive comes with the
+ *                next activation's poll; no check twice
  *        reportsTo: (a workflow that STARTS a job, issue 18.2) the receiving example is activated with
  *                a Token; this workflow's Send Events to Web Data Trigger gets its production URL and
  *                Token and runs (POST /rest/workflows/:id/run, as "Execute workflow"); the crawl's
@@ -50,6 +54,7 @@ const { freePort } = require('./n8n');
 const { runVectorStore } = require('./vector-store-phase');
 
 const TRIGGER_TYPE = 'n8n-nodes-webdata.webDataTrigger';
+const POLL_TRIGGER_TYPE = 'n8n-nodes-webdata.webDataPollTrigger';
 const TOKEN_HEADER = 'X-WebData-Trigger-Token';
 const PREVIOUS_WEBHOOK = {
 	url: 'http://127.0.0.1:9/previous-receiver',
@@ -74,9 +79,9 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const sign = (secret, raw) => `sha256=${crypto.createHmac('sha256', secret).update(raw).digest('hex')}`;
 
-/** Whether a workflow file's text holds a Web Data Trigger node (such workflows come here). */
+/** Whether a workflow file's text holds a Web Data Trigger or Web Data Poll Trigger node (such workflows come here). */
 function isTriggerWorkflow(text) {
-	return String(text).includes(`"${TRIGGER_TYPE}"`);
+	return String(text).includes(`"${TRIGGER_TYPE}"`) || String(text).includes(`"${POLL_TRIGGER_TYPE}"`);
 }
 
 class Phase {
@@ -401,7 +406,12 @@ class Phase {
 		});
 
 		const real = firstDeliveries[0];
-		const fresh = () => JSON.stringify({ ...(real?.body ?? { type: 'monitor.page', data: [{}] }), webhookId: crypto.randomUUID() });
+		// A page of a check not told yet (the trigger tells each page of each check once, issue 29.2).
+		const fresh = () => {
+			const checkId = crypto.randomUUID();
+			const body = real?.body ?? { type: 'monitor.page', data: [{}] };
+			return JSON.stringify({ ...body, id: checkId, webhookId: crypto.randomUUID(), data: body.data.map((d) => ({ ...d, checkId })) });
+		};
 		const countNow = async () => (await this.executions(w.id)).length;
 
 		await this.step(`${label}: forged deliveries (no token, wrong token, wrong signature, no signature) get 401 and start no execution`, async () => {
@@ -502,6 +512,43 @@ class Phase {
 			const statuses = executions.slice(before).map((e) => e.trigger[0].status).sort();
 			assert.deepEqual(statuses, ['changed', 'completed', 'same'], 'the second check: the first page changed, the other the same');
 			return `ready again in ${secs(ms)}, webhook served ${secs(reactivatedMs)} later, calls to the service at start-up: ${log.length}; second check → ${statuses.join(', ')}`;
+		});
+
+		await this.step(`${label}: n8n down during a check (its deliveries fail, the service sends each once): the next check's first delivery brings the lost check first, caughtUp, each page once`, async () => {
+			await this.fake.call('POST', '/__fake/webhook-delivery', { retries: false });
+			await this.stopN8n();
+			const deliveredBefore = (await this.deliveries()).length;
+			await this.fake.call('POST', `/__fake/monitor/${monitorId}/tick`);
+			await this.settled();
+			const lost = (await this.deliveries()).slice(deliveredBefore);
+			assert.deepEqual(lost.map((d) => [d.type, d.responseStatus]), [['monitor.page', null], ['monitor.page', null], ['monitor.check.completed', null]], 'n8n was down: every delivery of that check failed');
+			const lostCheckId = lost[0].checkId;
+			await this.startN8n();
+			await this.until(async () => (await this.postToN8n(w.productionUrl, '{}', {})).status !== 404, 'the production webhook to be served again', 60000);
+			const before = await countNow();
+			const nextFrom = (await this.deliveries()).length;
+			await this.fake.call('POST', `/__fake/monitor/${monitorId}/tick`);
+			await this.settled();
+			const next = (await this.deliveries()).slice(nextFrom);
+			assert.deepEqual(next.map((d) => d.responseStatus), [200, 200, 200]);
+			const executions = (await this.executions(w.id, { count: before + 3 })).slice(before);
+			const items = executions.flatMap((e) => e.trigger);
+			const caught = items.filter((i) => i.caughtUp === true);
+			if (caught.length !== 3) throw new Error(`lost check ${lostCheckId}; caught up: ${JSON.stringify(caught.map((i) => [i.checkId, i.event]))}`);
+			assert.deepEqual(
+				caught.map((i) => [i.checkId, i.event, i.url ?? null]),
+				[
+					[lostCheckId, 'monitor.page', lost[0].body.data[0].url],
+					[lostCheckId, 'monitor.page', lost[1].body.data[0].url],
+					[lostCheckId, 'monitor.check.completed', null],
+				],
+				'the lost check, told late, in order',
+			);
+			assert.deepEqual(executions[0].trigger.slice(0, 3).map((i) => i.caughtUp), [true, true, true], 'first, in the execution of the next check\'s first delivery');
+			assert.equal(items.filter((i) => i.checkId === next[0].checkId).length, 3, 'the next check as usual');
+			assert.equal(items.length, 6, 'each page of each check once');
+			const reads = (await this.fake.log()).filter((r) => r.method === 'GET' && r.path.startsWith(`/v2/monitor/${monitorId}/checks`)).map((r) => r.path);
+			return `lost check ${lostCheckId.slice(0, 8)}… told in execution ${executions[0].id} before check ${next[0].checkId.slice(0, 8)}…; reads: ${reads.length} (${[...new Set(reads.map((p) => p.replace(monitorId, ':id').replace(/[0-9a-f-]{36}$/, ':check')))].join(', ')})`;
 		});
 
 		await this.step(`${label}: deactivation deletes the created monitor`, async () => {
@@ -622,6 +669,36 @@ class Phase {
 			return `3 page deliveries → 3 executions; wrong token ${wrong.status}, none ${none.status}`;
 		});
 
+		await this.step(`${label}: delivered as the open-source server does (one attempt, ends announced as crawl.completed): a trigger on Crawl Failed alone starts for the failed crawl only, as crawl.failed`, async () => {
+			// The crawl's webhook as the Web Data node builds it for Send Events = Failed (it also asks for completed).
+			const { buildEventWebhook } = require(path.join(this.root, 'dist', 'nodes', 'WebData', 'jobs', 'triggerTarget.js'));
+			const t = await this.createWorkflow(item, {}, this.credentials.signed, { webhookId: crypto.randomUUID(), triggerParameters: { jobEvents: ['crawl.failed'] } });
+			await this.api('POST', `/workflows/${t.id}/activate`);
+			await this.until(async () => (await this.postToN8n(t.productionUrl, '{}', {})).status !== 404, 'the production webhook to be served');
+			await this.fake.call('POST', '/__fake/webhook-delivery', { retries: false });
+			const webhook = buildEventWebhook({ name: 'Start', type: 'n8n-nodes-webdata.webData', typeVersion: 1, parameters: {} }, { sendToTrigger: { trigger: { url: t.productionUrl, token: '', events: ['failed'] } } }, 'crawl', 0);
+			assert.deepEqual(webhook.events, ['failed', 'completed']);
+			const start = async (url) => {
+				const res = await fetch(`${this.fake.url}/v2/crawl`, { method: 'POST', headers: { authorization: `Bearer ${this.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ url, limit: 2, webhook }) });
+				return (await res.json()).id;
+			};
+			const failed = await start('https://docs.example.com/fake-job-fail');
+			const fine = await start('https://docs.example.com/');
+			await this.settled();
+			const ends = (await this.deliveries()).filter((d) => d.jobId === failed || d.jobId === fine);
+			assert.deepEqual(ends.map((d) => [d.type, d.body.success, d.responseStatus]), [['crawl.completed', true, 200], ['crawl.completed', true, 200]], 'both ends announced as completed, once each');
+			const executions = await this.executions(t.id, { count: 1, mode: 'webhook' });
+			await sleep(500);
+			const all = await this.executions(t.id);
+			assert.equal(all.length, 1, `one execution (got ${all.length})`);
+			assert.deepEqual(
+				all[0].trigger.map((i) => [i.event, i.announcedEvent, i.jobId, i.success, i.status]),
+				[['crawl.failed', 'crawl.completed', failed, false, 'failed']],
+			);
+			await this.api('POST', `/workflows/${t.id}/deactivate`);
+			return `failed crawl → execution ${executions[0].id} (event crawl.failed, announced crawl.completed); completed crawl → none`;
+		});
+
 		await this.step(`${label}: deactivation calls nothing at the service; the URL is gone`, async () => {
 			const logBefore = (await this.fake.log()).length;
 			await this.api('POST', `/workflows/${w.id}/deactivate`);
@@ -691,6 +768,111 @@ class Phase {
 			});
 			await this.api('POST', `/workflows/${r.id}/deactivate`);
 			return `Start → crawl ${String(jobId).slice(0, 8)}…; ${deliveries.length} deliveries → ${executions.length} executions of ${receivingBase}: ${executions.map((e) => e.nodes['Page summary']?.[0]?.report).join('; ')}`;
+		});
+	}
+
+	/**
+	 * Web Data Poll Trigger (issue 29.3; its check exports `trigger = {poll: true}`): no webhook, no
+	 * public URL. "Fetch Test Event" (the editor's run of the poll node, mode manual) first without a
+	 * finished check (an error that says what the trigger does and when the next check is due), then
+	 * with one; activation (n8n polls once at once: it remembers the newest check); a check run, then
+	 * n8n's scheduled poll (every minute here) starts one execution with that check; a check run
+	 * while inactive comes with the poll at the next activation, and no check comes twice.
+	 */
+	async runPoll(item) {
+		const label = item.name;
+		const monitorId = crypto.randomUUID();
+		let w;
+		let node;
+		const tick = async () => {
+			const check = await this.fake.call('POST', `/__fake/monitor/${monitorId}/tick`);
+			await this.settled();
+			return check.id;
+		};
+		const execution = async (id) => await this.api('GET', `/executions/${id}?includeData=true`);
+		const pollExecutions = async () => (await this.executions(w.id)).filter((e) => e.mode === 'trigger');
+
+		await this.step(`${label}: Fetch Test Event before the monitor's first check says what the trigger does and when the first event comes`, async () => {
+			await this.fake.reset();
+			await this.fake.call('POST', '/__fake/monitor', {
+				id: monitorId,
+				name: 'Competitor pricing (poll e2e)',
+				goal: 'Tell me when a price changes',
+				judgeEnabled: true,
+				targets: [{ type: 'scrape', urls: ['https://example.com/pricing', 'https://example.com/plans'] }],
+			});
+			w = await this.createWorkflow(item, {}, this.credentials.tokenOnly, {
+				prepare: (wf) => {
+					node = wf.nodes.find((n) => n.type === POLL_TRIGGER_TYPE);
+					node.parameters.monitor = { __rl: true, mode: 'id', value: monitorId };
+					node.parameters.pollTimes = { item: [{ mode: 'everyMinute' }] }; // n8n's shortest poll interval
+				},
+			});
+			const run = await this.runManually(w.id, node.name);
+			assert.equal(run.status, 200, `POST /rest/workflows/:id/run answered ${run.status}: ${this.oneLine(JSON.stringify(run.json))}`);
+			const [e] = await this.executions(w.id, { count: 1 });
+			assert.equal(e.status, 'error', 'the test fails with a message');
+			const error = (await execution(e.id)).data?.resultData?.error ?? {};
+			const nextRunAt = (await this.fake.call('GET', `/__fake/monitor/${monitorId}`)).nextRunAt;
+			assert.equal(error.message, 'The monitor has no finished check yet');
+			assert.match(error.description ?? '', /reads the monitor's new checks at each poll time/);
+			assert.ok((error.description ?? '').includes(`its next check is scheduled for ${nextRunAt}`), `the next check time ${nextRunAt} in: ${error.description}`);
+			return `"${error.message}": ${this.oneLine(error.description).slice(0, 160)}…`;
+		});
+		if (!w) return;
+
+		let firstCheckId;
+		await this.step(`${label}: Fetch Test Event after a check gives that check's items, as a poll would, and remembers nothing`, async () => {
+			firstCheckId = await tick();
+			const before = (await this.executions(w.id)).length;
+			const run = await this.runManually(w.id, node.name);
+			assert.equal(run.status, 200);
+			const e = (await this.executions(w.id, { count: before + 1 })).at(-1);
+			assert.equal(e.status, 'success');
+			assert.deepEqual(e.trigger.map((i) => [i.event, i.checkId, i.status]), [
+				['monitor.page', firstCheckId, 'new'],
+				['monitor.page', firstCheckId, 'new'],
+				['monitor.check.completed', firstCheckId, 'completed'],
+			]);
+			assert.equal((await this.deliveries()).length, 0, 'no webhook delivery: nothing reaches n8n from the service');
+			return e.nodes['Change report'].map((r) => r.report).join('; ');
+		});
+
+		const activated = await this.step(`${label}: activation polls once and remembers the newest check; a check run comes with n8n's next scheduled poll, once`, async () => {
+			const t0 = Date.now();
+			await this.api('POST', `/workflows/${w.id}/activate`);
+			await this.until(async () => (await this.fake.log()).some((r) => r.method === 'GET' && r.path === `/v2/monitor/${monitorId}/checks` && r.at >= t0), 'the activation poll');
+			await sleep(1500);
+			assert.equal((await pollExecutions()).length, 0, 'the first poll starts nothing (the checks before activation are history)');
+			const checkId = await tick();
+			const executions = await this.until(async () => {
+				const found = await pollExecutions();
+				return found.length ? found : undefined;
+			}, "n8n's scheduled poll", 100000);
+			await item.check({ executions, checkId, monitorId });
+			return `check ${checkId.slice(0, 8)}… → poll execution ${executions[0].id} ${secs(Date.now() - t0)} after activating: ${executions[0].nodes['Change report'].map((r) => r.report).join('; ')}`;
+		});
+		if (!activated) return;
+
+		await this.step(`${label}: a check run while inactive comes at the next activation's poll; no check is told twice`, async () => {
+			await this.api('POST', `/workflows/${w.id}/deactivate`);
+			await sleep(1000);
+			const checkId = await tick();
+			const before = (await pollExecutions()).length;
+			await this.api('POST', `/workflows/${w.id}/activate`);
+			const executions = await this.until(async () => {
+				const found = await pollExecutions();
+				return found.length > before ? found : undefined;
+			}, 'the activation poll to tell the new check', 60000);
+			await sleep(1500);
+			const after = await pollExecutions();
+			assert.equal(after.length, before + 1, `one new execution (got ${after.length - before})`);
+			const told = after.flatMap((e) => e.trigger.map((i) => `${i.checkId}|${i.event}|${i.url ?? ''}`));
+			assert.equal(new Set(told).size, told.length, 'each page of each check once');
+			assert.deepEqual([...new Set(executions.at(-1).trigger.map((i) => i.checkId))], [checkId]);
+			assert.ok(!told.some((x) => x.startsWith(firstCheckId)), 'the check from before the first activation is never told');
+			await this.api('POST', `/workflows/${w.id}/deactivate`);
+			return `check ${checkId.slice(0, 8)}… → execution ${executions.at(-1).id}; ${after.length} poll executions, ${told.length} items, no repeat`;
 		});
 	}
 
@@ -833,9 +1015,10 @@ async function runTriggerPhase(env) {
 			if (item.check.trigger?.vectorStore) await runVectorStore(phase, item);
 			else if (item.check.trigger?.reportsTo) await phase.runReportsTo(item);
 			else if (item.check.trigger?.source === 'jobs') await phase.runJobs(item);
+			else if (item.check.trigger?.poll) await phase.runPoll(item);
 			else if (connection === 'create') await phase.runCreate(item);
 			else if (connection === 'attach') await phase.runAttach(item);
-			else record(`trigger: ${item.name}`, false, `its check module must export trigger = {connection: 'create' | 'attach'}, {source: 'jobs'}, {reportsTo: '<example>'}, {vectorStore: {answer: '<example>'}} or {partOf: '<example>'} (got ${JSON.stringify(item.check.trigger)})`);
+			else record(`trigger: ${item.name}`, false, `its check module must export trigger = {connection: 'create' | 'attach'}, {source: 'jobs'}, {poll: true}, {reportsTo: '<example>'}, {vectorStore: {answer: '<example>'}} or {partOf: '<example>'} (got ${JSON.stringify(item.check.trigger)})`);
 		}
 	} finally {
 		await phase.stopN8n();

@@ -1,0 +1,121 @@
+import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
+
+import { isPlainObject } from '../WebData/helpers/objects';
+import { isUuid } from '../WebData/helpers/validation';
+import {
+	catchUp,
+	entryOf,
+	KeyedQueue,
+	LedgerMemory,
+	listeningSince,
+	markDone,
+	pageKey,
+	startListening,
+	tellPage,
+	untoldPagesOfEndedCheck,
+	type CatchUpOptions,
+	type ToldCheck,
+} from './checkLedger';
+import { itemsForDelivery, MONITOR_EVENTS, type Decision, type Envelope, type OutputOptions } from './delivery';
+import { registrationOf, type Connection } from './registration';
+
+/** Told checks of this n8n process, beside the static data (see LedgerMemory). */
+const ledgers = new LedgerMemory();
+/** One delivery of a monitor at a time (see KeyedQueue). */
+const queue = new KeyedQueue();
+
+/** Activation: the trigger remembers when it started listening (the floor of its catch-ups; n8n saves a hook's static data). */
+export function rememberListeningStart(ctx: IHookFunctions): void {
+	startListening(ctx.getWorkflowStaticData('node'));
+}
+
+/** Deactivation: the trigger forgets which checks it told (a new activation starts from its first delivery). */
+export function forgetToldChecks(ctx: IHookFunctions, scope: string): void {
+	ledgers.forget(scope, ctx.getWorkflowStaticData('node'));
+}
+
+/** Items told late, for a delivery that was lost: the same items, marked. */
+export function caughtUpItems(envelopes: Envelope[], output: OutputOptions): IDataObject[] {
+	const items: IDataObject[] = [];
+	for (const envelope of envelopes) {
+		const decision = itemsForDelivery(envelope, { ...output, passUnknownEvents: false });
+		if (decision.run) items.push(...decision.items.map((item) => ({ ...item, caughtUp: true })));
+	}
+	return items;
+}
+
+export interface MonitorDeliveryOptions {
+	/** The trigger node of the workflow (WebDataTrigger scopeOf). */
+	scope: string;
+	connection: Connection;
+	output: OutputOptions;
+}
+
+/**
+ * What a verified monitor delivery starts (issue 29.2): first the pages and completions of checks
+ * whose deliveries were lost (read from the service, `caughtUp: true`), oldest first, then the
+ * delivery's own entries that were not told before. A delivery without a monitor or check ID (or
+ * of an event the node does not know) is decided as before, by itemsForDelivery alone.
+ */
+export async function tellMonitorDelivery(ctx: IWebhookFunctions, envelope: Envelope, options: MonitorDeliveryOptions): Promise<Decision> {
+	const { output } = options;
+	const first = isPlainObject(envelope.data[0]) ? envelope.data[0] : {};
+	const checkId = isUuid(envelope.id) ? envelope.id : isUuid(first.checkId) ? first.checkId : undefined;
+	const reg = registrationOf(ctx);
+	const monitorId = options.connection !== 'manual' && isUuid(reg.monitorId) ? reg.monitorId : isUuid(first.monitorId) ? first.monitorId : undefined;
+	if (!checkId || !monitorId || !(MONITOR_EVENTS as readonly string[]).includes(envelope.type)) return itemsForDelivery(envelope, output);
+
+	const key = `${options.scope}|${ctx.getMode()}|${monitorId}`;
+	return await queue.run(key, async () => {
+		const staticData = ctx.getWorkflowStaticData('node');
+		const ledger = ledgers.load(key, staticData, monitorId);
+		const isNewCheck = !ledger.some((c) => c.id === checkId);
+		const catchUpOptions: CatchUpOptions = { events: output.events, statuses: output.statuses };
+		const late: Envelope[] = [];
+		const warn = (what: string, error: unknown) =>
+			ctx.logger.warn(`Web Data Trigger "${ctx.getNode().name}" could not read ${what} of monitor ${monitorId}: ${(error as Error).message}. They are told at the next delivery.`, {
+				workflowId: ctx.getWorkflow().id,
+			});
+		if (isNewCheck) {
+			try {
+				const floor = { since: listeningSince(staticData) };
+				late.push(...(await catchUp(ctx, monitorId, ledger, catchUpOptions, checkId, undefined, floor)).envelopes);
+			} catch (error) {
+				warn('the checks missed before this one', error);
+			}
+		}
+		const current = currentEntries(envelope, checkId, ledger);
+		if (current && envelope.type === 'monitor.check.completed') {
+			try {
+				const pages = await untoldPagesOfEndedCheck(ctx, monitorId, checkId, first.summary, ledger, catchUpOptions);
+				late.push(...pages.envelopes);
+				if (pages.complete) markDone(ledger, checkId);
+				else entryOf(ledger, checkId).ended = true;
+			} catch (error) {
+				entryOf(ledger, checkId).ended = true;
+				warn(`the pages of check ${checkId}`, error);
+			}
+		}
+		ledgers.save(key, staticData, monitorId, ledger);
+
+		const items = caughtUpItems(late, output);
+		const own = current ? itemsForDelivery(current, output) : undefined;
+		if (own?.run) items.push(...own.items);
+		if (items.length) return { run: true, items };
+		return own ?? { run: false, reason: 'already told' };
+	});
+}
+
+/**
+ * The delivery's entries not told before, marked told: a `monitor.page` without the pages told
+ * (by a catch-up or an earlier delivery); a `monitor.check.completed` once. Undefined: all told.
+ */
+function currentEntries(envelope: Envelope, checkId: string, ledger: ToldCheck[]): Envelope | undefined {
+	const entry = entryOf(ledger, checkId);
+	if (envelope.type === 'monitor.page') {
+		const fresh = envelope.data.filter((e) => !isPlainObject(e) || tellPage(ledger, checkId, pageKey(e)));
+		return fresh.length ? { ...envelope, data: fresh } : undefined;
+	}
+	if (entry.done || entry.ended) return undefined;
+	return envelope;
+}
