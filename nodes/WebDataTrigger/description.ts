@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { FROM_V2, FROM_V3, ONLY_BEFORE_V3, ONLY_V1, uuidLocator } from '../WebData/fields/fields';
-import { timezoneField, timezoneFieldV2 } from '../WebData/resources/monitor/fields';
-import { CRON_HELP, SCHEDULE_TEXT_DESCRIPTION } from '../WebData/resources/monitor/schedule';
+import { timezoneField, timezoneFieldV2 } from '../shared/monitor/fields';
+import { CRON_HELP, SCHEDULE_TEXT_DESCRIPTION } from '../shared/monitor/schedule';
 import { SIGNATURE_HEADER, TOKEN_HEADER, TOKEN_QUERY } from './verify';
 
 /**

@@ -9,7 +9,7 @@ const WAITERS = {
 	crawl: require('../../dist/nodes/WebData/resources/crawl/runAndWait').runAndWait.waiter,
 	batchScrape: require('../../dist/nodes/WebData/resources/batchScrape/runAndWait').runAndWait.waiter,
 };
-const { refuseOwnWebhook } = require('../../dist/nodes/WebData/resources/crawl/jobs');
+const { refuseOwnWebhook } = require('../../dist/nodes/WebData/resources/crawl/crawlAndBatch');
 
 const properties = new WebData().description.properties;
 const node = { id: 'n', name: 'Web Data', type: 'n8n-nodes-webdata.webData', typeVersion: 1, position: [0, 0], parameters: {} };

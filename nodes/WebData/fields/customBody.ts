@@ -9,7 +9,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { isPlainObject } from '../helpers/objects';
 import { isReservedWebhookHeader, nonTextMetadataKey, RESERVED_WEBHOOK_HEADER_RULE } from './serverRules';
 import { isToolRun } from '../helpers/toolMode';
-import type { Operation } from '../helpers/types';
+import type { Operation } from '../types';
 import { show } from '../helpers/validation';
 
 /**

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Operation, Resource } from '../helpers/types';
+import type { Operation, Resource } from '../types';
 
 /**
  * The n8n panel order: the operation's own fields first, its option collections ("Add Option"

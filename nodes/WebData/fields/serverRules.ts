@@ -262,6 +262,14 @@ export function isReservedWebhookHeader(name: string): boolean {
 	return name.trim().toLowerCase().startsWith('x-firecrawl-');
 }
 
+/**
+ * Job status pages (`GET /crawl/{id}`, `/batch/scrape/{id}`): a read that needs only the status asks
+ * for one document at most (never 0, which some server builds read as "all"); a read of the
+ * documents asks for pages of 100. Server behaviour by build: nodes/FACTS.md "Job status pages".
+ */
+export const STATUS_ONLY_LIMIT = 1;
+export const READ_PAGE_LIMIT = 100;
+
 /** An HTTP header name (RFC 9110 token): what a request header set by the user may be called. */
 export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 

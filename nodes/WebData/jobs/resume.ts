@@ -13,9 +13,9 @@ import type {
 import { isCancellation } from '../helpers/items';
 import { normalizeBaseUrl } from '../transport';
 import { cancelledError } from '../transport/sleep';
-import { derivedToken, type HeaderBag, verifyResumeCall, type WebhookRequest, type WebhookResponse } from './signature';
+import { derivedToken, type HeaderBag, verifyResumeCall, type WebhookRequest, type WebhookResponse } from '../../shared/signature';
 import { invalid, isUuid } from '../helpers/validation';
-import type { CompletionWaiter, ResumeContext, ResumeRead } from '../helpers/types';
+import type { CompletionWaiter, ResumeContext, ResumeRead } from '../types';
 import type { OnTimeout } from './wait';
 
 /**
@@ -51,7 +51,7 @@ export function resumeToken(apiKey: string, executionId: string, node: INode): s
 	return derivedToken(apiKey, 'webdata-agent-resume', executionId, node.id ?? node.name);
 }
 
-export type { CompletionWaiter, ResumeContext, ResumeRead } from '../helpers/types';
+export type { CompletionWaiter, ResumeContext, ResumeRead } from '../types';
 
 /** A node parameter as the waiting run read it (the first item's). */
 export function resumeParameter(ctx: ResumeContext, name: string, fallback: unknown): unknown {

@@ -11,7 +11,7 @@ import {
 	shapeToolResult,
 	type ToolRequest,
 } from './toolResult';
-import type { Operation, Resource, ToolUse } from '../helpers/types';
+import type { Operation, Resource, ToolUse } from '../types';
 import { isToolRun } from '../helpers/toolMode';
 import { invalid } from '../helpers/validation';
 

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { withoutEnvelope } from '../../helpers/objects';
 import { requireUuid } from '../../helpers/validation';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { type ApiContext, defaultDeps, type TransportDeps } from '../../transport';
 import { agentJobRequest, jobIdField } from './shared';
 

@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { applyCustomBody } from '../../fields/customBody';
 import { errorItem } from '../../helpers/items';
 import { waitFor } from '../../jobs/poller';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { readWaitMethod, startAndWaitForWebhook, WAIT_METHOD_POLL, WAIT_METHOD_WEBHOOK, waitMethodFields } from '../../jobs/resume';
 import { invalid } from '../../helpers/validation';
 import { refuseEventWebhookWithResume } from '../../jobs/triggerTarget';

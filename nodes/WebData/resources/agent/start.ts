@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { applyCustomBody } from '../../fields/customBody';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { AGENT_BODY_KEYS, startFields, startOptionFields } from './startFields';
 import { buildStartBody, readStartParameters, startAgentRun } from './startRequest';
 

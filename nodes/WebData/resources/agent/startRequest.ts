@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { invalid, isHttpUrl, parseJsonText } from '../../helpers/validation';
 import { startJob } from '../../jobs/start';
 import { assertTriggerVerifiable, buildEventWebhook } from '../../jobs/triggerTarget';
-import type { RunContext } from '../../helpers/types';
+import type { RunContext } from '../../types';
 import { defaultDeps } from '../../transport';
 import { jobItem } from './get';
 import { AGENT_HINTS } from './shared';

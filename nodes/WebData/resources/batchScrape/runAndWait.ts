@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { readOutputMode } from '../../fields/document';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { requireUuid } from '../../helpers/validation';
 import { readWaitMethod, resumeFacts, startAndWaitForWebhook, WAIT_METHOD_WEBHOOK } from '../../jobs/resume';
 import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../jobs/wait';
 import { readToolJobId } from '../../tool/tool';
-import { JOB_OUTPUT, jobWaiter, jobWaitMethodFields, refuseOwnWebhook, waitForJob } from '../crawl/jobs';
+import { JOB_OUTPUT, jobWaiter, jobWaitMethodFields, refuseOwnWebhook, waitForJob } from '../crawl/crawlAndBatch';
 import { BATCH_BODY_KEYS, jobFailure, pagedItems, pairedAll, prepare, startBatch, startFields } from './shared';
 
 /**

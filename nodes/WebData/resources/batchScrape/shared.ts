@@ -4,12 +4,12 @@ import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import { documentUrl, type OutputMode } from '../../fields/document';
 import { readScrapeOptions, requireHttpUrl, SCRAPE_OPTION_BODY_KEYS, scrapeOptionProperties } from '../../fields/scrapeOptions';
 import { withoutEnvelope } from '../../helpers/objects';
-import type { RunContext } from '../../helpers/types';
+import type { RunContext } from '../../types';
 import { assertTriggerVerifiable, triggerTargetOptions } from '../../jobs/triggerTarget';
 import { isToolRun } from '../../helpers/toolMode';
 import { apiRequest, defaultDeps } from '../../transport';
 import { applySharedOptions, JOB_WEBHOOK_BODY_KEYS, maxConcurrencyOption, readOptions, webhookOptions, zeroDataRetentionOption } from '../crawl/fields';
-import { failOrItem, jobHints, pageJson } from '../crawl/jobs';
+import { failOrItem, jobHints, pageJson } from '../crawl/crawlAndBatch';
 
 /**
  * Batch Scrape: the URL of EVERY input item goes into ONE job (POST /v2/batch/scrape). Its body has

@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { readOutputMode } from '../../fields/document';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { requireUuid } from '../../helpers/validation';
 import { readWaitMethod, startAndWaitForWebhook, WAIT_METHOD_WEBHOOK } from '../../jobs/resume';
 import { maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../jobs/wait';
 import { readToolJobId } from '../../tool/tool';
-import { failOrItem, JOB_OUTPUT, jobWaiter, jobWaitMethodFields, pageJson, refuseOwnWebhook, waitForJob } from './jobs';
+import { failOrItem, JOB_OUTPUT, jobWaiter, jobWaitMethodFields, pageJson, refuseOwnWebhook, waitForJob } from './crawlAndBatch';
 import { buildCrawlBody, CRAWL_BODY_KEYS, crawlFields, startCrawl } from './start';
 
 /** Crawl → Run and Wait, "Resume on Completion Webhook": one crawl's pages, paired to its one input item. */

@@ -6,10 +6,10 @@ import { crawlDelayProblem, MAX_CRAWL_DELAY_S, pathPatternsIssue } from '../../f
 import { FROM_V3, ONLY_BEFORE_V3 } from '../../fields/fields';
 import { withoutEnvelope } from '../../helpers/objects';
 import { invalid } from '../../helpers/validation';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { apiRequest, defaultDeps } from '../../transport';
 import { applySharedOptions, checkInt, JOB_WEBHOOK_BODY_KEYS, maxConcurrencyOption, readOptions, webhookOptions, zeroDataRetentionOption } from './fields';
-import { jobHints } from './jobs';
+import { jobHints } from './crawlAndBatch';
 import { assertTriggerVerifiable, triggerTargetOptions } from '../../jobs/triggerTarget';
 
 export const MAX_LIMIT = 10_000;

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { buildScrapeOptions } from '../../fields/scrapeOptions';
-import type { RunContext } from '../../helpers/types';
+import type { RunContext } from '../../types';
 import { startJob } from '../../jobs/start';
 import { invalid, isHttpUrl } from '../../helpers/validation';
 import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';

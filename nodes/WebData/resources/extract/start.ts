@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { applyCustomBody } from '../../fields/customBody';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { EXTRACT_BODY_KEYS, extractFields } from './fields';
 import { buildExtractBody, readExtractParameters, startExtract } from './request';
 

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import { withoutEnvelope } from '../../helpers/objects';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
 import { optionalInteger, SESSION_HINTS } from './shared';

@@ -2,11 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import { requireHttpUrl } from '../../fields/scrapeOptions';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { COUNTRY_RULE, isCountryCode } from '../../fields/serverRules';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
-import { SCRAPE_HINTS } from '../scrape/scrapeUrl';
+import { SCRAPE_HINTS } from '../../fields/scrapeOptions';
 
 export const MAX_MAP_LIMIT = 100_000;
 const SITEMAP_MODES = ['include', 'skip', 'only'];

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { FROM_V2, FROM_V3, ONLY_BEFORE_V3, ONLY_V1 } from '../../fields/fields';
-import { buildMonitorBody } from './body';
-import { createMonitor } from './api';
+import { buildMonitorBody } from '../../../shared/monitor/body';
+import { createMonitor } from '../../../shared/monitor/api';
 import {
 	cronField,
 	emailField,
@@ -20,7 +20,7 @@ import {
 	timezoneField,
 	timezoneFieldV2,
 	webhookField,
-} from './fields';
+} from '../../../shared/monitor/fields';
 import { readCreateInput } from './form';
 
 const properties: INodeProperties[] = [

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Operation, RunContext } from '../../helpers/types';
-import { checkItems, readCheck, readCheckId, readMonitorId, readPageOptions } from './api';
-import { checkIdField, monitorIdField, pageOutputOptions } from './fields';
+import type { Operation, RunContext } from '../../types';
+import { checkItems, readCheck, readCheckId, readMonitorId, readPageOptions } from '../../../shared/monitor/api';
+import { checkIdField, monitorIdField, pageOutputOptions } from '../../../shared/monitor/fields';
 
 /**
  * Monitor → Get Check: GET /v2/monitor/{id}/checks/{checkId}, following the `next` links until all

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { limitField, readLimit, returnAllField } from '../../fields/fields';
-import type { Operation, RunContext } from '../../helpers/types';
-import { collectPages, listMonitors } from './api';
+import type { Operation, RunContext } from '../../types';
+import { collectPages, listMonitors } from '../../../shared/monitor/api';
 
 /** Monitor → Get Many: GET /v2/monitor with offset paging (up to 100 per request). */
 export const getMany: Operation = {

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { FROM_V2, ONLY_V1 } from '../../fields/fields';
-import { readMonitorId, updateMonitor } from './api';
-import { buildMonitorBody } from './body';
+import { readMonitorId, updateMonitor } from '../../../shared/monitor/api';
+import { buildMonitorBody } from '../../../shared/monitor/body';
 import {
 	cronField,
 	emailField,
@@ -20,9 +20,9 @@ import {
 	timezoneField,
 	timezoneFieldV2,
 	webhookField,
-} from './fields';
+} from '../../../shared/monitor/fields';
 import { readUpdateInput } from './form';
-import { TIMEZONE_HELP } from './schedule';
+import { TIMEZONE_HELP } from '../../../shared/monitor/schedule';
 
 /** The Update Fields collection, with the Time Zone field of a node version. */
 function updateFields(timezone: INodeProperties): INodeProperties {

@@ -5,10 +5,10 @@ import { documentJson, outputModeField, readOutputMode } from '../../fields/docu
 import { FROM_V3, ONLY_BEFORE_V3 } from '../../fields/fields';
 import { readScrapeOptions, SCRAPE_OPTION_BODY_KEYS, scrapeOptionProperties } from '../../fields/scrapeOptions';
 import { COUNTRY_RULE, isCountryCode, isSearchDomain, SEARCH_FORMATS } from '../../fields/serverRules';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
-import { SCRAPE_HINTS } from '../scrape/scrapeUrl';
+import { SCRAPE_HINTS } from '../../fields/scrapeOptions';
 
 export const SOURCES = ['web', 'news', 'images'];
 export const CATEGORIES = ['github', 'research', 'pdf'];

@@ -1,11 +1,11 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { HEADER_NAME, isReservedWebhookHeader, RESERVED_WEBHOOK_HEADER_RULE } from '../../fields/serverRules';
-import { SIGNATURE_HEADER } from '../../jobs/signature';
-import { invalid } from '../../helpers/validation';
+import { HEADER_NAME, isReservedWebhookHeader, RESERVED_WEBHOOK_HEADER_RULE } from '../../WebData/fields/serverRules';
+import { SIGNATURE_HEADER } from '../signature';
+import { invalid } from '../../WebData/helpers/validation';
 import { buildSchedule, type ScheduleInput } from './schedule';
 import { checkTargets, hasSearchTarget, isHttpUrl, splitList, type TargetLabeler } from './targets';
-import { isPlainObject } from '../../helpers/objects';
+import { isPlainObject } from '../../WebData/helpers/objects';
 
 /**
  * The building blocks of a monitor request body (POST /v2/monitor, PATCH /v2/monitor/{id}): each

@@ -1,8 +1,8 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { crawlDelayProblem, pathPatternsIssue, SCRAPE_TIMEOUT_MS } from '../../fields/serverRules';
-import { invalid, isHttpUrl, parseJsonText } from '../../helpers/validation';
-import { isPlainObject } from '../../helpers/objects';
+import { crawlDelayProblem, pathPatternsIssue, SCRAPE_TIMEOUT_MS } from '../../WebData/fields/serverRules';
+import { invalid, isHttpUrl, parseJsonText } from '../../WebData/helpers/validation';
+import { isPlainObject } from '../../WebData/helpers/objects';
 
 /** Limits of monitor targets (spec 2.9, 4.2, 8; api-facts 2 MonitorCreate.targets). */
 export const MIN_TARGETS = 1;

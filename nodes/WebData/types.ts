@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteData, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeOperationError } from 'n8n-workflow';
 
-import type { TransportDeps } from '../transport';
+import type { TransportDeps } from './transport';
 
 /** What the router shares with every item of one execution. */
 export interface RunContext {
