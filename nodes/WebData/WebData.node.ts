@@ -12,16 +12,17 @@ import type {
 import { resourceProperties } from './fields/description';
 import { asNodeError, errorItem, isCancellation } from './helpers/items';
 import { runPool } from './helpers/pool';
-import { isToolRun, readToolRequest, toolDescriptionProperties, toolOutput, toolResultProperties } from './tool/tool';
+import { isToolRun } from './helpers/toolMode';
+import { continueWaiting, resumeWebhook } from './jobs/resume';
+import { readToolRequest, toolDescriptionProperties, toolOutput, toolResultProperties } from './tool/tool';
 import { forModel, TOOL_RETRY_BUDGET_MS, toolErrorAsResult } from './tool/toolError';
-import type { Resource, RunContext } from './helpers/types';
+import type { Operation, Resource, RunContext } from './types';
 import { searchActiveCrawls } from './methods/crawlSearch';
-import { searchAgentRuns } from './methods/listSearch';
-import { searchInteractSessions } from './resources/interact/listSearch';
+import { searchAgentRuns } from './methods/agentSearch';
+import { searchInteractSessions } from './methods/interactSearch';
 import { searchMonitorChecks, searchMonitors } from './methods/monitorSearch';
 import { account } from './resources/account';
 import { agent } from './resources/agent';
-import { checkWaitingNode, resumeWaitingNode } from './resources/waiters';
 import { batchScrape } from './resources/batchScrape';
 import { crawl } from './resources/crawl';
 import { extract } from './resources/extract';
@@ -58,6 +59,13 @@ const resources: Record<string, Resource> = {
 	agent,
 	account,
 };
+
+/** The operation a node's Resource and Operation name, if the node has it. */
+function operationOf(resource: unknown, operation: unknown): Operation | undefined {
+	if (typeof resource !== 'string' || typeof operation !== 'string') return undefined;
+	const r = Object.prototype.hasOwnProperty.call(resources, resource) ? resources[resource] : undefined;
+	return r && Object.prototype.hasOwnProperty.call(r.operations, operation) ? r.operations[operation] : undefined;
+}
 
 export class WebData implements INodeType {
 	description: INodeTypeDescription = {
@@ -162,7 +170,7 @@ export class WebData implements INodeType {
 			},
 			...Object.entries(resources).flatMap(([name, resource]) => resourceProperties(name, resource)),
 			// Tool variant only: the result budget and where a cut result goes on.
-			...toolResultProperties(),
+			...toolResultProperties(resources),
 		],
 	};
 
@@ -200,18 +208,20 @@ export class WebData implements INodeType {
 		},
 	};
 
+	/** The resume call of a paused Run and Wait ("Resume on Completion Webhook"): it wakes the execution. */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await resumeWaitingNode.call(this);
+		const operation = operationOf(this.getNodeParameter('resource', ''), this.getNodeParameter('operation', ''));
+		return await resumeWebhook.call(this, operation?.waiter);
 	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		// A paused Run and Wait ("Resume on Completion Webhook") checking its job when its wait time came.
-		const checked = await checkWaitingNode.call(this);
-		if (checked) return [checked];
 		const items = this.getInputData();
 		const resourceName = this.getNodeParameter('resource', 0) as string;
 		const operationName = this.getNodeParameter('operation', 0) as string;
-		const operation = resources[resourceName]?.operations[operationName];
+		const operation = operationOf(resourceName, operationName);
+		// A paused Run and Wait checking its job (woken by a delivery, or its time came).
+		const checked = await continueWaiting(this, operation?.waiter);
+		if (checked) return [checked];
 		if (!operation) {
 			throw new NodeOperationError(
 				this.getNode(),
@@ -223,7 +233,7 @@ export class WebData implements INodeType {
 		let tool: ReturnType<typeof readToolRequest> | undefined;
 		if (isToolRun(this)) {
 			try {
-				tool = readToolRequest(this, resourceName, operationName);
+				tool = readToolRequest(this, operation);
 			} catch (error) {
 				const asResult = toolErrorAsResult(this, error);
 				if (asResult) return asResult;

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { getMonitor, listChecks } from '../WebData/resources/monitor/api';
+import { getMonitor, listChecks } from '../shared/monitor/api';
 import { catchUp, FINISHED_CHECK_STATUSES, LIST_LIMIT, markDone, storedLedger, storeLedger, type ToldCheck } from '../WebDataTrigger/checkLedger';
 import { itemsForDelivery, type Envelope, type OutputOptions } from '../WebDataTrigger/delivery';
 

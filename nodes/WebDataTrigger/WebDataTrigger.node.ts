@@ -16,7 +16,7 @@ import { chosenNamesExpression } from '../WebData/fields/description';
 import { searchMonitors } from './listSearch';
 import { checkExists, create, registrationOf, remove, type Connection } from './registration';
 import { SigningSecretCache } from './secretCache';
-import type { WebhookRequest, WebhookResponse } from '../WebData/jobs/signature';
+import type { WebhookRequest, WebhookResponse } from '../shared/signature';
 import { authenticateDelivery, authenticateJobDelivery, DeliveryDeduper, type HeaderBag } from './verify';
 
 /** Accepted webhookIds of every trigger node in this n8n process (bounded; see DeliveryDeduper). */

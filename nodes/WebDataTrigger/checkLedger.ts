@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isPlainObject } from '../WebData/helpers/objects';
 import { isUuid } from '../WebData/helpers/validation';
-import { getCheckPage, listChecks, MAX_PAGE_SIZE, type NextPage } from '../WebData/resources/monitor/api';
+import { getCheckPage, listChecks, MAX_PAGE_SIZE, type NextPage } from '../shared/monitor/api';
 import { defaultDeps, type ApiContext, type TransportDeps } from '../WebData/transport';
 import type { Envelope } from './delivery';
 

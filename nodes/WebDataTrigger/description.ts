@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { uuidLocator } from '../WebData/fields/fields';
-import { timezoneField } from '../WebData/resources/monitor/fields';
-import { CRON_HELP, DEFAULT_CRON, DEFAULT_SCHEDULE_TEXT, SCHEDULE_TEXT_DESCRIPTION } from '../WebData/resources/monitor/schedule';
+import { timezoneField } from '../shared/monitor/fields';
+import { CRON_HELP, DEFAULT_CRON, DEFAULT_SCHEDULE_TEXT, SCHEDULE_TEXT_DESCRIPTION } from '../shared/monitor/schedule';
 import { SIGNATURE_HEADER, TOKEN_HEADER, TOKEN_QUERY } from './verify';
 
 /**

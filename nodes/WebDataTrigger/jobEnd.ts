@@ -1,7 +1,7 @@
 import type { IDataObject, IWebhookFunctions } from 'n8n-workflow';
 
 import { isUuid } from '../WebData/helpers/validation';
-import { STATUS_ONLY_LIMIT } from '../WebData/resources/crawl/jobs';
+import { STATUS_ONLY_LIMIT } from '../WebData/fields/serverRules';
 import { apiRequest, defaultDeps, type TransportDeps } from '../WebData/transport';
 import { jobEndAnnouncement, jobEndOf, type Envelope, type JobEnd } from './delivery';
 
@@ -16,7 +16,7 @@ const READ_DEPS: TransportDeps = { ...defaultDeps, maxAttempts: 2, budgetMs: 700
  * The real end of the crawl, batch scrape or agent run a `<prefix>.completed|failed|cancelled`
  * delivery speaks of: ONE status read through the credential. A crawl / batch: `?limit=1`
  * (STATUS_ONLY_LIMIT: at most one document; never 0, which some server builds read as "all", see
- * crawl/jobs.ts); an agent: GET /v2/agent/{id} (status processing|completed|failed). The
+ * nodes/FACTS.md "Job status pages"); an agent: GET /v2/agent/{id} (status processing|completed|failed). The
  * open-source server announces every crawl / batch end as completed (success true, data []) after
  * marking the job finished, so the read says whether it completed, failed or was cancelled.
  */

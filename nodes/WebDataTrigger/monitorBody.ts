@@ -1,8 +1,8 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { checkGoal, checkName } from '../WebData/resources/monitor/body';
-import { buildSchedule } from '../WebData/resources/monitor/schedule';
-import { isHttpUrl, splitList } from '../WebData/resources/monitor/targets';
+import { checkGoal, checkName } from '../shared/monitor/body';
+import { buildSchedule } from '../shared/monitor/schedule';
+import { isHttpUrl, splitList } from '../shared/monitor/targets';
 import { invalid } from '../WebData/helpers/validation';
 
 /**

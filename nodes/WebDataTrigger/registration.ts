@@ -3,7 +3,7 @@ import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
 import { requireUuid } from '../WebData/helpers/validation';
 import { apiRequest, type ApiRequest, normalizeBaseUrl } from '../WebData/transport';
-import { timezoneOrWorkflowZone } from '../WebData/resources/monitor/schedule';
+import { timezoneOrWorkflowZone } from '../shared/monitor/schedule';
 import { MONITOR_EVENTS } from './delivery';
 import { monitorCreateBody, type MonitorFields } from './monitorBody';
 import { headerValue, newSecretToken, safeEqual, SIGNATURE_HEADER, TOKEN_HEADER, type HeaderBag } from './verify';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'crypto';
 
-import { type HeaderBag, headerValue, verifyDelivery } from '../WebData/jobs/signature';
+import { type HeaderBag, headerValue, verifyDelivery } from '../shared/signature';
 
 // The checks themselves are shared with Agent's resume calls; the trigger's modules import them from here.
-export { headerValue, type HeaderBag, safeEqual, SIGNATURE_HEADER, signatureMatches, signBody } from '../WebData/jobs/signature';
+export { headerValue, type HeaderBag, safeEqual, SIGNATURE_HEADER, signatureMatches, signBody } from '../shared/signature';
 
 /**
  * Delivery authentication and de-duplication of the Web Data Trigger. Pure functions and one small

@@ -53,21 +53,17 @@ const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const http = require('node:http');
-const os = require('node:os');
 const path = require('node:path');
 
 const proc = require('./lib/proc');
-const { n8nEnv, freePort } = require('./lib/n8n');
 const { hostProfile } = require('./lib/hosts');
-const { packInto } = require('./lib/editor');
+const { prepareInstance } = require('./lib/instance');
 const { Phase } = require('./lib/trigger-phase');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 // Which n8n (E2E_N8N=n8n1: 1.123 on Node 22): ./lib/hosts.js. RESUME_FILTER=<text>[|<text>…] runs only the
 // proofs whose name contains one of them.
 const HOST = hostProfile(process.env.E2E_N8N);
-const NODE_DIR = HOST.nodeDir;
-const HOST_DIR = HOST.hostDir;
 const FILTER = process.env.RESUME_FILTER || '';
 const WORKFLOW_FILE = path.join(__dirname, 'workflows', 'agent-run-and-resume.json');
 const TOKEN_HEADER = 'X-WebData-Resume-Token';
@@ -536,21 +532,11 @@ class ResumeSuite extends Phase {
 
 async function main() {
 	const t0 = Date.now();
-	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'webdata-agent-resume-'));
-	const userFolder = path.join(tmp, 'user');
-	fs.mkdirSync(userFolder);
-	const apiKey = `wd-canary-${crypto.randomBytes(16).toString('hex')}`;
+	const { tmp, apiKey, install } = prepareInstance({ root: ROOT, prefix: 'webdata-agent-resume-', encryptionKey: 'webdata-e2e-encryption-key-0002', host: HOST });
 	let suite;
 	let code = 0;
 	try {
-		if (!fs.existsSync(path.join(HOST_DIR, 'node_modules', 'n8n'))) throw new Error('n8n is not installed in .cache/: run bash test/e2e/install.sh');
-		await packInto(ROOT, tmp, userFolder);
-		const ctx = {
-			nodeDir: NODE_DIR,
-			hostDir: HOST_DIR,
-			workDir: tmp,
-			env: n8nEnv({ nodeDir: NODE_DIR, userFolder, encryptionKey: 'webdata-e2e-encryption-key-0002', port: await freePort(), brokerPort: await freePort(), host: HOST }),
-		};
+		const ctx = await install();
 		suite = new ResumeSuite({ root: ROOT, tmp, ctx, apiKey, record, captured, timings, substitute: (t) => t, oneLine });
 		const startMs = await suite.setup();
 		record(`agent resume: set-up (package, signing fake API, n8n start ready in ${secs(startMs)}, owner, API key, credentials)`, true);

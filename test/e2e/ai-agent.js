@@ -22,13 +22,11 @@
 const assert = require('node:assert/strict');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
 const proc = require('./lib/proc');
-const { n8nEnv, freePort } = require('./lib/n8n');
 const { hostProfile } = require('./lib/hosts');
-const { packInto } = require('./lib/editor');
+const { prepareInstance } = require('./lib/instance');
 const { Phase } = require('./lib/trigger-phase');
 const { startStubModel } = require('./lib/stub-model');
 
@@ -36,8 +34,6 @@ const ROOT = path.resolve(__dirname, '..', '..');
 // Which n8n (E2E_N8N=n8n1: 1.123 on Node 22, whose AI Agent is version 3): ./lib/hosts.js.
 // AI_AGENT_FILTER=<text> runs only the proofs whose name contains it.
 const HOST = hostProfile(process.env.E2E_N8N);
-const NODE_DIR = HOST.nodeDir;
-const HOST_DIR = HOST.hostDir;
 const FILTER = process.env.AI_AGENT_FILTER || '';
 const EXAMPLE = path.join(ROOT, 'examples', 'ai-agent', 'ai-agent-research-web.json');
 const BUDGET = 16000;
@@ -421,23 +417,13 @@ class AiAgentSuite extends Phase {
 
 async function main() {
 	const t0 = Date.now();
-	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'webdata-ai-agent-'));
-	const userFolder = path.join(tmp, 'user');
-	fs.mkdirSync(userFolder);
-	const apiKey = `wd-canary-${crypto.randomBytes(16).toString('hex')}`;
+	const { tmp, apiKey, install } = prepareInstance({ root: ROOT, prefix: 'webdata-ai-agent-', encryptionKey: 'webdata-e2e-encryption-key-0003', host: HOST });
 	let suite;
 	let model;
 	let code = 0;
 	try {
-		if (!fs.existsSync(path.join(HOST_DIR, 'node_modules', 'n8n'))) throw new Error('n8n is not installed in .cache/: run bash test/e2e/install.sh');
 		model = await startStubModel();
-		await packInto(ROOT, tmp, userFolder);
-		const ctx = {
-			nodeDir: NODE_DIR,
-			hostDir: HOST_DIR,
-			workDir: tmp,
-			env: n8nEnv({ nodeDir: NODE_DIR, userFolder, encryptionKey: 'webdata-e2e-encryption-key-0003', port: await freePort(), brokerPort: await freePort(), host: HOST }),
-		};
+		const ctx = await install();
 		suite = new AiAgentSuite({ root: ROOT, tmp, ctx, apiKey, record, captured, timings, substitute: (t) => t, oneLine });
 		suite.model = model;
 		const startMs = await suite.setup();

@@ -10,19 +10,15 @@
  *
  * Output ends with "N passed, N failed"; exit 1 on any failure. CREDENTIAL_TEST_KEEP_TMP=1 keeps logs.
  */
-const crypto = require('node:crypto');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
 const proc = require('./lib/proc');
-const { n8nEnv, freePort } = require('./lib/n8n');
-const { packInto } = require('./lib/editor');
+const { freePort } = require('./lib/n8n');
+const { prepareInstance } = require('./lib/instance');
 const { Phase } = require('./lib/trigger-phase');
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const NODE_DIR = path.join(ROOT, '.cache', 'node24');
-const HOST_DIR = path.join(ROOT, '.cache', 'n8n-host');
 
 const results = [];
 const captured = [];
@@ -37,21 +33,11 @@ function record(label, ok, reason) {
 
 async function main() {
 	const t0 = Date.now();
-	const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'webdata-credential-test-'));
-	const userFolder = path.join(tmp, 'user');
-	fs.mkdirSync(userFolder);
-	const apiKey = `wd-canary-${crypto.randomBytes(16).toString('hex')}`;
+	const { tmp, apiKey, install } = prepareInstance({ root: ROOT, prefix: 'webdata-credential-test-', encryptionKey: 'webdata-e2e-encryption-key-0003' });
 	let phase;
 	let code = 0;
 	try {
-		if (!fs.existsSync(path.join(HOST_DIR, 'node_modules', 'n8n'))) throw new Error('n8n is not installed in .cache/: run bash test/e2e/install.sh');
-		await packInto(ROOT, tmp, userFolder);
-		const ctx = {
-			nodeDir: NODE_DIR,
-			hostDir: HOST_DIR,
-			workDir: tmp,
-			env: n8nEnv({ nodeDir: NODE_DIR, userFolder, encryptionKey: 'webdata-e2e-encryption-key-0003', port: await freePort(), brokerPort: await freePort() }),
-		};
+		const ctx = await install();
 		phase = new Phase({ root: ROOT, tmp, ctx, apiKey, record, captured, timings, substitute: (t) => t, oneLine });
 		const startMs = await phase.setup();
 		record(`set-up (package, fake API, n8n start ready in ${secs(startMs)}, owner, credentials)`, true);

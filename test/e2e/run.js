@@ -55,7 +55,7 @@ const proc = require('./lib/proc');
 const { startFake, fakeClient } = require('./lib/fake');
 const { freePort, n8nEnv, n8n, parseExecutionOutput, writeJson } = require('./lib/n8n');
 const { runTriggerPhase, isTriggerWorkflow } = require('./lib/trigger-phase');
-const { runScreenshots } = require('./lib/editor');
+const { packInto, runScreenshots } = require('./lib/editor');
 const { hostProfile } = require('./lib/hosts');
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -116,43 +116,17 @@ async function install() {
 	console.log(`# install: ${installedNow ? 'installed' : 'already present'} (${secs(Date.now() - t0)}); ${oneLine(r.stdout.split('\n').filter((l) => l.includes('ready')).pop() || '')}`);
 }
 
-/** npm pack of the built package, untarred where n8n looks for community packages. */
+/** npm pack of the built package, untarred where n8n looks for community packages (./lib/editor.js packInto). */
 async function installPackage(userFolder) {
-	const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-	const declared = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])];
-	if (declared.length === 0) throw new SetupError('package.json declares no n8n.nodes / n8n.credentials');
-	const missing = declared.filter((f) => !fs.existsSync(path.join(ROOT, f)));
-	if (missing.length) throw new SetupError(`the package is not built: ${missing.join(', ')} missing. Run "npm run build" first.`);
-
 	const t0 = Date.now();
-	const packDir = path.join(tmp, 'pack');
-	fs.mkdirSync(packDir);
-	const r = await proc.run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], {
-		cwd: ROOT,
-		logFile: path.join(tmp, 'npm-pack.log'),
-		timeoutMs: 120000,
-	});
-	if (r.code !== 0) throw new SetupError(`npm pack failed (exit ${r.code})`, commandTail(r));
-	let filename;
+	let target;
 	try {
-		filename = JSON.parse(r.stdout.slice(r.stdout.indexOf('[')))[0].filename;
-	} catch {
-		filename = fs.readdirSync(packDir).find((f) => f.endsWith('.tgz'));
+		target = await packInto(ROOT, tmp, userFolder);
+	} catch (error) {
+		throw new SetupError(error.message);
 	}
-	const tarball = path.join(packDir, path.basename(filename || ''));
-	if (!filename || !fs.existsSync(tarball)) throw new SetupError('npm pack produced no tarball', commandTail(r));
-
-	const target = path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
-	fs.mkdirSync(target, { recursive: true });
-	const t = await proc.run('tar', ['xzf', tarball, '-C', target, '--strip-components=1'], { timeoutMs: 60000 });
-	if (t.code !== 0) throw new SetupError(`could not untar ${tarball}`, commandTail(t));
-	const packed = declared.filter((f) => !fs.existsSync(path.join(target, f)));
-	if (packed.length) throw new SetupError(`the packed package lacks ${packed.join(', ')} (check "files" in package.json)`);
-	// n8n-workflow is a peer dependency: n8n puts its own node_modules on NODE_PATH for community
-	// packages. A copy inside the package would be a second instance (instanceof checks break).
-	if (fs.existsSync(path.join(target, 'node_modules'))) throw new SetupError('the packed package contains node_modules/');
 	timings.push(['npm pack + untar', Date.now() - t0]);
-	console.log(`# package: ${path.basename(tarball)} → ${path.relative(tmp, target)} (${secs(Date.now() - t0)})`);
+	console.log(`# package: ${path.relative(tmp, target)} (${secs(Date.now() - t0)})`);
 }
 
 /**

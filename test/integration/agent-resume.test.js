@@ -16,7 +16,7 @@ const { runWorkflow } = require('../helpers/workflow-runner');
 const { CANARY_KEY, record } = require('../helpers/canary');
 const { resumeCaller, useSigningFakeApi } = require('../helpers/resume-context');
 const resume = require('../../dist/nodes/WebData/resources/agent/resume');
-const signature = require('../../dist/nodes/WebData/jobs/signature');
+const signature = require('../../dist/nodes/shared/signature');
 
 jest.setTimeout(30000);
 

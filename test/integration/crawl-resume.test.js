@@ -18,7 +18,7 @@ const { PAGE_SIZE } = require('../fake-api/crawl');
 const { CANARY_KEY, record } = require('../helpers/canary');
 const { resumeCaller, useSigningFakeApi } = require('../helpers/resume-context');
 const resume = require('../../dist/nodes/WebData/jobs/resume');
-const signature = require('../../dist/nodes/WebData/jobs/signature');
+const signature = require('../../dist/nodes/shared/signature');
 
 jest.setTimeout(30000);
 

@@ -58,7 +58,7 @@ describe('buildWebhook', () => {
 // Issue 18.4: the status reads ask for `limit`; servers that ignore it (the self-hosted path @ 61e38dc8)
 // or give one fewer (@ 014bc161: limit - 1 documents) still page by `next`, and every document is read once.
 describe('status reads with limit against servers that page otherwise', () => {
-	const { getStatusItems } = require('../../dist/nodes/WebData/resources/crawl/jobs');
+	const { getStatusItems } = require('../../dist/nodes/WebData/resources/crawl/crawlAndBatch');
 	const { defaultDeps } = require('../../dist/nodes/WebData/transport');
 	const BASE = 'https://api.example.com';
 	const ID = '0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a';

@@ -1,7 +1,7 @@
 'use strict';
 // searchInteractSessions (the "From List" source for a Session ID, once registered in the node):
 // asks only for active sessions and filters by the typed text. Build first: `npm run build`.
-const { searchInteractSessions } = require('../../dist/nodes/WebData/resources/interact/listSearch');
+const { searchInteractSessions } = require('../../dist/nodes/WebData/methods/interactSearch');
 const { fakeContext } = require('../helpers/fake-context');
 
 const A = '0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a';

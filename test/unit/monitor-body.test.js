@@ -4,8 +4,8 @@
  * what they send for valid input. The rules they refuse are in monitor-validation.test.js.
  * Build first: `npm run build`.
  */
-const m = { ...require('../../dist/nodes/WebData/resources/monitor/body'), ...require('../../dist/nodes/WebData/resources/monitor/schedule') };
-const { targetsFromForm, formLabeler, jsonLabeler } = require('../../dist/nodes/WebData/resources/monitor/targets');
+const m = { ...require('../../dist/nodes/shared/monitor/body'), ...require('../../dist/nodes/shared/monitor/schedule') };
+const { targetsFromForm, formLabeler, jsonLabeler } = require('../../dist/nodes/shared/monitor/targets');
 const { NODE } = require('../helpers/fake-context');
 
 const errorOf = (fn) => {

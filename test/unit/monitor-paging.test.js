@@ -1,6 +1,6 @@
 'use strict';
 // Monitor: how a check's `next` links are followed, and offset paging of lists (no server needed).
-const { nextPage, readCheck, collectPages } = require('../../dist/nodes/WebData/resources/monitor/api');
+const { nextPage, readCheck, collectPages } = require('../../dist/nodes/shared/monitor/api');
 const { fakeContext, recordingDeps } = require('../helpers/fake-context');
 
 const M = '0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a';

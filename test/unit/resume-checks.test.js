@@ -5,7 +5,7 @@
  * the URL, or the signature). Build first: `npm run build`.
  */
 const { nextCheckAt, CHECK_SCHEDULE } = require('../../dist/nodes/WebData/jobs/resume');
-const { verifyResumeCall, signBody } = require('../../dist/nodes/WebData/jobs/signature');
+const { verifyResumeCall, signBody } = require('../../dist/nodes/shared/signature');
 
 /** The check times of a job that never ends, from its start (0) to `deadline` (ms). */
 function checks(deadline) {

@@ -3,8 +3,13 @@
 // name, values and default for saved workflows), one mechanism (jobs/resume.ts) with one waiter
 // per job kind, and what each waiter asks the service for. Build first.
 const { WebData } = require('../../dist/nodes/WebData/WebData.node');
-const { WAITERS } = require('../../dist/nodes/WebData/resources/waiters');
-const { refuseOwnWebhook } = require('../../dist/nodes/WebData/resources/crawl/jobs');
+// Each Run and Wait names its own waiter (the operation's `waiter`).
+const WAITERS = {
+	agent: require('../../dist/nodes/WebData/resources/agent/runAndWait').runAndWait.waiter,
+	crawl: require('../../dist/nodes/WebData/resources/crawl/runAndWait').runAndWait.waiter,
+	batchScrape: require('../../dist/nodes/WebData/resources/batchScrape/runAndWait').runAndWait.waiter,
+};
+const { refuseOwnWebhook } = require('../../dist/nodes/WebData/resources/crawl/crawlAndBatch');
 
 const properties = new WebData().description.properties;
 const node = { id: 'n', name: 'Web Data', type: 'n8n-nodes-webdata.webData', typeVersion: 1, position: [0, 0], parameters: {} };
@@ -22,12 +27,20 @@ test('Agent, Crawl and Batch Scrape → Run and Wait show the same Wait Method f
 	expect(others).toEqual([]);
 });
 
-test('one waiter per resource; crawl and batch ask for their end events only (completed, failed) and accept the end types of their own prefix', () => {
+test('one waiter per Run and Wait that can wait for a webhook, and no other operation has one; crawl and batch ask for their end events only (completed, failed) and accept the end types of their own prefix', () => {
 	expect(Object.keys(WAITERS).sort()).toEqual(['agent', 'batchScrape', 'crawl']);
 	expect(WAITERS.agent.events).toEqual(['completed', 'failed', 'cancelled']);
 	expect(WAITERS.crawl).toMatchObject({ noun: 'crawl', runningStatus: 'scraping', events: ['completed', 'failed'], endEventTypes: ['crawl.completed', 'crawl.failed', 'crawl.cancelled'] });
 	expect(WAITERS.batchScrape).toMatchObject({ noun: 'batch scrape', runningStatus: 'scraping', events: ['completed', 'failed'], endEventTypes: ['batch_scrape.completed', 'batch_scrape.failed', 'batch_scrape.cancelled'] });
 	for (const waiter of Object.values(WAITERS)) expect(waiter.events).not.toContain('page');
+	const withWaiter = [];
+	for (const name of require('fs').readdirSync(require('path').join(__dirname, '../../dist/nodes/WebData/resources'))) {
+		const dir = require('path').join(__dirname, '../../dist/nodes/WebData/resources', name);
+		if (!require('fs').statSync(dir).isDirectory()) continue;
+		const resource = Object.values(require(dir)).find((v) => v && typeof v === 'object' && v.operations);
+		for (const [op, operation] of Object.entries(resource.operations)) if (operation.waiter) withWaiter.push(`${name}.${op}`);
+	}
+	expect(withWaiter.sort()).toEqual(['agent.runAndWait', 'batchScrape.runAndWait', 'crawl.runAndWait']);
 });
 
 test('an own Webhook URL cannot go with the resume webhook: refused naming the field', () => {

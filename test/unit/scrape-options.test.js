@@ -2,7 +2,7 @@
 const { buildScrapeOptions, scrapeOptionProperties, SCRAPE_COLLECTION_OPTIONS } = require('../../dist/nodes/WebData/fields/scrapeOptions');
 const { documentJson, fileBaseName } = require('../../dist/nodes/WebData/fields/document');
 const { toNodeApiError } = require('../../dist/nodes/WebData/transport/errors');
-const { SCRAPE_HINTS } = require('../../dist/nodes/WebData/resources/scrape/scrapeUrl');
+const { SCRAPE_HINTS } = require('../../dist/nodes/WebData/fields/scrapeOptions');
 const { checkScrapeOptions, fakeDocument } = require('../fake-api/scrapeOptions');
 const { NODE } = require('../helpers/fake-context');
 

@@ -5,7 +5,14 @@
 // fills parameter defaults with NodeHelpers.getNodeParameters).
 const { NodeHelpers } = require('n8n-workflow');
 const { WebData } = require('../../dist/nodes/WebData/WebData.node');
-const { TOOL_DESCRIPTIONS } = require('../../dist/nodes/WebData/tool/tool');
+// What each operation is for a model is the operation's own `tool` (one place per operation).
+const TOOL_DESCRIPTIONS = {
+	'scrape.scrapeUrl': require('../../dist/nodes/WebData/resources/scrape/scrapeUrl').scrapeUrl.tool.description,
+	'search.search': require('../../dist/nodes/WebData/resources/search/search').search.tool.description,
+	'map.mapUrl': require('../../dist/nodes/WebData/resources/map/mapUrl').mapUrl.tool.description,
+	'crawl.runAndWait': require('../../dist/nodes/WebData/resources/crawl/runAndWait').runAndWait.tool.description,
+	'agent.runAndWait': require('../../dist/nodes/WebData/resources/agent/runAndWait').runAndWait.tool.description,
+};
 
 const regular = new WebData().description;
 /** The tool variant as n8n makes it: the type name + "Tool" (which turns `@tool` on). */

@@ -3,7 +3,7 @@
 // Batch Scrape or Agent start sends, and every check before sending. Build first.
 const { buildEventWebhook, readTriggerTarget, readRunMetadata, triggerTargetOptions, webhookFieldOf, refuseEventWebhookWithResume, sendsNoToken, assertTriggerVerifiable } = require('../../dist/nodes/WebData/jobs/triggerTarget');
 const { buildWebhook } = require('../../dist/nodes/WebData/resources/crawl/fields');
-const { refuseOwnWebhook } = require('../../dist/nodes/WebData/resources/crawl/jobs');
+const { refuseOwnWebhook } = require('../../dist/nodes/WebData/resources/crawl/crawlAndBatch');
 const { buildStartBody } = require('../../dist/nodes/WebData/resources/agent/startRequest');
 const { TOKEN_HEADER } = require('../../dist/nodes/WebDataTrigger/verify');
 

@@ -8,7 +8,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { isPlainObject } from '../helpers/objects';
 import { isReservedWebhookHeader, nonTextMetadataKey, RESERVED_WEBHOOK_HEADER_RULE } from './serverRules';
-import { isToolRun } from '../tool/tool';
+import { isToolRun } from '../helpers/toolMode';
+import type { Operation } from '../types';
 import { show } from '../helpers/validation';
 
 /**
@@ -47,28 +48,14 @@ export const customBodyOption: INodeProperties = {
 	displayOptions: { show: { '@tool': [false] } },
 };
 
-/**
- * Body keys the node builds from parameters of another name: body key → those parameters (the
- * first one the operation has names the field in the error).
- */
-const BUILT_FROM: Record<string, string[]> = {
-	limit: ['pageLimit', 'maxResults'],
-	location: ['locationCountry', 'locationLanguages', 'location', 'country'],
-	parsers: ['pdfMode', 'pdfMaxPages'],
-	webhook: ['sendToTrigger', 'webhookUrl', 'webhookEvents', 'webhookMetadata', 'runMetadata', 'webhook'],
-	urls: ['urls', 'url'],
-	schema: ['outputShape', 'jsonSchema', 'schema'],
-	tbs: ['tbs', 'timeRange'],
-	sources: ['sources'],
-	schedule: ['scheduleText', 'cron', 'timezone', 'schedule'],
-	notification: ['emailNotification', 'notification'],
-	judgeEnabled: ['judge', 'judgeEnabled'],
-	auditMetadata: ['auditUsername', 'auditMetadata'],
-	profile: ['profileName', 'saveProfileChanges'],
-	strictConstrainToURLs: ['strictConstrainToURLs'],
-	targets: ['targets', 'targetsJson', 'targetsSource'],
-	formats: ['formats'],
-};
+/** Body key → the parameters of other names that set it (an operation's `bodyKeys`). */
+export type BodyKeys = NonNullable<Operation['bodyKeys']>;
+
+/** What Custom Body Fields needs of an operation: its fields, and the body keys they set under other names. */
+export interface BodyFields {
+	properties: INodeProperties[];
+	bodyKeys?: BodyKeys;
+}
 
 /** Objects the node builds that custom fields may extend, one level down (same rules inside). */
 const OPEN_OBJECTS = ['scrapeOptions'];
@@ -97,8 +84,9 @@ function holderOf(properties: INodeProperties[]): string | undefined {
 }
 
 /** The field of the operation that sets body key `key`, or undefined. */
-function fieldFor(key: string, names: Map<string, string>): string | undefined {
-	for (const name of [key, ...(BUILT_FROM[key] ?? [])]) {
+function fieldFor(key: string, names: Map<string, string>, bodyKeys: BodyKeys | undefined): string | undefined {
+	const from = bodyKeys && Object.prototype.hasOwnProperty.call(bodyKeys, key) ? bodyKeys[key] : [];
+	for (const name of [key, ...from]) {
 		const label = names.get(name);
 		if (label !== undefined) return label;
 	}
@@ -141,7 +129,7 @@ function merge(
 	i: number,
 	built: IDataObject,
 	custom: IDataObject,
-	names: Map<string, string>,
+	fields: { names: Map<string, string>; bodyKeys: BodyKeys | undefined },
 	path: string[],
 ): IDataObject {
 	const merged: IDataObject = { ...built };
@@ -156,10 +144,10 @@ function merge(
 				throw refused(ctx, i, `"${at}" must be an object of scrape options (it extends the node's scrape options)`, 'Give it as {"scrapeOptions": {"newOption": …}}.');
 			}
 			const inner = isPlainObject(built[key]) ? (built[key] as IDataObject) : {};
-			merged[key] = merge(ctx, i, inner, value, names, [key]);
+			merged[key] = merge(ctx, i, inner, value, fields, [key]);
 			continue;
 		}
-		const field = fieldFor(key, names);
+		const field = fieldFor(key, fields.names, fields.bodyKeys);
 		if (field !== undefined) {
 			throw refused(
 				ctx,
@@ -195,18 +183,20 @@ function checkMerged(ctx: IExecuteFunctions, i: number, body: IDataObject): void
 
 /**
  * Merges the custom fields of item `i` into `body`, the body the node built and checked (the
- * operation's `properties` say which collection holds the option and which keys its fields set),
+ * operation's `properties` say which collection holds the option and its fields' names; its
+ * `bodyKeys` which body keys its fields set under other names),
  * and returns it. Throws, before anything is sent, for invalid JSON, a key of a field, or a value
  * a known rule refuses; `body` is then left as it was.
  */
-export function applyCustomBody(ctx: IExecuteFunctions, i: number, properties: INodeProperties[], body: IDataObject): IDataObject {
+export function applyCustomBody(ctx: IExecuteFunctions, i: number, operation: BodyFields, body: IDataObject): IDataObject {
 	if (isToolRun(ctx)) return body;
+	const { properties, bodyKeys } = operation;
 	const holder = holderOf(properties);
 	if (holder === undefined) return body;
 	const collection = ctx.getNodeParameter(holder, i, {}) as IDataObject;
 	const custom = readCustomBody(ctx, i, isPlainObject(collection) ? collection[CUSTOM_BODY_NAME] : undefined);
 	if (Object.keys(custom).length === 0) return body;
-	const merged = merge(ctx, i, body, custom, fieldNames(properties), []);
+	const merged = merge(ctx, i, body, custom, { names: fieldNames(properties), bodyKeys }, []);
 	checkMerged(ctx, i, merged);
 	return Object.assign(body, merged);
 }

@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { fromAiDefault } from '../tool/tool';
-import type { Resource } from '../helpers/types';
+import type { Operation, Resource } from '../types';
 
 /**
  * The n8n panel order: the operation's own fields first, its option collections ("Add Option"
@@ -14,12 +13,8 @@ export function panelOrder(properties: INodeProperties[]): INodeProperties[] {
 }
 
 /** Adds `show: {resource, operation}` to each property of an operation (keeping its own rules). */
-export function forOperation(
-	resource: string,
-	operation: string,
-	properties: INodeProperties[],
-): INodeProperties[] {
-	return panelOrder(properties).flatMap((property) => {
+export function forOperation(resource: string, operation: string, op: Operation): INodeProperties[] {
+	return panelOrder(op.properties).flatMap((property) => {
 		const shown: INodeProperties = {
 			...property,
 			displayOptions: {
@@ -32,8 +27,8 @@ export function forOperation(
 			},
 		};
 		// A parameter a model fills when the node is a tool: the tool variant gets a described
-		// $fromAI default, the regular node keeps its own (see tool/tool.ts).
-		const aiDefault = fromAiDefault(resource, operation, property.name);
+		// $fromAI default (the operation's tool.fromAi), the regular node keeps its own.
+		const aiDefault = op.tool?.fromAi?.[property.name];
 		if (aiDefault === undefined) return [shown];
 		const show = shown.displayOptions?.show ?? {};
 		return [
@@ -51,9 +46,7 @@ export function resourceProperties(name: string, resource: Resource): INodePrope
 	};
 	return [
 		selector,
-		...Object.entries(resource.operations).flatMap(([operation, op]) =>
-			forOperation(name, operation, op.properties),
-		),
+		...Object.entries(resource.operations).flatMap(([operation, op]) => forOperation(name, operation, op)),
 	];
 }
 

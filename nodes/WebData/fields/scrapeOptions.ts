@@ -4,14 +4,20 @@ import { headersField, PDF_MODE_OPTIONS } from './fields';
 import {
 	actionsProblem,
 	COUNTRY_RULE,
+	HEADER_NAME,
 	isCountryCode,
 	PROXIES,
+	SCRAPE_TIMEOUT_MS,
 	SEARCH_FORMATS,
 	structuredSchemaProblem,
 	totalWaitProblem,
 	waitForProblem,
 } from './serverRules';
-import { invalid, parseJsonOrFail } from '../helpers/validation';
+import { invalid, isHttpUrl, parseJsonOrFail } from '../helpers/validation';
+import type { BodyKeys } from './customBody';
+
+/** Scrape-option body keys set by fields of other names (an operation's bodyKeys, for Custom Body Fields). */
+export const SCRAPE_OPTION_BODY_KEYS: BodyKeys = { location: ['locationCountry', 'locationLanguages'], parsers: ['pdfMode', 'pdfMaxPages'] };
 import { isPlainObject } from '../helpers/objects';
 
 /**
@@ -60,8 +66,8 @@ export const ACTION_TYPES: Record<string, string[]> = {
 	executeJavascript: ['script'],
 	pdf: [],
 };
-export const MIN_TIMEOUT_MS = 1_000;
-export const MAX_TIMEOUT_MS = 300_000;
+export const MIN_TIMEOUT_MS = SCRAPE_TIMEOUT_MS.min;
+export const MAX_TIMEOUT_MS = SCRAPE_TIMEOUT_MS.max;
 export const MAX_PDF_PAGES = 10_000;
 
 type Show = Record<string, Array<string | boolean | number>>;
@@ -588,7 +594,7 @@ export function buildScrapeOptions(node: INode, p: ScrapeOptionInput, i: number,
 		for (const row of headerRows) {
 			const name = String(row.name ?? '').trim();
 			if (!name) throw invalid(node, label('Headers → Name'), row.name ?? '', 'a header needs a name', i);
-			if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw invalid(node, label('Headers → Name'), name, 'a header name has no spaces or special characters', i);
+			if (!HEADER_NAME.test(name)) throw invalid(node, label('Headers → Name'), name, 'a header name has no spaces or special characters', i);
 			headers[name] = String(row.value ?? '');
 		}
 		out.headers = headers;
@@ -628,15 +634,23 @@ export function readScrapeOptions(ctx: IExecuteFunctions, i: number, allowed: re
 /** Checks that a URL is absolute http(s); returns it trimmed. */
 export function requireHttpUrl(node: INode, field: string, value: unknown, i: number): string {
 	const text = String(value ?? '').trim();
-	let ok = false;
-	try {
-		const u = new URL(text);
-		ok = (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
-	} catch {
-		ok = false;
-	}
-	if (!ok) {
+	if (!isHttpUrl(text)) {
 		throw invalid(node, field, value ?? '', 'it must be an absolute http or https URL such as https://example.com/page', i);
 	}
 	return text;
 }
+
+export const SCRAPE_HINTS: Record<string, string> = {
+	'408':
+		'The page took longer than the timeout to load. Raise Scrape Options → Timeout (at most 300000 ms), lower Wait For, or remove slow actions.',
+	SCRAPE_TIMEOUT:
+		'The page took longer than the timeout to load. Raise Scrape Options → Timeout (at most 300000 ms), lower Wait For, or remove slow actions.',
+	UNSUPPORTED_SITE: 'The service does not support this site, and no data provider serves it. Nothing can be scraped from this address.',
+	'text:do not support this site':
+		'The service does not support this site, and no data provider serves it. Nothing can be scraped from this address.',
+	THIRD_PARTY_DATA_UNSUPPORTED_OPTION:
+		'Only a data provider can serve this URL, and it cannot honour an option that is set (named in the message): remove Browser Actions, the Screenshot format, Zero Data Retention or that option, then run again.',
+	THIRD_PARTY_DATA_UNSUPPORTED_URL:
+		"The data provider for this site serves only the record's own page, not its sub-pages. Use the record's main URL.",
+	'text:Invalid URL': 'The service did not accept the URL. Give an absolute http or https address such as https://example.com/page.',
+};

@@ -262,6 +262,20 @@ export function isReservedWebhookHeader(name: string): boolean {
 	return name.trim().toLowerCase().startsWith('x-firecrawl-');
 }
 
+/**
+ * Job status pages (`GET /crawl/{id}`, `/batch/scrape/{id}`): a read that needs only the status asks
+ * for one document at most (never 0, which some server builds read as "all"); a read of the
+ * documents asks for pages of 100. Server behaviour by build: nodes/FACTS.md "Job status pages".
+ */
+export const STATUS_ONLY_LIMIT = 1;
+export const READ_PAGE_LIMIT = 100;
+
+/** An HTTP header name (RFC 9110 token): what a request header set by the user may be called. */
+export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** A page's load timeout, in ms: the bounds of every `timeout` of a scrape (scrape options, monitor targets, Parse). */
+export const SCRAPE_TIMEOUT_MS = Object.freeze({ min: 1_000, max: 300_000 });
+
 export const RESERVED_WEBHOOK_HEADER_RULE =
 	'header names starting with X-Firecrawl- are set by the service itself (X-Firecrawl-Signature, X-Firecrawl-Event, …); use another name';
 

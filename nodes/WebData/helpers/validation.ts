@@ -3,6 +3,17 @@ import type { INode } from 'n8n-workflow';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Whether a value is an absolute http(s) URL with a host: the one URL rule of the package. */
+export function isHttpUrl(value: unknown): value is string {
+	if (typeof value !== 'string') return false;
+	try {
+		const url = new URL(value);
+		return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+	} catch {
+		return false;
+	}
+}
+
 export function isUuid(value: unknown): value is string {
 	return typeof value === 'string' && UUID.test(value.trim());
 }

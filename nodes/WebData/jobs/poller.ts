@@ -8,42 +8,11 @@ import { defaultDeps, type TransportDeps } from '../transport';
 import { cancellableSleep, cancelledError } from '../transport/sleep';
 
 /**
- * THE polling helper of the package: waits for a long-running job (agent runs now, crawl and
- * monitor-check waits later) by reading its status until a terminal one, or until Max Wait.
- *
- * Schedule (defaults in DEFAULT_POLL_SCHEDULE; issue 15.3):
- * - the first status request goes out `firstPollMs` (1 s) after the job started, the second when
- *   the job is `growFromMs` (4.75 s) old;
- * - from then on the interval is a share (`ageRatio`, 19.5 %) of the job's age, kept between
- *   `minIntervalMs` (0.5 s) and `maxIntervalMs` (90 s): the reads fall at 4.75 s × 1.195^k.
- * Why these numbers: a job that ends between two reads at t and t × (1 + ageRatio) is noticed up
- * to ageRatio × t late, on average about half of that. With ≤ 30 reads for a 600 s job (the budget),
- * at least one gap between 5 s and 600 s must be ≥ 17.6 % of its start (30 reads can grow by
- * (600/5.5)^(1/29) = ×1.176 per read at best), so no schedule keeps EVERY job within 10 %: that
- * would need ≥ 51 reads. This one keeps the typical lateness (median and mean over jobs of a given
- * length ±10 %) within 10 % at every length from 5 s to 600 s, the worst single job within 19.5 %
- * (at most 90 s), and a 600 s job at 30 reads. The old schedule (first read at 1 s, then 25 % of
- * the age, 2 to 45 s) was 11–12 % late typically and up to 25 % (39 % at 5 s) with 28 reads.
- * `npm run bench:polling` shows the figures for 5, 10, 30, 60, 120 and 600 s. Because the interval
- * depends on the job's age, not on the number of polls, a wait that begins on an old job
- * (`startedAt`) polls at once and then at a fitting pace.
- * - The last status is read at the Max Wait deadline, so a timeout reports a fresh status.
- *
- * Errors and retries: each status read is ONE transport request with the transport's own retry
- * budget of spec 7.3 (retry only 408/429/5xx, `Retry-After` on 429, else 2^n s backoff with jitter,
- * at most 5 attempts). The poller never retries a read itself, so attempts are never multiplied
- * (at most 5 per read, not 5 × 5); a transient error is retried without ending the wait. The
- * poller hands the transport its own clock and sleep, so those retry waits count against Max Wait
- * and stop at once on cancel: a retry wait that would pass the deadline ends the wait as a timeout
- * (with the last status read). After a 429 the next regular poll also waits at least as long as
- * `Retry-After` asked. A read that still fails after its attempts (or a non-retryable error, e.g.
- * a 404) ends the wait with that error.
- *
- * Cancellation: every wait is `cancellableSleep(ms, signal)` (transport/sleep.ts: n8n-workflow's
- * sleep, which ignores the signal on n8n 1.x, plus the signal's abort event) with the execution's
- * cancel signal, so stopping the execution ends the wait at once (the transport aborts a request in
- * flight the same way); the poller then throws an AbortError, which the router never turns into
- * an error item.
+ * The one poller of the package: reads a job's status on a schedule that grows with the job's age
+ * (DEFAULT_POLL_SCHEDULE), until a terminal status, Max Wait (the last read falls on it), an error
+ * (one transport request per read, with the transport's retries counted against Max Wait; 401, 403
+ * and 404 end the wait) or cancellation (an AbortError at once). Why these numbers: nodes/FACTS.md
+ * "Polling".
  */
 
 export interface PollSchedule {

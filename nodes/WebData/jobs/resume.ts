@@ -13,8 +13,9 @@ import type {
 import { isCancellation } from '../helpers/items';
 import { normalizeBaseUrl } from '../transport';
 import { cancelledError } from '../transport/sleep';
-import { derivedToken, type HeaderBag, verifyResumeCall, type WebhookRequest, type WebhookResponse } from './signature';
+import { derivedToken, type HeaderBag, verifyResumeCall, type WebhookRequest, type WebhookResponse } from '../../shared/signature';
 import { invalid, isUuid } from '../helpers/validation';
+import type { CompletionWaiter, ResumeContext, ResumeRead } from '../types';
 import type { OnTimeout } from './wait';
 
 /**
@@ -50,40 +51,12 @@ export function resumeToken(apiKey: string, executionId: string, node: INode): s
 	return derivedToken(apiKey, 'webdata-agent-resume', executionId, node.id ?? node.name);
 }
 
-/** What the resume of one job kind needs to know (agent runs, crawls, batch scrapes). */
-export interface CompletionWaiter {
-	/** The job in messages: "agent run", "crawl", "batch scrape". */
-	noun: string;
-	/** The noun of its On Timeout field (onTimeoutField): "run", "crawl", "batch scrape". */
-	fieldNoun: string;
-	/** The operation that reads the job later, for messages: "Agent → Get". */
-	readOperation: string;
-	/** The status a running job reports (the timed-out item's status): "processing", "scraping". */
-	runningStatus: string;
-	/** Short event names the webhook config asks for: only those that end the job. */
-	events: string[];
-	/** Delivery `type`s that end the job; any other type is answered 200 "ignored". */
-	endEventTypes: string[];
-	/**
-	 * Reads the job at a check: its status first, its results only once it has ended. Gives the
-	 * node's output: its items (paired to the input items), or its error, or `running` when the job
-	 * has not ended yet. `entry` is the waiting node's stack entry as the waiter knows it: the carried
-	 * items, then the job's item ({id} and its pairedItem), and the kept facts in its metadata.
-	 */
-	resume(ctx: ResumeContext, jobId: string, entry: IExecuteData): Promise<ResumeRead>;
-}
-
-/** Where a waiter reads the job: a check of the waiting execution (execute()). */
-export type ResumeContext = IExecuteFunctions;
+export type { CompletionWaiter, ResumeContext, ResumeRead } from '../types';
 
 /** A node parameter as the waiting run read it (the first item's). */
 export function resumeParameter(ctx: ResumeContext, name: string, fallback: unknown): unknown {
 	return ctx.getNodeParameter(name, 0, fallback);
 }
-
-export type ResumeRead =
-	| { running: true }
-	| { running?: false; items: INodeExecutionData[]; error?: NodeOperationError; errorFacts?: IDataObject; pairedItem?: INodeExecutionData['pairedItem'] };
 
 /** The Wait Method field of a Run and Wait operation, and its notice (`noun`: "run", "crawl", "batch scrape"). */
 export function waitMethodFields(noun: string, oneItem: boolean, notice: string): INodeProperties[] {
@@ -401,16 +374,14 @@ function claimCheck(key: string): boolean {
  * Returns undefined when this node run is not a check of this execution (then the operation runs
  * as usual: a Retry of a failed run starts the job again).
  */
-export async function continueWaiting(ctx: IExecuteFunctions, waiters: Record<string, CompletionWaiter>): Promise<INodeExecutionData[] | undefined> {
+export async function continueWaiting(ctx: IExecuteFunctions, waiter: CompletionWaiter | undefined): Promise<INodeExecutionData[] | undefined> {
 	const own = typeof ctx.getExecuteData === 'function' ? ctx.getExecuteData() : undefined;
 	const found = waitState(own);
 	if (!found || found.phase !== 'check' || found.executionId !== String(ctx.getExecutionId())) return undefined;
 	const { entry, stack } = engineState(ctx);
 	const state = found;
 	const node = ctx.getNode();
-	const resource = ctx.getNodeParameter('resource', 0);
-	const waiter = typeof resource === 'string' && Object.prototype.hasOwnProperty.call(waiters, resource) ? waiters[resource] : undefined;
-	if (!waiter) throw new NodeOperationError(node, 'This node was resumed to check a job, but its resource has no Run and Wait with a webhook');
+	if (!waiter) throw new NodeOperationError(node, 'This node was resumed to check a job, but its operation has no Run and Wait with a webhook');
 	const key = `${state.executionId}\u0000${node.name}\u0000${state.jobId}`;
 	if (!claimCheck(key)) {
 		ctx.logger?.warn?.(`Web Data "${node.name}": execution ${state.executionId} was resumed twice at once; this copy outputs nothing`);
@@ -571,14 +542,11 @@ const WAKE_MEMORY_MS = 60_000;
  *   500 the waiting state is not what the node expects · 200 {ignored} for other events, another
  *   job's delivery, a wake just done, or a check due within WAKE_SKIP_MS · 200 {received} woken.
  */
-export async function resumeWebhook(this: IWebhookFunctions, waiters: Record<string, CompletionWaiter>): Promise<IWebhookResponseData> {
+export async function resumeWebhook(this: IWebhookFunctions, waiter: CompletionWaiter | undefined): Promise<IWebhookResponseData> {
 	const node = this.getNode();
 	const where = { workflowId: this.getWorkflow().id, executionId: this.getExecutionId() };
-	const resource = this.getNodeParameter('resource', '');
-	const operation = this.getNodeParameter('operation', '');
 	const method = this.getNodeParameter('waitMethod', WAIT_METHOD_POLL);
-	const waiter = typeof resource === 'string' && Object.prototype.hasOwnProperty.call(waiters, resource) ? waiters[resource] : undefined;
-	if (!waiter || operation !== 'runAndWait' || method !== WAIT_METHOD_WEBHOOK) {
+	if (!waiter || method !== WAIT_METHOD_WEBHOOK) {
 		return refuse(this, 404, 'This node does not wait for a webhook');
 	}
 

@@ -71,6 +71,9 @@ function sendToTriggerDescription(job: EventJob): string {
 }
 
 /** The two options, for the job's Options collection (names sorted as the collection lists them). */
+/** The job's `webhook`, set by Send Events to Web Data Trigger and Run Metadata (an operation's bodyKeys). */
+export const TRIGGER_TARGET_BODY_KEYS = { webhook: ['sendToTrigger', 'runMetadata'] } as const;
+
 export function triggerTargetOptions(job: EventJob): INodeProperties[] {
 	return [
 		{

@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { jobHints } from '../resources/crawl/jobs';
+import { jobHints } from '../resources/crawl/crawlAndBatch';
 import { apiRequest } from '../transport';
 
 /** Running crawls of the team (GET /v2/crawl/active) for the "From List" mode of the Crawl ID. */

@@ -2,7 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { isUuid } from '../helpers/validation';
-import { listChecks, listMonitors, MAX_PAGE_SIZE } from '../resources/monitor/api';
+import { listChecks, listMonitors, MAX_PAGE_SIZE } from '../../shared/monitor/api';
 
 function offsetOf(token: string | undefined): number {
 	return token && /^\d+$/.test(token) ? Number(token) : 0;

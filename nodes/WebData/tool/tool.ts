@@ -11,7 +11,8 @@ import {
 	shapeToolResult,
 	type ToolRequest,
 } from './toolResult';
-import type { Resource } from '../helpers/types';
+import type { Operation, Resource, ToolUse } from '../types';
+import { isToolRun } from '../helpers/toolMode';
 import { invalid } from '../helpers/validation';
 
 /**
@@ -27,85 +28,14 @@ import { invalid } from '../helpers/validation';
  * Parameters a model gives use `$fromAI(key, description, type, default)` expressions; the tool
  * variant gets them as defaults, with descriptions a model can act on. Each starts with n8n's marker
  * (n8n-workflow FROM_AI_AUTO_GENERATED_MARKER), so the editor shows the field as "defined
- * automatically by the model", as for its own tools, instead of the raw expression.
+ * automatically by the model", as for its own tools, instead of the raw expression. What each
+ * operation is for a model (its description, `$fromAI` defaults, page lists) is the operation's own `tool`.
  */
 
 const TOOL = { '@tool': [true] };
 
-/** What each operation does for a model: what comes back, what it costs, when to pick it. */
-export const TOOL_DESCRIPTIONS: Record<string, string> = {
-	'scrape.scrapeUrl':
-		'Read ONE web page whose URL you already know (a public PDF or document URL works too). Returns the page title and its main content as Markdown. Long content is cut at a marker that names the offset to ask for next. Costs one scrape (credits) per call. Pick it for a known page; use search when you do not know the page, map to list the URLs of a site, crawl to read many pages of one site.',
-	'search.search':
-		'Search the web when you do not know which page has the answer. Returns a list of results (title, URL, short description); when results are scraped, a compact list of pages whose content you read with page=N. Costs search credits per call, plus one scrape per result when results are scraped. Prefer scrape when you already know the URL.',
-	'map.mapUrl':
-		'List the URLs of ONE website (with titles and descriptions when known) without reading the pages. One fast, cheap request. Use it to find the right page of a site before scraping it; use crawl to read many pages.',
-	'crawl.runAndWait':
-		'Read many pages of ONE website: follows links from a start URL and scrapes up to a limit of pages, then returns a compact list (number, URL, title, short snippet) and a jobId. Read a page\'s content with page=N and that jobId (nothing is crawled again). Costs one scrape per page crawled, so keep the limit small; takes seconds to minutes. Use scrape for one page, map only to list URLs.',
-	'crawl.getStatus':
-		'Read a crawl that was already started, by its crawl ID: its status and a compact list of its pages; page=N gives page N\'s content. Costs nothing extra.',
-	'batchScrape.runAndWait':
-		'Scrape a known list of page URLs in one job and wait: returns a compact list (number, URL, title, short snippet) and a jobId; read a page\'s content with page=N and that jobId. Costs one scrape per URL.',
-	'batchScrape.getStatus':
-		'Read a batch scrape that was already started, by its ID: its status and a compact list of its pages; page=N gives page N\'s content.',
-	'agent.runAndWait':
-		'Hand an open-ended web research task to an autonomous research agent and wait for its answer (structured data). Slow (minutes) and the most expensive tool: it may spend many credits, up to its credit cap. Use it only when search and scrape are not enough.',
-	'agent.get': 'Read one research agent run by its ID: its status and, once finished, its result.',
-	'monitor.getMany': 'List the page monitors of this account: name, schedule, status and the summary of their last check.',
-	'monitor.get': 'Read one page monitor by its ID: its targets, schedule and the summary of its last check.',
-	'monitor.getManyChecks': 'List the checks of one page monitor (newest first): when each ran and how many pages were the same, changed, new or removed.',
-	'monitor.getCheck': 'Read one check of a page monitor: which pages changed and how.',
-};
-
-/** `$fromAI` defaults of the tool variant: the parameters a model fills, described for it. */
-const FROM_AI: Record<string, Record<string, string>> = {
-	'scrape.scrapeUrl': {
-		url: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('url', 'An absolute https URL of the one page to read, e.g. https://example.com/pricing', 'string') }}",
-	},
-	'search.search': {
-		query: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('query', 'What to search for, at most 500 characters; operators such as site:example.com work', 'string') }}",
-		maxResults: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('limit', 'How many results, 1 to 10 (each result costs credits)', 'number', 5) }}",
-	},
-	'map.mapUrl': {
-		url: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('url', 'An absolute https URL of the website to list, e.g. https://example.com', 'string') }}",
-	},
-	'crawl.runAndWait': {
-		url: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('url', 'An absolute https URL where the crawl starts, e.g. https://example.com/docs', 'string') }}",
-		pageLimit: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('limit', 'The most pages to crawl, 1 to 20 (each page costs credits)', 'number', 5) }}",
-	},
-	'batchScrape.runAndWait': {
-		url: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('urls', 'The absolute https URLs of the pages to read, separated by commas', 'string') }}",
-	},
-	'agent.runAndWait': {
-		prompt: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('prompt', 'The research task in plain words: what to find out and what to return', 'string') }}",
-	},
-};
-
-/** Operations whose result can be a list of pages, each readable with `page`. */
-const PAGE_LISTS: Record<string, ToolRequest['source']> = {
-	'search.search': 'search',
-	'crawl.runAndWait': 'crawl',
-	'crawl.getStatus': 'crawl',
-	'batchScrape.runAndWait': 'batch',
-	'batchScrape.getStatus': 'batch',
-};
-
-/** Operations that can read a finished job instead of starting one (`jobId`). */
-export const JOB_REUSE = ['crawl.runAndWait', 'batchScrape.runAndWait'];
-
-/** For the tool variant only: the `$fromAI` default of a parameter of one operation, if any. */
-export function fromAiDefault(resource: string, operation: string, name: string): string | undefined {
-	return FROM_AI[`${resource}.${operation}`]?.[name];
-}
-
-/** Whether this execution runs as an AI Agent's tool. */
-export function isToolRun(ctx: IExecuteFunctions): boolean {
-	if (ctx.getNode().type.endsWith('Tool')) return true;
-	return typeof ctx.isToolExecution === 'function' && ctx.isToolExecution();
-}
-
 function described(resources: Record<string, Resource>, resource: string, operation: string): string {
-	const own = TOOL_DESCRIPTIONS[`${resource}.${operation}`];
+	const own = resources[resource].operations[operation].tool?.description;
 	if (own) return own;
 	const option = resources[resource].operationProperty.options?.find((o) => 'value' in o && o.value === operation) as
 		| { action?: string; description?: string; name: string }
@@ -159,13 +89,20 @@ export function toolDescriptionProperties(resources: Record<string, Resource>): 
 	];
 }
 
+/** The resource and operation values of the operations whose tool use `has`. */
+function operationsWhere(resources: Record<string, Resource>, has: (tool: ToolUse) => boolean): { resource: string[]; operation: string[] } {
+	const pairs = Object.entries(resources).flatMap(([resource, r]) =>
+		Object.entries(r.operations)
+			.filter(([, op]) => op.tool !== undefined && has(op.tool))
+			.map(([operation]) => [resource, operation]),
+	);
+	return { resource: [...new Set(pairs.map(([r]) => r))], operation: [...new Set(pairs.map(([, o]) => o))] };
+}
+
 /** Fields of the tool variant only: the result budget and where to go on. */
-export function toolResultProperties(): INodeProperties[] {
-	const pageOps = Object.keys(PAGE_LISTS);
-	const byOp = (keys: string[]) => ({
-		resource: [...new Set(keys.map((k) => k.split('.')[0]))],
-		operation: [...new Set(keys.map((k) => k.split('.')[1]))],
-	});
+export function toolResultProperties(resources: Record<string, Resource>): INodeProperties[] {
+	const pageLists = operationsWhere(resources, (tool) => tool.pageList !== undefined);
+	const jobReaders = operationsWhere(resources, (tool) => tool.readsFinishedJob === true);
 	return [
 		{
 			displayName: 'Tool Result Budget (Characters)',
@@ -192,7 +129,7 @@ export function toolResultProperties(): INodeProperties[] {
 			name: 'toolPage',
 			type: 'string', // the model's $fromAI expression, like Continue From (Offset)
 			default: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('page', 'Leave 0 for the list. To read one listed page in full, its number from the list', 'number', 0) }}",
-			displayOptions: { show: { ...TOOL, ...byOp(pageOps) } },
+			displayOptions: { show: { ...TOOL, ...pageLists } },
 			description: 'Which page of a list of pages to show in full (0 = the list). The model fills it.',
 		},
 		{
@@ -200,7 +137,7 @@ export function toolResultProperties(): INodeProperties[] {
 			name: 'toolJobId',
 			type: 'string',
 			default: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('jobId', 'Leave empty to start a new job. To read pages of a finished job, the jobId its list shows', 'string', '') }}",
-			displayOptions: { show: { ...TOOL, ...byOp(JOB_REUSE) } },
+			displayOptions: { show: { ...TOOL, ...jobReaders } },
 			description: 'When set, the pages of this finished job are read and nothing new is started. The model fills it.',
 		},
 	];
@@ -216,12 +153,12 @@ function wholeNumber(ctx: IExecuteFunctions, name: string, field: string, fallba
 }
 
 /** The tool's request (budget, offset, page), read before anything is sent. */
-export function readToolRequest(ctx: IExecuteFunctions, resource: string, operation: string): ToolRequest {
+export function readToolRequest(ctx: IExecuteFunctions, operation: Operation): ToolRequest {
 	return {
 		budget: wholeNumber(ctx, 'toolResultBudget', 'Tool Result Budget (Characters)', DEFAULT_TOOL_BUDGET, MIN_TOOL_BUDGET, MAX_TOOL_BUDGET),
 		offset: wholeNumber(ctx, 'toolOffset', 'Continue From (Offset)', 0, 0, Number.MAX_SAFE_INTEGER),
 		page: wholeNumber(ctx, 'toolPage', 'Page to Read', 0, 0, 1_000_000),
-		source: PAGE_LISTS[`${resource}.${operation}`],
+		source: operation.tool?.pageList,
 	};
 }
 

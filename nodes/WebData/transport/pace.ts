@@ -1,44 +1,11 @@
 import { cancellableSleep } from './sleep';
 
 /**
- * One shared pace for every request of one workflow execution and credential (first tries, retries,
- * status polls, every resource, every node run and every AI Agent tool call of the execution: see
- * paceRegistry.ts), so concurrent requests respect each other's rate limits. "The run" below is
- * everything that shares the pace.
- *
- * - **Hold.** After any 429 no request of the run starts before the time the service asked for
- *   (`Retry-After`, else the transport's backoff). Requests already waiting to retry wait for it too.
- * - **Learned limit.** The service counts requests in a rolling window (spec 7.1: "requests per
- *   minute exceed the plan"; it sends no rate headers, only `Retry-After`). The first 429 tells how
- *   many it let through: the requests this run *sent* in the `RATE_WINDOW_MS` up to the limited
- *   one, minus those that were limited too. Sends, not answers: requests still in flight when the
- *   429 arrives were accepted as well, and counting only the answers received undercounts the limit
- *   as soon as requests overlap. The count is taken when the hold ends, so that the 429s of the rest
- *   of the burst are known by then. From then on the run starts at most that many requests in any
- *   `RATE_WINDOW_MS × (1 + WINDOW_SLACK)` — in bursts, as the service allows, not spread out: a
- *   rolling window lets a full window's worth go at once, and spreading them costs one spacing per
- *   window. The slack covers the jitter between a request's start here and its arrival there
- *   (test/README.md, rate limits: on a loaded 2-core machine tens of ms, at times more than the
- *   slack; the start-to-429 time of the first burst is no guide: 10–18 ms there, yet a slack that
- *   small drew paced 429s in 3 of 4 runs).
- * - **One signal per burst.** 429s of requests that were sent before the run knew of the first one
- *   are the same signal and change nothing. A 429 of a request sent after that, while paced, adds
- *   `SLACK_STEP` to the slack for the rest of the run (up to `MAX_SLACK`): on a machine whose
- *   requests reach the service with more jitter, the learned window alone lets a request arrive
- *   early. When the run's own sends explain the 429 — `limit` of them in the window before it,
- *   stretched by the most slack there can be (`MAX_SLACK`), so one of them reaching the service
- *   late is enough — that is all. Otherwise (fewer of its own, or the slack is at its most already)
- *   the 429 is about something else, such as another workflow on the same key, and it also widens
- *   the window by `PACED_SLOWDOWN` (a bounded step: a measured estimate would spiral down).
- * - **Recovery.** After `RELAX_AFTER_MS` without a 429 each success narrows a widened window by
- *   `RELAX_STEP`, down to the learned one plus slack. After `PROBE_AFTER_MS` without a 429 at that
- *   window, the limit grows by one per window (the first 429 may have come while another workflow
- *   shared the key, or been about something else); the 429 that answers a probe takes the last
- *   step back and ends probing for the run. A run at the right limit pays one hold for that.
- *
- * The interface is three calls: `turn()` before each attempt (returns a ticket), then
- * `succeeded()` or `rateLimited(waitMs, ticket)` with its answer. Time and sleep are injected
- * for tests; `turn()` stops at once when the execution is cancelled.
+ * One shared pace for every request of one execution and credential (paceRegistry.ts), so that
+ * concurrent requests respect the service's rate limit: a 429 holds them all for its Retry-After,
+ * the first 429 teaches the limit per window, later 429s widen the window, and a quiet run probes
+ * back up. The rules and the measurements behind each constant: nodes/FACTS.md "Pace".
+ * Calls: `turn()` before each attempt (a ticket), then `succeeded()` or `rateLimited(waitMs, ticket)`.
  */
 
 /** The window the service is assumed to count in, in ms (the learned limit is per this window). */

@@ -155,6 +155,7 @@ const MAX_PNG_BYTES = 300 * 1024;
 async function packInto(root, tmp, userFolder) {
 	const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 	const declared = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])];
+	if (declared.length === 0) throw new Error('package.json declares no n8n.nodes / n8n.credentials');
 	const missing = declared.filter((f) => !fs.existsSync(path.join(root, f)));
 	if (missing.length) throw new Error(`the package is not built: ${missing.join(', ')} missing. Run "npm run build" first.`);
 	const packDir = path.join(tmp, 'pack');
@@ -166,6 +167,11 @@ async function packInto(root, tmp, userFolder) {
 	fs.mkdirSync(target, { recursive: true });
 	const t = await proc.run('tar', ['xzf', path.join(packDir, tarball), '-C', target, '--strip-components=1'], { timeoutMs: 60000 });
 	if (t.code !== 0) throw new Error(`could not untar ${tarball}: ${oneLine(t.stderr)}`);
+	const packed = declared.filter((f) => !fs.existsSync(path.join(target, f)));
+	if (packed.length) throw new Error(`the packed package lacks ${packed.join(', ')} (check "files" in package.json)`);
+	// n8n-workflow is a peer dependency: n8n puts its own node_modules on NODE_PATH for community
+	// packages. A copy inside the package would be a second instance (instanceof checks break).
+	if (fs.existsSync(path.join(target, 'node_modules'))) throw new Error('the packed package contains node_modules/');
 	return target;
 }
 

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { withoutEnvelope } from '../../helpers/objects';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { getTeam } from './shared';
 
 /** Account → Get Queue Status: GET /v2/team/queue-status (the team's scrape queue). */

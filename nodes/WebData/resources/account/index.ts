@@ -1,4 +1,4 @@
-import type { Resource } from '../../helpers/types';
+import type { Resource } from '../../types';
 import { getActivity } from './getActivity';
 import { getCreditUsage } from './getCreditUsage';
 import { getCreditUsageHistory } from './getCreditUsageHistory';

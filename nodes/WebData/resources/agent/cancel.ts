@@ -1,7 +1,7 @@
 import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { defaultDeps, type TransportDeps } from '../../transport';
 import { readJobId } from './get';
 import { agentJobRequest, jobIdField } from './shared';

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { withoutEnvelope } from '../../helpers/objects';
 import { requireUuid } from '../../helpers/validation';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { type ApiContext, defaultDeps, type TransportDeps } from '../../transport';
 import { agentJobRequest, jobIdField } from './shared';
 
@@ -27,6 +27,7 @@ export function readJobId(ctx: IExecuteFunctions, i: number): string {
 }
 
 export const get: Operation = {
+	tool: { description: 'Read one research agent run by its ID: its status and, once finished, its result.' },
 	properties: [jobIdField],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const jobId = readJobId(this, i);

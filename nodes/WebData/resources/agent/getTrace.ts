@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { defaultDeps } from '../../transport';
 import { jobItem, readJobId } from './get';
 import { agentJobRequest, jobIdField } from './shared';

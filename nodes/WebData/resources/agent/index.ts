@@ -1,4 +1,4 @@
-import type { Resource } from '../../helpers/types';
+import type { Resource } from '../../types';
 import { cancel } from './cancel';
 import { get } from './get';
 import { getMany } from './getMany';

@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { applyCustomBody } from '../../fields/customBody';
 import { errorItem } from '../../helpers/items';
 import { waitFor } from '../../jobs/poller';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { readWaitMethod, startAndWaitForWebhook, WAIT_METHOD_POLL, WAIT_METHOD_WEBHOOK, waitMethodFields } from '../../jobs/resume';
 import { invalid } from '../../helpers/validation';
 import { refuseEventWebhookWithResume } from '../../jobs/triggerTarget';
@@ -14,7 +14,7 @@ import { cancelAgentRun } from './cancel';
 import { getAgentJob } from './get';
 import { classifyRun, isUnsuccessful, runFacts, unsuccessfulRunError } from './outcome';
 import { agentWaiter } from './resume';
-import { startFields, startOptionFields } from './startFields';
+import { AGENT_BODY_KEYS, startFields, startOptionFields } from './startFields';
 import { buildStartBody, readStartParameters, startAgentRun } from './startRequest';
 
 const properties: INodeProperties[] = [
@@ -90,7 +90,14 @@ function failItem(ctx: IExecuteFunctions, error: NodeOperationError, job: IDataO
  * (Wait Method "Resume on Completion Webhook") pause the execution until the run's webhook resumes it.
  */
 export const runAndWait: Operation = {
+	tool: {
+		description:
+			'Hand an open-ended web research task to an autonomous research agent and wait for its answer (structured data). Slow (minutes) and the most expensive tool: it may spend many credits, up to its credit cap. Use it only when search and scrape are not enough.',
+		fromAi: { prompt: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('prompt', 'The research task in plain words: what to find out and what to return', 'string') }}" },
+	},
+	waiter: agentWaiter,
 	properties,
+	bodyKeys: AGENT_BODY_KEYS,
 
 	concurrency(this: IExecuteFunctions): number {
 		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
@@ -100,7 +107,7 @@ export const runAndWait: Operation = {
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const node = this.getNode();
 		// Everything is checked before the run is started.
-		const body = applyCustomBody(this, i, properties, buildStartBody(node, readStartParameters(this, i), i));
+		const body = applyCustomBody(this, i, { properties, bodyKeys: AGENT_BODY_KEYS }, buildStartBody(node, readStartParameters(this, i), i));
 		const maxWaitMs = readMaxWaitMs(this, i);
 		const onTimeout = readOnTimeout(this, i);
 		const onUnsuccessful = readChoice(this, 'onUnsuccessful', 'On Unsuccessful Run', ['error', 'outputItem'], 'error', i);

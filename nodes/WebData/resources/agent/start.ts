@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { applyCustomBody } from '../../fields/customBody';
-import type { Operation, RunContext } from '../../helpers/types';
-import { startFields, startOptionFields } from './startFields';
+import type { Operation, RunContext } from '../../types';
+import { AGENT_BODY_KEYS, startFields, startOptionFields } from './startFields';
 import { buildStartBody, readStartParameters, startAgentRun } from './startRequest';
 
 const properties: INodeProperties[] = [
@@ -20,8 +20,9 @@ const properties: INodeProperties[] = [
 /** Agent → Start: POST /v2/agent, returns the job id at once (poll it later with Get). */
 export const start: Operation = {
 	properties,
+	bodyKeys: AGENT_BODY_KEYS,
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
-		const body = applyCustomBody(this, i, properties, buildStartBody(this.getNode(), readStartParameters(this, i), i));
+		const body = applyCustomBody(this, i, { properties, bodyKeys: AGENT_BODY_KEYS }, buildStartBody(this.getNode(), readStartParameters(this, i), i));
 		return [{ json: await startAgentRun(this, body, i, run) }];
 	},
 };

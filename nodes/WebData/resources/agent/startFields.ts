@@ -1,9 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { customBodyOption } from '../../fields/customBody';
-import { triggerTargetOptions } from '../../jobs/triggerTarget';
+import { TRIGGER_TARGET_BODY_KEYS, triggerTargetOptions } from '../../jobs/triggerTarget';
 
 /** What to send when starting a run (Start and Run and Wait), as plain data. */
+/** Body keys of an agent run set by fields of other names (its schema, webhook and audit metadata). */
+export const AGENT_BODY_KEYS = { schema: ['outputShape', 'jsonSchema'], ...TRIGGER_TARGET_BODY_KEYS, auditMetadata: ['auditUsername'] };
+
 export const startFields: INodeProperties[] = [
 	{
 		displayName: 'Prompt',

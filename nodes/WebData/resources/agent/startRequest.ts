@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
-import { invalid, parseJsonText } from '../../helpers/validation';
+import { invalid, isHttpUrl, parseJsonText } from '../../helpers/validation';
 import { startJob } from '../../jobs/start';
 import { assertTriggerVerifiable, buildEventWebhook } from '../../jobs/triggerTarget';
-import type { RunContext } from '../../helpers/types';
+import type { RunContext } from '../../types';
 import { defaultDeps } from '../../transport';
 import { jobItem } from './get';
 import { AGENT_HINTS } from './shared';
@@ -143,15 +143,6 @@ export function urlList(value: unknown): string[] {
 	if (value === undefined || value === null) return [];
 	const parts = Array.isArray(value) ? value.map((v) => String(v ?? '')) : String(value).split(/[\s,]+/);
 	return parts.map((u) => u.trim()).filter((u) => u !== '');
-}
-
-function isHttpUrl(text: string): boolean {
-	try {
-		const url = new URL(text);
-		return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-	} catch {
-		return false;
-	}
 }
 
 /**

@@ -1,4 +1,4 @@
-import { jobCancel } from '../crawl/jobs';
+import { jobCancel } from '../crawl/crawlAndBatch';
 
 /** Batch Scrape → Cancel: stop a running batch scrape job. */
 export const cancel = jobCancel('batch');

@@ -1,4 +1,4 @@
-import { jobGetErrors } from '../crawl/jobs';
+import { jobGetErrors } from '../crawl/crawlAndBatch';
 
 /** Batch Scrape → Get Errors: the URLs that failed and why. */
 export const getErrors = jobGetErrors('batch');

@@ -1,13 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { readOutputMode } from '../../fields/document';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { requireUuid } from '../../helpers/validation';
 import { readWaitMethod, resumeFacts, startAndWaitForWebhook, WAIT_METHOD_WEBHOOK } from '../../jobs/resume';
 import { maxWaitFieldsByMethod, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../jobs/wait';
 import { readToolJobId } from '../../tool/tool';
-import { JOB_OUTPUT, jobWaiter, jobWaitMethodFields, refuseOwnWebhook, waitForJob } from '../crawl/jobs';
-import { jobFailure, pagedItems, pairedAll, prepare, startBatch, startFields } from './shared';
+import { JOB_OUTPUT, jobWaiter, jobWaitMethodFields, refuseOwnWebhook, waitForJob } from '../crawl/crawlAndBatch';
+import { BATCH_BODY_KEYS, jobFailure, pagedItems, pairedAll, prepare, startBatch, startFields } from './shared';
 
 /**
  * Batch Scrape → Run and Wait, "Resume on Completion Webhook": the job of all input items; the URLs
@@ -22,6 +22,15 @@ export const batchWaiter = jobWaiter('batch', (entry, id, status, documents, mod
 
 /** Batch Scrape → Run and Wait: one job of all input items, waited for; one item per page. */
 export const runAndWait: Operation = {
+	tool: {
+		description:
+			'Scrape a known list of page URLs in one job and wait: returns a compact list (number, URL, title, short snippet) and a jobId; read a page\'s content with page=N and that jobId. Costs one scrape per URL.',
+		fromAi: { url: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('urls', 'The absolute https URLs of the pages to read, separated by commas', 'string') }}" },
+		pageList: 'batch',
+		readsFinishedJob: true,
+	},
+	waiter: batchWaiter,
+	bodyKeys: BATCH_BODY_KEYS,
 	properties: [...startFields, ...jobWaitMethodFields('batch'), ...maxWaitFieldsByMethod('batch scrape'), onTimeoutField('batch scrape', 'Get Status', 'scraping'), JOB_OUTPUT],
 	async executeAll(this: IExecuteFunctions, items: INodeExecutionData[], run: RunContext): Promise<INodeExecutionData[]> {
 		const p = prepare(this, items);

@@ -2,20 +2,23 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import { documentUrl, type OutputMode } from '../../fields/document';
-import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../fields/scrapeOptions';
+import { readScrapeOptions, requireHttpUrl, SCRAPE_OPTION_BODY_KEYS, scrapeOptionProperties } from '../../fields/scrapeOptions';
 import { withoutEnvelope } from '../../helpers/objects';
-import type { RunContext } from '../../helpers/types';
+import type { RunContext } from '../../types';
 import { assertTriggerVerifiable, triggerTargetOptions } from '../../jobs/triggerTarget';
-import { isToolRun } from '../../tool/tool';
+import { isToolRun } from '../../helpers/toolMode';
 import { apiRequest, defaultDeps } from '../../transport';
-import { applySharedOptions, maxConcurrencyOption, readOptions, webhookOptions, zeroDataRetentionOption } from '../crawl/fields';
-import { failOrItem, jobHints, pageJson } from '../crawl/jobs';
+import { applySharedOptions, JOB_WEBHOOK_BODY_KEYS, maxConcurrencyOption, readOptions, webhookOptions, zeroDataRetentionOption } from '../crawl/fields';
+import { failOrItem, jobHints, pageJson } from '../crawl/crawlAndBatch';
 
 /**
  * Batch Scrape: the URL of EVERY input item goes into ONE job (POST /v2/batch/scrape). Its body has
  * `urls` and the ScrapeOptions fields at the TOP LEVEL (not nested under `scrapeOptions`).
  * Output pages are paired back to the input item whose URL they came from.
  */
+
+/** Body keys of a batch scrape set by fields of other names (the URL of each item, scrape options, webhook). */
+export const BATCH_BODY_KEYS = { urls: ['url'], ...SCRAPE_OPTION_BODY_KEYS, ...JOB_WEBHOOK_BODY_KEYS };
 
 export const startFields: INodeProperties[] = [
 	{
@@ -72,7 +75,7 @@ export function prepare(ctx: IExecuteFunctions, items: INodeExecutionData[]): Pr
 	if (items.length > 0) {
 		Object.assign(body, readScrapeOptions(ctx, 0));
 		applySharedOptions(node, readOptions(ctx, 0), body, 0);
-		applyCustomBody(ctx, 0, startFields, body);
+		applyCustomBody(ctx, 0, { properties: startFields, bodyKeys: BATCH_BODY_KEYS }, body);
 	}
 	return { urls, indexes, errors, body };
 }

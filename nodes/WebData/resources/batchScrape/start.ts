@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { jobFailure, pairedAll, prepare, startBatch, startFields } from './shared';
 
 /** Batch Scrape → Start: one job with the URL of every input item; its ID at once. */

@@ -1,4 +1,4 @@
-import { jobCancel } from './jobs';
+import { jobCancel } from './crawlAndBatch';
 
 /** Crawl → Cancel: stop a running crawl. */
 export const cancel = jobCancel('crawl');

@@ -3,9 +3,12 @@ import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n
 import { invalid } from '../../helpers/validation';
 import { requireHttpUrl } from '../../fields/scrapeOptions';
 import { nonTextMetadataKey } from '../../fields/serverRules';
-import { buildEventWebhook } from '../../jobs/triggerTarget';
+import { buildEventWebhook, TRIGGER_TARGET_BODY_KEYS } from '../../jobs/triggerTarget';
 
 /** Webhook options shared by Crawl and Batch Scrape (`webhook` object of their bodies). */
+/** The job's `webhook`, set by the Webhook options and the trigger target (an operation's bodyKeys). */
+export const JOB_WEBHOOK_BODY_KEYS = { webhook: [...TRIGGER_TARGET_BODY_KEYS.webhook, 'webhookUrl', 'webhookEvents', 'webhookMetadata'] } as const;
+
 export function webhookOptions(noun: string, eventPrefix: string): INodeProperties[] {
 	// In alphabetical order, as the panel lists them.
 	return [

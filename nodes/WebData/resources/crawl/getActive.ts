@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { apiRequest, defaultDeps } from '../../transport';
-import { jobHints } from './jobs';
+import { jobHints } from './crawlAndBatch';
 
 /** Crawl → Get Many Running: the team's running crawls, one item each. */
 export const getActive: Operation = {

@@ -1,4 +1,4 @@
-import { jobGetErrors } from './jobs';
+import { jobGetErrors } from './crawlAndBatch';
 
 /** Crawl → Get Errors: the pages that failed and the URLs robots.txt blocked. */
 export const getErrors = jobGetErrors('crawl');

@@ -1,4 +1,4 @@
-import type { Resource } from '../../helpers/types';
+import type { Resource } from '../../types';
 import { cancel } from './cancel';
 import { getActive } from './getActive';
 import { getErrors } from './getErrors';

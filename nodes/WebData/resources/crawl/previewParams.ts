@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { requireHttpUrl } from '../../fields/scrapeOptions';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
-import { jobHints } from './jobs';
+import { jobHints } from './crawlAndBatch';
 
 const previewProperties: INodeProperties[] = [
 	{

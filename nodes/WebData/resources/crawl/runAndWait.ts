@@ -1,13 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { readOutputMode } from '../../fields/document';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { requireUuid } from '../../helpers/validation';
 import { readWaitMethod, startAndWaitForWebhook, WAIT_METHOD_WEBHOOK } from '../../jobs/resume';
 import { maxWaitFieldsByMethod, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../jobs/wait';
 import { readToolJobId } from '../../tool/tool';
-import { failOrItem, JOB_OUTPUT, jobWaiter, jobWaitMethodFields, pageJson, refuseOwnWebhook, waitForJob } from './jobs';
-import { buildCrawlBody, crawlFields, startCrawl } from './start';
+import { failOrItem, JOB_OUTPUT, jobWaiter, jobWaitMethodFields, pageJson, refuseOwnWebhook, waitForJob } from './crawlAndBatch';
+import { buildCrawlBody, CRAWL_BODY_KEYS, crawlFields, startCrawl } from './start';
 
 /** Crawl → Run and Wait, "Resume on Completion Webhook": one crawl's pages, paired to its one input item. */
 export const crawlWaiter = jobWaiter('crawl', (entry, id, status, documents, mode) => {
@@ -17,6 +17,18 @@ export const crawlWaiter = jobWaiter('crawl', (entry, id, status, documents, mod
 
 /** Crawl → Run and Wait: start a crawl (or read a finished one again, as a tool), wait, one item per page. */
 export const runAndWait: Operation = {
+	tool: {
+		description:
+			'Read many pages of ONE website: follows links from a start URL and scrapes up to a limit of pages, then returns a compact list (number, URL, title, short snippet) and a jobId. Read a page\'s content with page=N and that jobId (nothing is crawled again). Costs one scrape per page crawled, so keep the limit small; takes seconds to minutes. Use scrape for one page, map only to list URLs.',
+		fromAi: {
+			url: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('url', 'An absolute https URL where the crawl starts, e.g. https://example.com/docs', 'string') }}",
+			pageLimit: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('limit', 'The most pages to crawl, 1 to 20 (each page costs credits)', 'number', 5) }}",
+		},
+		pageList: 'crawl',
+		readsFinishedJob: true,
+	},
+	waiter: crawlWaiter,
+	bodyKeys: CRAWL_BODY_KEYS,
 	properties: [...crawlFields, ...jobWaitMethodFields('crawl'), ...maxWaitFieldsByMethod('crawl'), onTimeoutField('crawl', 'Get Status', 'scraping'), JOB_OUTPUT],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const body = buildCrawlBody(this, i);

@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
-import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../fields/scrapeOptions';
+import { readScrapeOptions, requireHttpUrl, SCRAPE_OPTION_BODY_KEYS, scrapeOptionProperties } from '../../fields/scrapeOptions';
 import { crawlDelayProblem, MAX_CRAWL_DELAY_S, pathPatternsIssue } from '../../fields/serverRules';
 import { withoutEnvelope } from '../../helpers/objects';
 import { invalid } from '../../helpers/validation';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { apiRequest, defaultDeps } from '../../transport';
-import { applySharedOptions, checkInt, maxConcurrencyOption, readOptions, webhookOptions, zeroDataRetentionOption } from './fields';
-import { jobHints } from './jobs';
+import { applySharedOptions, checkInt, JOB_WEBHOOK_BODY_KEYS, maxConcurrencyOption, readOptions, webhookOptions, zeroDataRetentionOption } from './fields';
+import { jobHints } from './crawlAndBatch';
 import { assertTriggerVerifiable, triggerTargetOptions } from '../../jobs/triggerTarget';
 
 export const MAX_LIMIT = 10_000;
@@ -215,7 +215,7 @@ export function buildCrawlBody(ctx: IExecuteFunctions, i: number): IDataObject {
 	applySharedOptions(node, o, body, i);
 	const scrapeOptions = readScrapeOptions(ctx, i);
 	if (Object.keys(scrapeOptions).length) body.scrapeOptions = scrapeOptions;
-	return applyCustomBody(ctx, i, crawlFields, body);
+	return applyCustomBody(ctx, i, { properties: crawlFields, bodyKeys: CRAWL_BODY_KEYS }, body);
 }
 
 export async function startCrawl(ctx: IExecuteFunctions, body: IDataObject, i: number, run?: RunContext): Promise<IDataObject> {
@@ -228,9 +228,13 @@ export async function startCrawl(ctx: IExecuteFunctions, body: IDataObject, i: n
 	return withoutEnvelope(res);
 }
 
+/** Body keys of a crawl set by fields of other names (its scrape options, its webhook). */
+export const CRAWL_BODY_KEYS = { limit: ['pageLimit'], ...SCRAPE_OPTION_BODY_KEYS, ...JOB_WEBHOOK_BODY_KEYS };
+
 /** Crawl → Start: the crawl's ID at once. */
 export const start: Operation = {
 	properties: crawlFields,
+	bodyKeys: CRAWL_BODY_KEYS,
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const body = buildCrawlBody(this, i);
 		return [{ json: await startCrawl(this, body, i, run) }];

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { requireUuid } from '../../helpers/validation';
 import { defaultDeps } from '../../transport';
 import { extractIdField } from './fields';

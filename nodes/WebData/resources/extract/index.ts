@@ -1,4 +1,4 @@
-import type { Resource } from '../../helpers/types';
+import type { Resource } from '../../types';
 import { getStatus } from './getStatus';
 import { runAndWait } from './runAndWait';
 import { start } from './start';

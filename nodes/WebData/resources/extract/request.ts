@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { buildScrapeOptions } from '../../fields/scrapeOptions';
-import type { RunContext } from '../../helpers/types';
+import type { RunContext } from '../../types';
 import { startJob } from '../../jobs/start';
-import { invalid } from '../../helpers/validation';
+import { invalid, isHttpUrl } from '../../helpers/validation';
 import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';
 import { jsonSchemaProblem, outputShapeSchema, urlList } from '../agent/startRequest';
 import { isPlainObject, withoutEnvelope } from '../../helpers/objects';
@@ -102,16 +102,6 @@ export function readExtractParameters(ctx: IExecuteFunctions, i: number): Extrac
 	};
 }
 
-/** A URL the service takes for Extract: absolute http(s), with a host; a trailing /* is allowed. */
-function isExtractUrl(text: string): boolean {
-	try {
-		const url = new URL(text);
-		return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-	} catch {
-		return false;
-	}
-}
-
 const BOOLEAN_OPTIONS: Record<string, string> = {
 	// types.ts@81015eb: each z.boolean() (OpenAPI /extract documents enableWebSearch, ignoreSitemap,
 	// includeSubdomains, showSources, ignoreInvalidURLs).
@@ -132,7 +122,7 @@ export function buildExtractBody(node: INode, params: ExtractParameters, i: numb
 
 	const urls = urlList(params.urls);
 	// types.ts@81015eb: URL schema = absolute http(s) URL (the OpenAPI calls them glob patterns: /* allowed).
-	const bad = urls.find((u) => !isExtractUrl(u));
+	const bad = urls.find((u) => !isHttpUrl(u)); // a trailing /* is allowed: it stays a valid URL
 	if (bad !== undefined) {
 		throw invalid(node, 'URLs', bad, 'each URL must be absolute and start with http:// or https:// (a trailing /* is allowed; separate several with commas)', i);
 	}

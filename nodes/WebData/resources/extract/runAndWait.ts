@@ -3,12 +3,12 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { applyCustomBody } from '../../fields/customBody';
 import { errorItem } from '../../helpers/items';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
 import { waitFor } from '../../jobs/poller';
 import { jobConcurrency, maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../jobs/wait';
 import { defaultDeps } from '../../transport';
-import { extractFields } from './fields';
+import { EXTRACT_BODY_KEYS, extractFields } from './fields';
 import { buildExtractBody, emptyResultNote, getExtractJob, readExtractParameters, startExtract } from './request';
 
 /**
@@ -33,6 +33,7 @@ function failOrItem(ctx: IExecuteFunctions, error: NodeOperationError, job: IDat
 
 /** Extract → Run and Wait: start a job per input item, wait for it, the extracted data. */
 export const runAndWait: Operation = {
+	bodyKeys: EXTRACT_BODY_KEYS,
 	properties: [
 		...extractFields,
 		maxWaitField('extract job'),
@@ -54,7 +55,7 @@ export const runAndWait: Operation = {
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const node = this.getNode();
 		// Everything is checked before the job is started.
-		const body = applyCustomBody(this, i, extractFields, buildExtractBody(node, readExtractParameters(this, i), i));
+		const body = applyCustomBody(this, i, { properties: extractFields, bodyKeys: EXTRACT_BODY_KEYS }, buildExtractBody(node, readExtractParameters(this, i), i));
 		const maxWaitMs = readMaxWaitMs(this, i);
 		const whenLate = readOnTimeout(this, i);
 		if (whenLate === 'cancelAndFail') {

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
 import { optionalInteger, readTarget, readTargetId, type Target, targetFields, targetHints, targetIdKey } from './shared';
@@ -146,7 +146,7 @@ export const execute: Operation = {
 	],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const request = executeRequest(this, i);
-		applyCustomBody(this, i, execute.properties, request.body);
+		applyCustomBody(this, i, execute, request.body);
 		const answer = await apiRequest<IDataObject>(
 			this,
 			{

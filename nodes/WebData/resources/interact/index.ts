@@ -1,4 +1,4 @@
-import type { Resource } from '../../helpers/types';
+import type { Resource } from '../../types';
 import { execute } from './execute';
 import { getMany } from './getMany';
 import { start } from './start';

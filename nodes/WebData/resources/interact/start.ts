@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import { withoutEnvelope } from '../../helpers/objects';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
 import { optionalInteger, SESSION_HINTS } from './shared';
@@ -54,6 +54,7 @@ export function startBody(ctx: IExecuteFunctions, i: number): IDataObject {
 
 /** Interact → Start Session: POST /v2/interact, a standalone browser session (no scrape needed). */
 export const start: Operation = {
+	bodyKeys: { profile: ['profileName', 'saveProfileChanges'] },
 	properties: [
 		{
 			displayName: 'Options',
@@ -107,7 +108,7 @@ export const start: Operation = {
 		},
 	],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
-		const body = applyCustomBody(this, i, start.properties, startBody(this, i));
+		const body = applyCustomBody(this, i, start, startBody(this, i));
 		const answer = await apiRequest<IDataObject>(
 			this,
 			{ method: 'POST', path: '/interact', body, itemIndex: i, hints: SESSION_HINTS },

@@ -2,7 +2,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { withoutEnvelope } from '../../helpers/objects';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { apiRequest, defaultDeps } from '../../transport';
 import { readTarget, readTargetId, type Target, targetFields, targetHints, targetIdKey } from './shared';
 

@@ -1,4 +1,4 @@
-import type { Resource } from '../../helpers/types';
+import type { Resource } from '../../types';
 import { mapUrl } from './mapUrl';
 
 export const map: Resource = {

@@ -2,11 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import { requireHttpUrl } from '../../fields/scrapeOptions';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { COUNTRY_RULE, isCountryCode } from '../../fields/serverRules';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
-import { SCRAPE_HINTS } from '../scrape/scrapeUrl';
+import { SCRAPE_HINTS } from '../../fields/scrapeOptions';
 
 export const MAX_MAP_LIMIT = 100_000;
 const SITEMAP_MODES = ['include', 'skip', 'only'];
@@ -141,11 +141,17 @@ export function buildMapBody(ctx: IExecuteFunctions, i: number): IDataObject {
 		if (!isCountryCode(country)) throw invalid(node, 'Options → Location Country', o.locationCountry, COUNTRY_RULE, i);
 		body.location = { country };
 	}
-	return applyCustomBody(ctx, i, properties, body);
+	return applyCustomBody(ctx, i, mapUrl, body);
 }
 
 /** Map → Map URL: one POST /v2/map per input item; one item per link, or one item with all. */
 export const mapUrl: Operation = {
+	bodyKeys: { location: ['locationCountry'] },
+	tool: {
+		description:
+			'List the URLs of ONE website (with titles and descriptions when known) without reading the pages. One fast, cheap request. Use it to find the right page of a site before scraping it; use crawl to read many pages.',
+		fromAi: { url: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('url', 'An absolute https URL of the website to list, e.g. https://example.com', 'string') }}" },
+	},
 	properties,
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const body = buildMapBody(this, i);

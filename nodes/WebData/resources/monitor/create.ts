@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
-import type { Operation, RunContext } from '../../helpers/types';
-import { buildMonitorBody } from './body';
-import { createMonitor } from './api';
+import type { Operation, RunContext } from '../../types';
+import { buildMonitorBody } from '../../../shared/monitor/body';
+import { createMonitor } from '../../../shared/monitor/api';
 import {
 	cronField,
 	emailField,
@@ -16,9 +16,9 @@ import {
 	targetsJsonField,
 	timezoneField,
 	webhookField,
-} from './fields';
+} from '../../../shared/monitor/fields';
 import { readCreateInput } from './form';
-import { DEFAULT_CRON, DEFAULT_SCHEDULE_TEXT } from './schedule';
+import { DEFAULT_CRON, DEFAULT_SCHEDULE_TEXT } from '../../../shared/monitor/schedule';
 
 const properties: INodeProperties[] = [
 	// Required fields come filled in (the workflow's name, the trigger's schedule), so a first run needs only a target.
@@ -80,9 +80,10 @@ const properties: INodeProperties[] = [
 
 /** Monitor → Create: POST /v2/monitor with every rule checked first; outputs the monitor record. */
 export const create: Operation = {
+	bodyKeys: { schedule: ['scheduleText', 'cron', 'timezone'], notification: ['emailNotification'], targets: ['targetsJson', 'targetsSource'] },
 	properties,
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
-		const body = applyCustomBody(this, i, properties, buildMonitorBody(this.getNode(), readCreateInput(this, i), 'create', i));
+		const body = applyCustomBody(this, i, create, buildMonitorBody(this.getNode(), readCreateInput(this, i), 'create', i));
 		return [{ json: await createMonitor(this, body, i, run?.transportDeps) }];
 	},
 };

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Operation, RunContext } from '../../helpers/types';
-import { deleteMonitor, readMonitorId } from './api';
-import { monitorIdField } from './fields';
+import type { Operation, RunContext } from '../../types';
+import { deleteMonitor, readMonitorId } from '../../../shared/monitor/api';
+import { monitorIdField } from '../../../shared/monitor/fields';
 
 /** Monitor → Delete: DELETE /v2/monitor/{id}; outputs {id, deleted: true}. */
 export const deleteOperation: Operation = {

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { invalid } from '../../helpers/validation';
-import type { EmailInput, MonitorInput, WebhookInput } from './body';
-import { formLabeler, hasSearchTarget, jsonLabeler, parseTargetsJson, targetsFromForm } from './targets';
-import { timezoneOrWorkflowZone } from './schedule';
+import type { EmailInput, MonitorInput, WebhookInput } from '../../../shared/monitor/body';
+import { formLabeler, hasSearchTarget, jsonLabeler, parseTargetsJson, targetsFromForm } from '../../../shared/monitor/targets';
+import { timezoneOrWorkflowZone } from '../../../shared/monitor/schedule';
 import { isPlainObject } from '../../helpers/objects';
 
 /** Turns what the node's form holds into a MonitorInput for buildMonitorBody. */

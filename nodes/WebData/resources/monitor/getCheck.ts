@@ -1,14 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Operation, RunContext } from '../../helpers/types';
-import { checkItems, readCheck, readCheckId, readMonitorId, readPageOptions } from './api';
-import { checkIdField, monitorIdField, pageOutputOptions } from './fields';
+import type { Operation, RunContext } from '../../types';
+import { checkItems, readCheck, readCheckId, readMonitorId, readPageOptions } from '../../../shared/monitor/api';
+import { checkIdField, monitorIdField, pageOutputOptions } from '../../../shared/monitor/fields';
 
 /**
  * Monitor → Get Check: GET /v2/monitor/{id}/checks/{checkId}, following the `next` links until all
  * pages are read; one item for the check (pages in "pages") or one item per page.
  */
 export const getCheck: Operation = {
+	tool: { description: 'Read one check of a page monitor: which pages changed and how.' },
 	properties: [monitorIdField, checkIdField, pageOutputOptions],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const monitorId = readMonitorId(this, i);

@@ -1,13 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { limitField, readLimit, returnAllField } from '../../fields/fields';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
-import { collectPages, listChecks, readMonitorId } from './api';
-import { CHECK_STATUSES, monitorIdField } from './fields';
+import { collectPages, listChecks, readMonitorId } from '../../../shared/monitor/api';
+import { CHECK_STATUSES, monitorIdField } from '../../../shared/monitor/fields';
 
 /** Monitor → Get Many Checks: GET /v2/monitor/{id}/checks, newest first, optionally of one status. */
 export const getManyChecks: Operation = {
+	tool: { description: 'List the checks of one page monitor (newest first): when each ran and how many pages were the same, changed, new or removed.' },
 	properties: [
 		monitorIdField,
 		returnAllField,

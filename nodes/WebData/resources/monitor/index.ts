@@ -1,4 +1,4 @@
-import type { Resource } from '../../helpers/types';
+import type { Resource } from '../../types';
 import { create } from './create';
 import { deleteOperation } from './delete';
 import { get } from './get';

@@ -2,12 +2,12 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { waitFor } from '../../jobs/poller';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
 import { maxWaitField, readMaxWaitMs } from '../../jobs/wait';
 import { defaultDeps, type TransportDeps } from '../../transport';
-import { checkItems, getCheckPage, getMonitor, readCheck, readMonitorId, readPageOptions, runMonitorCheck } from './api';
-import { monitorIdField, pageOutputOptions } from './fields';
+import { checkItems, getCheckPage, getMonitor, readCheck, readMonitorId, readPageOptions, runMonitorCheck } from '../../../shared/monitor/api';
+import { monitorIdField, pageOutputOptions } from '../../../shared/monitor/fields';
 
 /** Check statuses that are still going; any other status (even one unknown today) ends the wait. */
 export const UNFINISHED_CHECK_STATUSES = ['queued', 'running'];

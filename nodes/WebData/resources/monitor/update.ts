@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
-import type { Operation, RunContext } from '../../helpers/types';
-import { readMonitorId, updateMonitor } from './api';
-import { buildMonitorBody } from './body';
+import type { Operation, RunContext } from '../../types';
+import { readMonitorId, updateMonitor } from '../../../shared/monitor/api';
+import { buildMonitorBody } from '../../../shared/monitor/body';
 import {
 	cronField,
 	emailField,
@@ -18,9 +18,9 @@ import {
 	targetsJsonField,
 	timezoneField,
 	webhookField,
-} from './fields';
+} from '../../../shared/monitor/fields';
 import { readUpdateInput } from './form';
-import { TIMEZONE_HELP } from './schedule';
+import { TIMEZONE_HELP } from '../../../shared/monitor/schedule';
 
 /** The Update Fields collection. */
 const updateFields: INodeProperties = {
@@ -55,10 +55,11 @@ const updateFields: INodeProperties = {
  * resume through Status. New targets replace all targets.
  */
 export const update: Operation = {
+	bodyKeys: { schedule: ['scheduleText', 'cron', 'timezone'], notification: ['emailNotification'], targets: ['targetsJson'] },
 	properties: [monitorIdField, updateFields],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const monitorId = readMonitorId(this, i);
-		const body = applyCustomBody(this, i, update.properties, buildMonitorBody(this.getNode(), readUpdateInput(this, i), 'update', i));
+		const body = applyCustomBody(this, i, update, buildMonitorBody(this.getNode(), readUpdateInput(this, i), 'update', i));
 		return [{ json: await updateMonitor(this, monitorId, body, i, run?.transportDeps) }];
 	},
 };

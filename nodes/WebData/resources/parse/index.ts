@@ -1,4 +1,4 @@
-import type { Resource } from '../../helpers/types';
+import type { Resource } from '../../types';
 import { parseFile } from './parseFile';
 
 export const parse: Resource = {

@@ -1,7 +1,7 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { openMultipart } from '../../helpers/multipart';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { apiRequest, defaultDeps } from '../../transport';
 import { PARSE_OPTION_GROUPS, PARSE_OPTION_LABELS, parseFileProperties } from './description';
 import { inspectFile } from './files';

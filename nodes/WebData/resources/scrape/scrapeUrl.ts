@@ -3,9 +3,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import { documentJson, downloadScreenshot, fileBaseName, outputModeField, readOutputMode } from '../../fields/document';
-import { readScrapeOptions, requireHttpUrl, scrapeOptionProperties } from '../../fields/scrapeOptions';
+import { readScrapeOptions, requireHttpUrl, SCRAPE_OPTION_BODY_KEYS, scrapeOptionProperties } from '../../fields/scrapeOptions';
 import { errorItem, isCancellation } from '../../helpers/items';
-import type { Operation, RunContext } from '../../helpers/types';
+import { SCRAPE_HINTS } from '../../fields/scrapeOptions';
+import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
 
@@ -91,23 +92,15 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const SCRAPE_HINTS: Record<string, string> = {
-	'408':
-		'The page took longer than the timeout to load. Raise Scrape Options → Timeout (at most 300000 ms), lower Wait For, or remove slow actions.',
-	SCRAPE_TIMEOUT:
-		'The page took longer than the timeout to load. Raise Scrape Options → Timeout (at most 300000 ms), lower Wait For, or remove slow actions.',
-	UNSUPPORTED_SITE: 'The service does not support this site, and no data provider serves it. Nothing can be scraped from this address.',
-	'text:do not support this site':
-		'The service does not support this site, and no data provider serves it. Nothing can be scraped from this address.',
-	THIRD_PARTY_DATA_UNSUPPORTED_OPTION:
-		'Only a data provider can serve this URL, and it cannot honour an option that is set (named in the message): remove Browser Actions, the Screenshot format, Zero Data Retention or that option, then run again.',
-	THIRD_PARTY_DATA_UNSUPPORTED_URL:
-		"The data provider for this site serves only the record's own page, not its sub-pages. Use the record's main URL.",
-	'text:Invalid URL': 'The service did not accept the URL. Give an absolute http or https address such as https://example.com/page.',
-};
 
 /** Scrape → Scrape URL: one POST /v2/scrape per input item, one output item per URL. */
 export const scrapeUrl: Operation = {
+	bodyKeys: SCRAPE_OPTION_BODY_KEYS,
+	tool: {
+		description:
+			'Read ONE web page whose URL you already know (a public PDF or document URL works too). Returns the page title and its main content as Markdown. Long content is cut at a marker that names the offset to ask for next. Costs one scrape (credits) per call. Pick it for a known page; use search when you do not know the page, map to list the URLs of a site, crawl to read many pages of one site.',
+		fromAi: { url: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('url', 'An absolute https URL of the one page to read, e.g. https://example.com/pricing', 'string') }}" },
+	},
 	properties,
 
 	concurrency(this: IExecuteFunctions): number {
@@ -145,7 +138,7 @@ export const scrapeUrl: Operation = {
 
 		const body: IDataObject = { url, ...scrapeOptions };
 		if (options.zeroDataRetention !== undefined) body.zeroDataRetention = Boolean(options.zeroDataRetention);
-		applyCustomBody(this, i, properties, body);
+		applyCustomBody(this, i, scrapeUrl, body);
 
 		const timeout = typeof scrapeOptions.timeout === 'number' ? scrapeOptions.timeout : 60_000;
 		const waitFor = typeof scrapeOptions.waitFor === 'number' ? scrapeOptions.waitFor : 0;

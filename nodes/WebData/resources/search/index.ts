@@ -1,4 +1,4 @@
-import type { Resource } from '../../helpers/types';
+import type { Resource } from '../../types';
 import { search as searchOperation } from './search';
 
 export const search: Resource = {

@@ -2,12 +2,12 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodePr
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import { documentJson, outputModeField, readOutputMode } from '../../fields/document';
-import { readScrapeOptions, scrapeOptionProperties } from '../../fields/scrapeOptions';
+import { readScrapeOptions, SCRAPE_OPTION_BODY_KEYS, scrapeOptionProperties } from '../../fields/scrapeOptions';
 import { COUNTRY_RULE, isCountryCode, isSearchDomain, SEARCH_FORMATS } from '../../fields/serverRules';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
-import { SCRAPE_HINTS } from '../scrape/scrapeUrl';
+import { SCRAPE_HINTS } from '../../fields/scrapeOptions';
 
 export const SOURCES = ['web', 'news', 'images'];
 export const CATEGORIES = ['github', 'research', 'pdf'];
@@ -248,7 +248,7 @@ export function buildSearchBody(ctx: IExecuteFunctions, i: number): IDataObject 
 	if (ctx.getNodeParameter('scrapeResults', i, false) === true) {
 		body.scrapeOptions = readScrapeOptions(ctx, i, SEARCH_FORMATS);
 	}
-	return applyCustomBody(ctx, i, properties, body);
+	return applyCustomBody(ctx, i, search, body);
 }
 
 /** One item for a result: its source first, then the result (with the scraped page when asked). */
@@ -268,6 +268,16 @@ export function resultJson(source: string, result: IDataObject, compact: boolean
 
 /** Search → Search: one POST /v2/search per input item, one output item per result. */
 export const search: Operation = {
+	bodyKeys: { limit: ['maxResults'], ...SCRAPE_OPTION_BODY_KEYS, tbs: ['timeRange'] },
+	tool: {
+		description:
+			'Search the web when you do not know which page has the answer. Returns a list of results (title, URL, short description); when results are scraped, a compact list of pages whose content you read with page=N. Costs search credits per call, plus one scrape per result when results are scraped. Prefer scrape when you already know the URL.',
+		fromAi: {
+			query: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('query', 'What to search for, at most 500 characters; operators such as site:example.com work', 'string') }}",
+			maxResults: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('limit', 'How many results, 1 to 10 (each result costs credits)', 'number', 5) }}",
+		},
+		pageList: 'search',
+	},
 	properties,
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const body = buildSearchBody(this, i);

@@ -1,6 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { invalid } from '../../helpers/validation';
+import { invalid } from '../../WebData/helpers/validation';
 
 /** Limits of a monitor schedule (spec 4.2; api-facts 2 MonitorCreate.schedule). */
 export const MAX_CRON_LENGTH = 128;

@@ -1,10 +1,11 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { isReservedWebhookHeader, RESERVED_WEBHOOK_HEADER_RULE } from '../../fields/serverRules';
-import { invalid } from '../../helpers/validation';
+import { HEADER_NAME, isReservedWebhookHeader, RESERVED_WEBHOOK_HEADER_RULE } from '../../WebData/fields/serverRules';
+import { SIGNATURE_HEADER } from '../signature';
+import { invalid } from '../../WebData/helpers/validation';
 import { buildSchedule, type ScheduleInput } from './schedule';
 import { checkTargets, hasSearchTarget, isHttpUrl, splitList, type TargetLabeler } from './targets';
-import { isPlainObject } from '../../helpers/objects';
+import { isPlainObject } from '../../WebData/helpers/objects';
 
 /**
  * The building blocks of a monitor request body (POST /v2/monitor, PATCH /v2/monitor/{id}): each
@@ -20,10 +21,9 @@ export const MAX_EMAIL_RECIPIENTS = 25;
 export const WEBHOOK_EVENTS = ['monitor.page', 'monitor.check.completed'];
 export const MONITOR_STATUSES = ['active', 'paused'];
 /** The service signs deliveries with this header; a monitor may not set it (api-facts 2). */
-export const SIGNATURE_HEADER = 'X-Firecrawl-Signature';
+export { SIGNATURE_HEADER };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** Field names in messages (as the node's form shows them). */
 export const FIELD = {

@@ -1,8 +1,8 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { crawlDelayProblem, pathPatternsIssue } from '../../fields/serverRules';
-import { invalid, parseJsonText } from '../../helpers/validation';
-import { isPlainObject } from '../../helpers/objects';
+import { crawlDelayProblem, pathPatternsIssue, SCRAPE_TIMEOUT_MS } from '../../WebData/fields/serverRules';
+import { invalid, isHttpUrl, parseJsonText } from '../../WebData/helpers/validation';
+import { isPlainObject } from '../../WebData/helpers/objects';
 
 /** Limits of monitor targets (spec 2.9, 4.2, 8; api-facts 2 MonitorCreate.targets). */
 export const MIN_TARGETS = 1;
@@ -14,8 +14,8 @@ export const MAX_DOMAINS = 50;
 export const SEARCH_WINDOWS = ['5m', '15m', '1h', '6h', '24h', '7d'];
 export const TARGET_TYPES = ['scrape', 'crawl', 'search'];
 export const SCRAPE_PROXIES = ['basic', 'enhanced', 'auto'];
-export const MIN_SCRAPE_TIMEOUT_MS = 1_000;
-export const MAX_SCRAPE_TIMEOUT_MS = 300_000;
+export const MIN_SCRAPE_TIMEOUT_MS = SCRAPE_TIMEOUT_MS.min;
+export const MAX_SCRAPE_TIMEOUT_MS = SCRAPE_TIMEOUT_MS.max;
 
 /** Names a field of target number `n` in messages (friendly names on the form, JSON paths for raw JSON). */
 export type TargetLabeler = (index: number, type: string, path: string) => string;
@@ -56,16 +56,7 @@ export function jsonLabeler(field = 'Targets (JSON)'): TargetLabeler {
 	return (index, _type, path) => `${field} [${index}]${path ? `.${path}` : ''}`;
 }
 
-/** Whether a text is an absolute http(s) URL. */
-export function isHttpUrl(text: unknown): boolean {
-	if (typeof text !== 'string') return false;
-	try {
-		const url = new URL(text);
-		return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-	} catch {
-		return false;
-	}
-}
+export { isHttpUrl };
 
 const HOSTNAME = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/i;
 

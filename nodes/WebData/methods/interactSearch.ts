@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { apiRequest } from '../../transport';
-import { SESSION_HINTS } from './shared';
+import { apiRequest } from '../transport';
+import { SESSION_HINTS } from '../resources/interact/shared';
 
 /**
  * The team's active browser sessions for a "From List" mode of the Session ID (GET

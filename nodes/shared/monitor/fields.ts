@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { headersField, uuidLocator } from '../../fields/fields';
+import { headersField, uuidLocator } from '../../WebData/fields/fields';
 import { CRON_HELP, SCHEDULE_TEXT_DESCRIPTION, TIMEZONE_DESCRIPTION } from './schedule';
 
 /** Parameters shared by the Monitor operations, as plain data. */

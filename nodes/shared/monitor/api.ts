@@ -1,8 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
-import { invalid, requireUuid } from '../../helpers/validation';
-import { apiRequest, defaultDeps, type ApiContext, type TransportDeps } from '../../transport';
+import { invalid, requireUuid } from '../../WebData/helpers/validation';
+import { apiRequest, defaultDeps, type ApiContext, type TransportDeps } from '../../WebData/transport';
 import { PAGE_STATUSES } from './fields';
 import { SCHEDULE_TEXT_HELP } from './schedule';
 

@@ -5,11 +5,12 @@ import { documentJson, type OutputMode, outputModeField, readOutputMode } from '
 import { uuidLocator } from '../../fields/fields';
 import { errorItem, isCancellation } from '../../helpers/items';
 import { waitFor } from '../../jobs/poller';
-import type { Operation, RunContext } from '../../helpers/types';
+import type { Operation, RunContext, ToolUse } from '../../types';
 import { invalid, requireUuid } from '../../helpers/validation';
 import { webhookFieldOf } from '../../jobs/triggerTarget';
 import { type CompletionWaiter, type ResumeContext, type ResumeRead, resumeParameter, waitMethodFields } from '../../jobs/resume';
 import type { OnTimeout } from '../../jobs/wait';
+import { READ_PAGE_LIMIT, STATUS_ONLY_LIMIT } from '../../fields/serverRules';
 import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';
 
 /**
@@ -73,24 +74,7 @@ export function statusJson(id: string, body: IDataObject): IDataObject {
 	return { id, ...rest };
 }
 
-/**
- * Page sizes of status reads (query `limit`; not in the public OpenAPI, silent in the spec, so the
- * server is the source). The server reads `skip` (default 0) and `limit` (default 100) from the query
- * of GET /crawl/{id} and /batch/scrape/{id} alike, returns up to `limit` finished documents from
- * `skip` on, still cut at 10 MiB, and repeats `&limit=` in its `next` link (controllers/v2/crawl-status.ts
- * @ 2dd97c64, upstream as mirrored at ca0be9b7; services/worker/nuq.ts getCrawlJobsForListing @ 41ffb6d7:
- * SQL LIMIT/OFFSET). Older builds: @ 014bc161 gives limit - 1 documents (it asks Redis for limit - 1,
- * lib/crawl-redis.ts @ 038a60ab ZRANGEBYSCORE LIMIT; limit 1 gives none); @ 61e38dc8 the self-hosted
- * path ignores both and sends up to 10 MiB. limit 0 is not "none" everywhere (Redis @ 014bc161 and the FoundationDB queue read it as
- * "all"), so the smallest page asked for is 1.
- *
- * STATUS_ONLY_LIMIT: a read that needs only the status (a poll, Status Only): at most one document
- * comes back instead of up to 10 MiB of them. READ_PAGE_LIMIT: a read of the documents; pages of this
- * many keep each response body, which n8n's HTTP helper buffers whole, small (see test/README.md,
- * "Crawl at scale", for the sizes measured). A server that ignores `limit` still pages by `next`.
- */
-export const STATUS_ONLY_LIMIT = 1;
-export const READ_PAGE_LIMIT = 100;
+export { READ_PAGE_LIMIT, STATUS_ONLY_LIMIT };
 
 /** One status read (first page only), asking for at most `limit` documents. */
 export async function readStatusPage(
@@ -422,9 +406,22 @@ export function failOrItem(ctx: IExecuteFunctions, error: unknown, i: number): I
 /** The page output field of job results (Run and Wait, Get Status). */
 export const JOB_OUTPUT = outputModeField('url, title, Markdown (or summary), JSON and the page error');
 
+/** What a model reads of Get Status as a tool. */
+const GET_STATUS_TOOL: Record<JobKind, ToolUse> = {
+	crawl: {
+		description: "Read a crawl that was already started, by its crawl ID: its status and a compact list of its pages; page=N gives page N's content. Costs nothing extra.",
+		pageList: 'crawl',
+	},
+	batch: {
+		description: "Read a batch scrape that was already started, by its ID: its status and a compact list of its pages; page=N gives page N's content.",
+		pageList: 'batch',
+	},
+};
+
 /** Get Status of a job (Crawl → Get Status, Batch Scrape → Get Status). */
 export function jobGetStatus(kind: JobKind): Operation {
 	return {
+		tool: GET_STATUS_TOOL[kind],
 		properties: [jobIdField(kind), returnField, { ...JOB_OUTPUT, displayOptions: { show: { return: ['pages'] } } }],
 		async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 			const id = readJobId(this, kind, i);
