@@ -117,6 +117,10 @@ export const SEARCH_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'images',
 
 /** [types] baseScrapeOptions.proxy: `basic`, `stealth`, `enhanced`, `auto` (OpenAPI lists all but `stealth`, the older name of enhanced). */
 export const PROXIES = ['auto', 'basic', 'enhanced', 'stealth'];
+/** A monitor's scrape target: `basic`, `enhanced`, `auto` (spec 2.13 shows `proxy` as a string; the package's monitor rules, without the older name). */
+export const MONITOR_TARGET_PROXIES = ['basic', 'enhanced', 'auto'];
+/** Parse: only `basic` and `auto`; others → 400 PARSE_UNSUPPORTED_OPTIONS (spec 2.2, api-facts). */
+export const PARSE_PROXIES = ['basic', 'auto'];
 
 // ---- countries ([types] locationSchema; [country]) ----
 

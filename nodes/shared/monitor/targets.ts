@@ -1,6 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import { crawlDelayProblem, pathPatternsIssue, SCRAPE_TIMEOUT_MS } from '../../WebData/fields/serverRules';
+import { crawlDelayProblem, MONITOR_TARGET_PROXIES, pathPatternsIssue, SCRAPE_TIMEOUT_MS } from '../../WebData/fields/serverRules';
 import { invalid, isHttpUrl, parseJsonText } from '../../WebData/helpers/validation';
 import { isPlainObject } from '../../WebData/helpers/objects';
 
@@ -13,7 +13,7 @@ export const MAX_SEARCH_RESULTS = 50;
 export const MAX_DOMAINS = 50;
 export const SEARCH_WINDOWS = ['5m', '15m', '1h', '6h', '24h', '7d'];
 export const TARGET_TYPES = ['scrape', 'crawl', 'search'];
-export const SCRAPE_PROXIES = ['basic', 'enhanced', 'auto'];
+export const SCRAPE_PROXIES = MONITOR_TARGET_PROXIES;
 export const MIN_SCRAPE_TIMEOUT_MS = SCRAPE_TIMEOUT_MS.min;
 export const MAX_SCRAPE_TIMEOUT_MS = SCRAPE_TIMEOUT_MS.max;
 

@@ -1,12 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
-import { requireHttpUrl } from '../../fields/scrapeOptions';
+import { requireHttpUrl, SCRAPE_HINTS } from '../../fields/scrapeOptions';
 import type { Operation, RunContext } from '../../types';
 import { COUNTRY_RULE, isCountryCode } from '../../fields/serverRules';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
-import { SCRAPE_HINTS } from '../../fields/scrapeOptions';
 
 export const MAX_MAP_LIMIT = 100_000;
 const SITEMAP_MODES = ['include', 'skip', 'only'];

@@ -1,7 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { isPlainObject } from '../../helpers/objects';
-import { SCRAPE_TIMEOUT_MS, structuredSchemaProblem } from '../../fields/serverRules';
+import { PARSE_PROXIES, SCRAPE_TIMEOUT_MS, structuredSchemaProblem } from '../../fields/serverRules';
 import { invalid } from '../../helpers/validation';
 
 /** ParseOptions of spec 2.2, as sent in the multipart `options` part. */
@@ -31,7 +31,7 @@ export const PDF_MODES = ['fast', 'auto', 'ocr'];
 export const REDACT_KEYS = ['mode', 'replaceStyle', 'entities'];
 export const REDACT_MODES = ['accurate', 'aggressive', 'fast'];
 export const REPLACE_STYLES = ['tag', 'mask', 'remove'];
-export const PROXIES = ['basic', 'auto'];
+export const PROXIES = PARSE_PROXIES;
 export const MAX_TIMEOUT_MS = SCRAPE_TIMEOUT_MS.max;
 export const MIN_TIMEOUT_MS = SCRAPE_TIMEOUT_MS.min;
 export const DEFAULT_TIMEOUT_MS = 30_000;

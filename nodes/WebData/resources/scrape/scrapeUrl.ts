@@ -3,9 +3,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import { documentJson, downloadScreenshot, fileBaseName, outputModeField, readOutputMode } from '../../fields/document';
-import { readScrapeOptions, requireHttpUrl, SCRAPE_OPTION_BODY_KEYS, scrapeOptionProperties } from '../../fields/scrapeOptions';
+import { readScrapeOptions, requireHttpUrl, SCRAPE_HINTS, SCRAPE_OPTION_BODY_KEYS, scrapeOptionProperties } from '../../fields/scrapeOptions';
 import { errorItem, isCancellation } from '../../helpers/items';
-import { SCRAPE_HINTS } from '../../fields/scrapeOptions';
 import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';

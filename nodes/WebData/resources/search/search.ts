@@ -2,12 +2,11 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodePr
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import { documentJson, outputModeField, readOutputMode } from '../../fields/document';
-import { readScrapeOptions, SCRAPE_OPTION_BODY_KEYS, scrapeOptionProperties } from '../../fields/scrapeOptions';
+import { readScrapeOptions, SCRAPE_HINTS, SCRAPE_OPTION_BODY_KEYS, scrapeOptionProperties } from '../../fields/scrapeOptions';
 import { COUNTRY_RULE, isCountryCode, isSearchDomain, SEARCH_FORMATS } from '../../fields/serverRules';
 import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
-import { SCRAPE_HINTS } from '../../fields/scrapeOptions';
 
 export const SOURCES = ['web', 'news', 'images'];
 export const CATEGORIES = ['github', 'research', 'pdf'];
