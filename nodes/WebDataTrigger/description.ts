@@ -14,11 +14,11 @@ import { SIGNATURE_HEADER, TOKEN_HEADER, TOKEN_QUERY } from './verify';
 const JOB_END_TEXT = {
 	completed: (noun: string) =>
 		`The ${noun} completed. A failed or cancelled one goes to Failed or Cancelled, also when the service reports its end as completed. The item has "status" and the page counts.`,
-	failed: (noun: string, prefix: string) =>
-		`The ${noun} failed, judged by its status (some services report every end as completed). The item's "event" is "${prefix}.failed"; "announcedEvent" says what the service sent.`,
-	cancelled: (noun: string, prefix: string) =>
-		`The ${noun} was cancelled, judged by its status (some services report every end as completed). The item's "event" is "${prefix}.cancelled"; "announcedEvent" says what the service sent.`,
-};
+	failed: (noun: string) =>
+		`The ${noun} failed, judged by its status (some services report every end as completed). The item's event says failed; announcedEvent keeps what the service sent.`,
+	cancelled: (noun: string) =>
+		`The ${noun} was cancelled, judged by its status (some services report every end as completed). The item's event says cancelled; announcedEvent keeps what the service sent.`,
+}
 
 /** The trigger's parameters, as plain data. */
 export const triggerProperties: INodeProperties[] = [
@@ -251,15 +251,15 @@ export const triggerProperties: INodeProperties[] = [
 			{
 				name: 'Batch Scrape Cancelled',
 				value: 'batch_scrape.cancelled',
-				description: JOB_END_TEXT.cancelled('batch scrape', 'batch_scrape'),
+				description: JOB_END_TEXT.cancelled('batch scrape'),
 			},
 			{ name: 'Batch Scrape Completed', value: 'batch_scrape.completed', description: JOB_END_TEXT.completed('batch scrape') },
-			{ name: 'Batch Scrape Failed', value: 'batch_scrape.failed', description: JOB_END_TEXT.failed('batch scrape', 'batch_scrape') },
+			{ name: 'Batch Scrape Failed', value: 'batch_scrape.failed', description: JOB_END_TEXT.failed('batch scrape') },
 			{ name: 'Batch Scrape Page', value: 'batch_scrape.page', description: 'A page of the batch was scraped: one item per page' },
 			{ name: 'Batch Scrape Started', value: 'batch_scrape.started', description: 'The batch scrape began, before its first page' },
-			{ name: 'Crawl Cancelled', value: 'crawl.cancelled', description: JOB_END_TEXT.cancelled('crawl', 'crawl') },
+			{ name: 'Crawl Cancelled', value: 'crawl.cancelled', description: JOB_END_TEXT.cancelled('crawl') },
 			{ name: 'Crawl Completed', value: 'crawl.completed', description: JOB_END_TEXT.completed('crawl') },
-			{ name: 'Crawl Failed', value: 'crawl.failed', description: JOB_END_TEXT.failed('crawl', 'crawl') },
+			{ name: 'Crawl Failed', value: 'crawl.failed', description: JOB_END_TEXT.failed('crawl') },
 			{ name: 'Crawl Page', value: 'crawl.page', description: 'A page was crawled: one item per page, as the crawl goes' },
 			{ name: 'Crawl Started', value: 'crawl.started', description: 'The crawl began, before its first page' },
 		],
