@@ -15,12 +15,7 @@ export const MAX_LIMIT = 100;
 const TIME_RANGES = ['qdr:h', 'qdr:d', 'qdr:w', 'qdr:m', 'qdr:y'];
 const TBS = /^(qdr:[hdwmy]|sbd:1|cdr:1|cd_min:\d{1,2}\/\d{1,2}\/\d{4}|cd_max:\d{1,2}\/\d{1,2}\/\d{4})(,(qdr:[hdwmy]|sbd:1|cdr:1|cd_min:\d{1,2}\/\d{1,2}\/\d{4}|cd_max:\d{1,2}\/\d{1,2}\/\d{4}))*$/;
 
-/**
- * Limit: the number of results, small by default so that a first run is cheap (every result costs
- * credits). Named `maxResults`, as in a monitor's search target: n8n's `limit` convention (default 50,
- * with Return All) is for paging through lists, and n8n's editor says "Limit of N items reached …
- * tweak Return All or Limit" under any node whose `limit` equals its item count.
- */
+/** Limit of results, small so a first run is cheap; named `maxResults`: nodes/FACTS.md "n8n editor behaviour". */
 export const SEARCH_LIMIT: INodeProperties = {
 	displayName: 'Limit',
 	name: 'maxResults',
