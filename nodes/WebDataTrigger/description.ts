@@ -110,8 +110,7 @@ export const triggerProperties: INodeProperties[] = [
 		description: 'Which monitor events start the workflow',
 		displayOptions: { show: { source: ['monitor'] } },
 		options: [
-			// `action` is the node creator's item for the event (n8n 2.41 editor: useActionsGeneration
-			// reads the "Events" parameter; without it the item reads "On " + the lower-cased name).
+			// `action`: the node creator's item for the event (nodes/FACTS.md "n8n editor behaviour").
 			{
 				name: 'Check Completed',
 				value: 'monitor.check.completed',

@@ -203,7 +203,7 @@ export function buildStartBody(node: INode, params: StartParameters, i: number):
 		}
 		body.auditMetadata = { username };
 	}
-	// api-facts 4: `webhook?: {url, headers?, metadata?: record<string,string>, events?}` (not in OA).
+	// Not in the public OpenAPI: nodes/FACTS.md "Server request rules".
 	const webhook = buildEventWebhook(node, o, 'agent', i);
 	if (webhook) body.webhook = webhook;
 	return body;

@@ -202,7 +202,6 @@ export function buildCrawlBody(ctx: IExecuteFunctions, i: number): IDataObject {
 	}
 	if (o.delay !== undefined) {
 		const d = typeof o.delay === 'string' && o.delay.trim() !== '' ? Number(o.delay) : o.delay;
-		// types.ts @81015eb crawlerOptions.delay: positive (0 is refused); ≤ 60 s: see serverRules.
 		const problem = crawlDelayProblem(d);
 		if (problem) throw invalid(node, 'Delay (Seconds)', o.delay, problem, i);
 		body.delay = d;

@@ -167,7 +167,6 @@ function domainList(node: INode, field: string, raw: unknown, i: number): string
 		.map((d) => d.trim().toLowerCase())
 		.filter((d) => d !== '');
 	for (const d of list) {
-		// types.ts @81015eb searchDomainSchema: a host name (trimmed, lower case), its last label 2+ characters.
 		if (!isSearchDomain(d)) throw invalid(node, field, d, 'host names only, such as example.com (no https://, no path)', i);
 	}
 	if (list.length > 50) throw invalid(node, field, list.length, 'at most 50 domains', i);
@@ -216,8 +215,7 @@ export function buildSearchBody(ctx: IExecuteFunctions, i: number): IDataObject 
 	if (o.location !== undefined && String(o.location).trim() !== '') body.location = String(o.location).trim();
 	if (o.country !== undefined && String(o.country).trim() !== '') {
 		const country = String(o.country).trim().toUpperCase();
-		// The server takes any text here (types.ts @81015eb searchRequestSchema.country); the package
-		// holds it to the same country table as Location Country, since another code finds nothing.
+		// The server takes any text, but another code finds nothing: nodes/FACTS.md "Server request rules".
 		if (!isCountryCode(country)) throw invalid(node, 'Search Options → Country', o.country, COUNTRY_RULE, i);
 		body.country = country;
 	}
