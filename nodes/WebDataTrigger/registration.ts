@@ -197,7 +197,7 @@ function monitorFields(ctx: IHookFunctions): MonitorFields {
 	};
 }
 
-// ---------------------------------------------------------------------------------------------
+// ---- webhookMethods ----
 
 /** True when the registration in static data is intact at the service (same monitor, URL, token, events). */
 export async function checkExists(ctx: IHookFunctions): Promise<boolean> {

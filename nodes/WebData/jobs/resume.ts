@@ -140,7 +140,7 @@ function readResumeUrl(ctx: IExecuteFunctions, i: number, serviceBaseUrl: string
 	return text;
 }
 
-// ---- the engine state the check needs (checked, never guessed) ---------------------------------
+// ---- the engine state the check needs (checked, never guessed) ----
 
 /** Why a waiting Run and Wait cannot use n8n's execution state here; nothing was sent when it is thrown at the start. */
 function engineStateError(ctx: IExecuteFunctions | IWebhookFunctions, what: string, itemIndex?: number): NodeOperationError {
@@ -189,7 +189,7 @@ export function resumeFacts(entry: IExecuteData): IDataObject {
 	return kept !== null && typeof kept === 'object' && !Array.isArray(kept) ? (kept as IDataObject) : {};
 }
 
-// ---- when the waiting execution reads the job ---------------------------------------------------
+// ---- when the waiting execution reads the job ----
 
 /**
  * The service may deliver once, so the execution also reads the job itself: 80 s after the start,
@@ -328,7 +328,7 @@ function errorAsItem(error: NodeOperationError, facts: IDataObject | undefined, 
 	return { json, pairedItem };
 }
 
-// ---- one check at a time (n8n 1.x has no guard against two resumes of one execution) ------------
+// ---- one check at a time (n8n 1.x has no guard against two resumes of one execution) ----
 
 /** Checks running in this process, and jobs whose result this process has output, by execution and node. */
 const checksRunning = new Set<string>();
@@ -462,7 +462,7 @@ export async function startAndWaitForWebhook(
 	return [...state.carried, { json: waitingJson(waiter, state), pairedItem: state.pairedItem }];
 }
 
-// ---- the resume call: authenticate, match, wake -------------------------------------------------
+// ---- the resume call: authenticate, match, wake ----
 
 function refuse(ctx: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
 	const res = ctx.getResponseObject() as unknown as WebhookResponse;

@@ -167,7 +167,6 @@ export function buildParseOptions(node: INode, p: ParseParameters, itemIndex?: n
 	}
 	if (o.integration !== undefined && o.integration !== '') {
 		const integration = String(o.integration);
-		// A known integration or a value starting with "_" (INTEGRATIONS: server utils/integration.ts 10ac4b1d).
 		if (!isIntegration(integration)) {
 			throw invalid(
 				node,
