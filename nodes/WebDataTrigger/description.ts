@@ -165,7 +165,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'string',
 		default: DEFAULT_SCHEDULE_TEXT,
 		placeholder: 'e.g. hourly',
-		// The phrases of the service's grammar (firecrawl/firecrawl services/monitoring/cron.ts a05b9f288f4d).
+		// The phrases of the service's grammar (nodes/FACTS.md "Monitor schedules").
 		description: SCHEDULE_TEXT_DESCRIPTION,
 		displayOptions: { show: { source: ['monitor'], connection: ['create'], scheduleType: ['text'] } },
 	},
