@@ -69,13 +69,7 @@ export class WebDataApi implements ICredentialType {
 		},
 	};
 
-	/**
-	 * Test: one free request with the key (GET /v2/team/credit-usage), made by n8n itself. Base URL
-	 * is read as the nodes read it: spaces, trailing slashes and a trailing /v2 are dropped. A refusal
-	 * gets a plain message per status (TEST_RULES); for an unreachable address n8n shows the error
-	 * code (ECONNREFUSED, ENOTFOUND, …), which a credential cannot reword. The nodes check Base URL
-	 * again before every request and name the field and the fix.
-	 */
+	/** Test: one free request with the key, Base URL read as the nodes read it; n8n shows network codes itself. */
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL:

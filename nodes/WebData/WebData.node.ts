@@ -75,10 +75,8 @@ export class WebData implements INodeType {
 		group: ['transform'],
 		// One version for the first release; from here on, a change of behaviour is a new version.
 		version: 1,
-		// The canvas subtitle in the panel's words, title case: "Scrape URL" for a resource with one
-		// operation, "Agent: Run and Wait" otherwise (n8n's usual operation + ": " + resource would show
-		// internal values, "runAndWait: agent"). A string literal, as n8n's lint asks; a unit test
-		// (test/unit/newcomer.test.js) holds it equal to the Resource and Operation lists.
+		// The subtitle in the panel's words (n8n's usual one shows internal values); a unit test
+		// holds this literal equal to the Resource and Operation lists.
 		subtitle:
 			'={{ ({"account:getCreditUsage":"Account: Get Credit Usage","account:getCreditUsageHistory":"Account: Get Credit Usage History","account:getActivity":"Account: Get Many Recent Jobs","account:getQueueStatus":"Account: Get Queue Status","account:getTokenUsage":"Account: Get Token Usage","account:getTokenUsageHistory":"Account: Get Token Usage History","agent:cancel":"Agent: Cancel","agent:get":"Agent: Get","agent:getMany":"Agent: Get Many","agent:getSnapshot":"Agent: Get Snapshot","agent:getTrace":"Agent: Get Trace","agent:runAndWait":"Agent: Run and Wait","agent:start":"Agent: Start","batchScrape:cancel":"Batch Scrape: Cancel","batchScrape:getErrors":"Batch Scrape: Get Errors","batchScrape:getStatus":"Batch Scrape: Get Status","batchScrape:runAndWait":"Batch Scrape: Run and Wait","batchScrape:start":"Batch Scrape: Start","crawl:cancel":"Crawl: Cancel","crawl:getErrors":"Crawl: Get Errors","crawl:getActive":"Crawl: Get Many Running","crawl:getStatus":"Crawl: Get Status","crawl:previewParams":"Crawl: Preview Parameters","crawl:runAndWait":"Crawl: Run and Wait","crawl:start":"Crawl: Start","extract:getStatus":"Extract: Get Status","extract:runAndWait":"Extract: Run and Wait","extract:start":"Extract: Start","interact:execute":"Interact: Execute","interact:getMany":"Interact: Get Many Sessions","interact:start":"Interact: Start Session","interact:stop":"Interact: Stop Session","map:mapUrl":"Map URL","monitor:create":"Monitor: Create","monitor:delete":"Monitor: Delete","monitor:get":"Monitor: Get","monitor:getCheck":"Monitor: Get Check","monitor:getMany":"Monitor: Get Many","monitor:getManyChecks":"Monitor: Get Many Checks","monitor:runCheck":"Monitor: Run Check Now","monitor:update":"Monitor: Update","parse:parseFile":"Parse File","scrape:scrapeUrl":"Scrape URL","search:search":"Search"})[$parameter["resource"] + ":" + $parameter["operation"]] || "" }}',
 		description: 'Scrape, search, map and crawl the web, parse files to Markdown and JSON, watch pages for changes, and run web research agents',
@@ -87,8 +85,7 @@ export class WebData implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'webDataApi', required: true }],
-		// The resume call of a paused execution (Agent, Crawl, Batch Scrape → Run and Wait, "Resume on Completion Webhook"):
-		// the execution's resume URL ($execution.resumeUrl); n8n registers no other URL for it.
+		// The resume URL of a paused Run and Wait ("Resume on Completion Webhook").
 		webhooks: [
 			{
 				name: 'default',
@@ -179,17 +176,9 @@ export class WebData implements INodeType {
 	};
 
 	/**
-	 * The lifecycle of the one webhook above, the resume URL of a paused execution (`restartWebhook`).
-	 * That URL is n8n's own (/webhook-waiting/<execution id>): n8n serves it while the execution
-	 * waits, and the node hands it to the service inside the job's own start request, where it ends
-	 * with the job. So there is nothing to look up, register or remove at the service, and each
-	 * method says exactly that, without a request. n8n itself does not call them for a restart
-	 * webhook: WebhookService.getNodeWebhooks skips `restartWebhook` entries when asked to
-	 * (`ignoreRestartWebhooks`), and in n8n 2.41.1 every path to checkExists/create/delete asks so
-	 * (active-workflow-manager and webhook-trigger-registrar on activation, test-webhooks for
-	 * "Listen for test event"). n8n's own nodes with a resume URL (Wait, Form, Send and Wait) have no
-	 * webhookMethods; the lint rule (webhook-lifecycle-complete) asks for them on any node with a
-	 * non-empty `webhooks` list. See the README (For developers).
+	 * The lifecycle of the resume URL: n8n's own URL, handed to the service in the job's start request,
+	 * so there is nothing to look up, register or remove. n8n never calls these; the lint asks for
+	 * them (nodes/FACTS.md "n8n engine lines").
 	 */
 	webhookMethods = {
 		default: {
@@ -240,8 +229,7 @@ export class WebData implements INodeType {
 				throw asNodeError(this.getNode(), error);
 			}
 		}
-		// One pace for every request of this execution and credential (every node run, every tool call
-		// of an agent's turn): a 429 holds them all, and the rate follows the service.
+		// One pace for every request of this execution and credential: nodes/FACTS.md "Pace".
 		const pace = paceFor(paces, this.getExecutionId(), this.getNode().credentials?.[CREDENTIAL_TYPE]?.id);
 		const run: RunContext = { transportDeps: { ...defaultDeps, pace } };
 		// As a tool: retries stay within a time budget, and errors carry what the model can act on.

@@ -30,13 +30,8 @@ function pollOptions(): INodeProperties[] {
 
 /**
  * Web Data Poll Trigger: the monitor events of the Web Data Trigger for an n8n the service cannot
- * reach (a laptop, a private network). n8n's polling pattern (`polling: true`, poll()): n8n adds
- * the Poll Times field and calls poll() on that schedule; each poll reads the monitor's checks
- * finished since the last one told (GET /v2/monitor/{id}/checks, /checks/{checkId}) and gives the
- * items a webhook delivery gives, each page of each check once (nodes/WebDataTrigger/checkLedger.ts).
- * A separate node because in n8n a node type is either a webhook trigger or a polling one: the
- * editor's Test button ("Listen for test event" or "Fetch Test Event"), the Poll Times field and
- * the activation path all follow the node type, not a parameter.
+ * reach, read on n8n's poll schedule (checkLedger.ts). A node of its own: n8n ties Test button, Poll
+ * Times and activation to the node type (nodes/FACTS.md "n8n editor behaviour").
  */
 export class WebDataPollTrigger implements INodeType {
 	description: INodeTypeDescription = {

@@ -64,10 +64,9 @@ export async function testPoll(ctx: IPollFunctions, monitorId: string, output: O
 }
 
 /**
- * One poll while active: the first one remembers the newest finished check (older checks are
- * history) and starts nothing; later ones tell the checks finished since, oldest first, at most
- * MAX_CHECKS_PER_CATCH_UP per poll (the rest at the next), each page of each check once. The
- * ledger is saved only when the poll succeeded, so a failed read is retried at the next poll.
+ * One poll while active: the first remembers the newest finished check and starts nothing; later ones
+ * tell the checks finished since. The ledger is saved only after a successful poll, so a failed read
+ * is retried at the next.
  */
 export async function activePoll(ctx: IPollFunctions, monitorId: string, output: OutputOptions): Promise<IDataObject[]> {
 	const staticData = ctx.getWorkflowStaticData('node');

@@ -103,9 +103,7 @@ export class WebDataTrigger implements INodeType {
 			'($parameter["source"] === "jobs" ? $parameter["jobEvents"] : $parameter["events"])',
 			triggerProperties.filter((p) => p.name === 'events' || p.name === 'jobEvents').flatMap((p) => p.options ?? []),
 		),
-		// n8n 2.41's node creator merges "Web Data" and "Web Data Trigger" into one entry (the trigger's
-		// name minus "Trigger" is the action node's name) and shows the TRIGGER's description under it,
-		// also when a user adds an action: so this text says what both nodes do, scraping and PDFs first.
+		// Shown for both nodes in n8n's node creator: nodes/FACTS.md "n8n editor behaviour".
 		description:
 			'Scrape, search, map and crawl the web, parse PDFs and other files to Markdown, run research agents, and start workflows when a watched page changes',
 		eventTriggerDescription: 'Waiting for the service to send an event',
@@ -132,8 +130,7 @@ export class WebDataTrigger implements INodeType {
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
 				path: 'webhook',
-				// n8n answers "onReceived" webhooks with this value when it is truthy, and with the
-				// node's `webhookResponse` when it is empty; without it, the literal 'firstEntryJson'.
+				// Empty: n8n answers with the node's `webhookResponse` (nodes/FACTS.md "n8n editor behaviour").
 				responseData: '',
 			},
 		],

@@ -8,17 +8,9 @@ import type { Envelope } from './delivery';
 
 /**
  * Which monitor checks a trigger has told its workflow, so that no change is lost to one failed
- * delivery (issue 29). The open-source server sends each monitor event once (api-facts 6): when n8n
- * is down or a proxy hiccups, a check's `monitor.page` / `monitor.check.completed` deliveries are
- * gone, although the service keeps the check (GET /v2/monitor/{id}/checks, /checks/{checkId}).
- *
- * The ledger is kept per monitor in the node's static data (n8n saves it after each webhook call
- * and each poll), newest check last:
- *   {id, done: true}                    every page of the check has been told (or judged not needed)
- *   {id, done: false, pages: [url, …], ended?}  the check's pages told so far (by URL, one page
- *                                       per URL); `ended`: its completion was told
- * A later delivery or poll reads the monitor's checks since the newest told one and tells what is
- * missing, oldest check first, each page of each check once.
+ * delivery: the service sends each event once but keeps the checks (nodes/FACTS.md "Monitors").
+ * Per monitor in the node's static data, newest check last: {id, done: true} or
+ * {id, done: false, pages: [url, …], ended?}.
  */
 export interface ToldCheck {
 	id: string;
@@ -37,10 +29,10 @@ export const MAX_CHECKS_PER_CATCH_UP = 5;
 /** Pages read per catch-up (10 requests of 100); a check not read to its end stays open. */
 export const MAX_PAGES_PER_CATCH_UP = 1000;
 
-/** Check statuses after which nothing more happens to a check (api-facts 2 MonitorCheck). */
+/** Check statuses after which nothing more happens to a check. */
 export const FINISHED_CHECK_STATUSES = ['completed', 'failed', 'partial', 'skipped_overlap', 'skipped_no_credits'];
 
-/** Reads of a catch-up: two short attempts each, so a delivery is still answered in time (the service waits about 10 s). */
+/** Two short attempts per read, so a delivery is still answered in time. */
 export const CATCH_UP_DEPS: TransportDeps = { ...defaultDeps, maxAttempts: 2, budgetMs: 6000 };
 
 /** The static-data key of the ledger: {<monitorId>: ToldCheck[]}. */
@@ -124,7 +116,7 @@ export function markDone(ledger: ToldCheck[], checkId: string): void {
 	delete entry.pages;
 }
 
-/** How many `monitor.page` events a check sends: every page but the removed ones (api-facts 3). */
+/** How many `monitor.page` events a check sends. */
 export function pagesSent(summary: unknown): number | undefined {
 	if (!isPlainObject(summary) || typeof summary.totalPages !== 'number') return undefined;
 	return summary.totalPages - (typeof summary.removed === 'number' ? summary.removed : 0);
@@ -238,10 +230,7 @@ async function tellCheck(ctx: ApiContext, monitorId: string, check: IDataObject,
 	return telling;
 }
 
-/**
- * Whether the service recorded that it delivered every webhook of the check (MonitorCheck
- * `notificationStatus.webhook.success`, api-facts 2–3); undefined when it does not say.
- */
+/** Whether the service recorded every webhook of the check as delivered; undefined when it does not say. */
 export function deliveredByService(check: IDataObject): boolean | undefined {
 	const status = isPlainObject(check.notificationStatus) ? check.notificationStatus.webhook : undefined;
 	return isPlainObject(status) && typeof status.success === 'boolean' ? status.success : undefined;
@@ -253,13 +242,9 @@ export interface Floor {
 }
 
 /**
- * The checks of a monitor finished before `beforeCheckId` (or all, for a poll) that are not told
- * to their end, oldest first. The walk goes from the newest listed check to the oldest and stops
- * at the oldest check the ledger remembers, or at the first check created before `floor.since`
- * (older ones are from before this trigger listened). A check the ledger does not know counts as
- * missed unless the service recorded its webhook as delivered (n8n keeps static data written by a
- * webhook call only when no execution starts, so after an n8n restart the ledger may lack checks
- * that were told). No ledger and no `since`: nothing is missed (the trigger starts listening now).
+ * The checks finished before `beforeCheckId` (or all, for a poll) not told to their end, oldest
+ * first, back to the oldest remembered check or `floor.since`. An unknown check counts as missed
+ * unless the service recorded it delivered: the ledger may lack told checks (nodes/FACTS.md "Monitors").
  */
 export function missedChecks(listed: IDataObject[], ledger: ToldCheck[], beforeCheckId?: string, floor: Floor = {}): IDataObject[] {
 	if (ledger.length === 0 && floor.since === undefined) return [];
@@ -284,12 +269,7 @@ export interface CatchUp {
 	checks: string[];
 }
 
-/**
- * Reads the monitor's checks since the last one told (before `beforeCheckId`, the check of the
- * delivery at hand; undefined for a poll) and returns what was not told, marking it told in the
- * ledger. At most MAX_CHECKS_PER_CATCH_UP checks and MAX_PAGES_PER_CATCH_UP pages per call.
- * `listed`: the checks already read (newest first), instead of reading the list.
- */
+/** Reads the checks since the last one told and returns what was not told, marking it told; within the per-call budgets. */
 export async function catchUp(
 	ctx: ApiContext,
 	monitorId: string,
@@ -356,10 +336,7 @@ export class KeyedQueue {
 	}
 }
 
-/**
- * The ledgers of this n8n process, beside the static data: n8n loads the static data for each
- * webhook call before the previous call saved it, so parallel deliveries see each other here.
- */
+/** The ledgers of this process, beside the static data, which parallel deliveries do not see in time (nodes/FACTS.md "Monitors"). */
 export class LedgerMemory {
 	private readonly ledgers = new Map<string, ToldCheck[]>();
 

@@ -3,13 +3,13 @@ import type { IDataObject } from 'n8n-workflow';
 import { isPlainObject } from '../WebData/helpers/objects';
 import { SIGNATURE_HEADER, TOKEN_HEADER, type HeaderBag } from './verify';
 
-/** The monitor events of spec 6.1 (api-facts 3). */
+/** The monitor events. */
 export const MONITOR_EVENTS = ['monitor.page', 'monitor.check.completed'] as const;
 export type MonitorEvent = (typeof MONITOR_EVENTS)[number];
 
 export const PAGE_STATUSES = ['same', 'new', 'changed', 'error'] as const;
 
-/** The delivery envelope `{success, type, id, webhookId, data, error?, metadata?}` (api-facts 3). */
+/** The delivery envelope: nodes/FACTS.md "Webhook deliveries". */
 export interface Envelope {
 	type: string;
 	id?: unknown;
@@ -22,11 +22,7 @@ export interface Envelope {
 
 export type ParseResult = { ok: true; envelope: Envelope } | { ok: false; reason: string };
 
-/**
- * Reads the envelope from the exact bytes received (the signed material), or from the body n8n
- * parsed when the raw bytes are not available. A body that is not a JSON object, or lacks a `type`
- * string or `data`, is refused (the caller answers 400).
- */
+/** Reads the envelope from the exact bytes received (the signed material), else n8n's parsed body; undefined → 400. */
 export function parseDelivery(rawBody: Buffer | string | undefined, parsedBody: unknown): ParseResult {
 	let value: unknown;
 	if (rawBody !== undefined && rawBody.length > 0) {
@@ -77,11 +73,7 @@ export type Decision =
 
 const isKnown = (type: string): type is MonitorEvent => (MONITOR_EVENTS as readonly string[]).includes(type);
 
-/**
- * Decides what a verified delivery starts: one item per `data[]` entry, with the envelope fields
- * beside the entry's own fields (`event`, `checkId`, `webhookId`, `success`, `error`, `metadata`).
- * An envelope with an empty `data` list gives one item with the envelope fields only.
- */
+/** What a verified monitor delivery starts: one item per `data[]` entry, the envelope fields beside (and winning). */
 export function itemsForDelivery(envelope: Envelope, options: OutputOptions): Decision {
 	const { type } = envelope;
 	if (isKnown(type)) {
@@ -130,16 +122,7 @@ export function redactedHeaders(headers: HeaderBag | undefined): IDataObject {
 	return out;
 }
 
-/**
- * Job events (api-facts 3; public webhooks OpenAPI crawlStarted…agentCancelled; firecrawl/firecrawl
- * apps/api/src/services/webhook/types.ts c4ccc61f7f20 `WebhookEvent`): the same envelope, with `id`
- * = the crawl, batch-scrape or agent job id (`jobId` from v0 senders, delivery.ts 3b844de23cfe).
- * `crawl.failed`/`batch_scrape.failed` are accepted by the crawl/batch `webhook.events` filter
- * (`failed`); `crawl.cancelled` exists in some builds (api-facts 3, types.ts 2d9ef30);
- * `batch_scrape.cancelled` is listed for symmetry, in case the service sends it. The open-source
- * server as of 2026-08 (apps/api @ ca0be9b) sends none of the four: every crawl / batch end is
- * `<prefix>.completed` with success true, so the trigger reads the job's status (see JobEnd).
- */
+/** Job events; why the end is read, not trusted: nodes/FACTS.md "Webhook deliveries". */
 export const JOB_EVENTS = [
 	'crawl.started',
 	'crawl.page',
@@ -173,33 +156,21 @@ export function jobEndAnnouncement(type: string): { prefix: JobPrefix; announced
 	return { prefix: match[1] as JobPrefix, announced: match[2] };
 }
 
-/**
- * Whether the job's status is read before this delivery is decided: for an end event of a job kind
- * one of whose end events is chosen. The open-source server announces every crawl / batch end as
- * completed (api-facts 6), so the real end decides which chosen event, if any, it is.
- */
+/** Whether the job's status is read first: an end event of a job kind with a chosen end event. */
 export function needsJobEndRead(type: string, events: string[]): boolean {
 	const end = jobEndAnnouncement(type);
 	if (!end) return false;
 	return END_EVENT_KINDS.some((kind) => events.includes(`${end.prefix}.${kind}`));
 }
 
-/**
- * The event that really happened: `<prefix>.<status>` when the status read is an end (completed,
- * failed, cancelled), else the announced event (the status could not be read, or the job reads as
- * still running: an agent run cancelled a moment ago can read "processing").
- */
+/** The event that really happened: `<prefix>.<status>` when the read status is an end, else the announced one. */
 export function realEndEvent(type: string, end: JobEnd | undefined): string {
 	const announcement = jobEndAnnouncement(type);
 	if (!announcement || !end || !('status' in end) || !END_EVENT_KINDS.includes(end.status)) return type;
 	return `${announcement.prefix}.${end.status}`;
 }
 
-/**
- * The job's real end, read once with its status (GET /v2/crawl/{id}, /v2/batch/scrape/{id} or
- * /v2/agent/{id}): `status` (completed, failed, cancelled, or scraping / processing if it has not
- * ended), the page counts, the credits; or why it could not be read.
- */
+/** The job's real end, read once with its status, or why it could not be read. */
 export type JobEnd = { status: string; total?: number; completed?: number; creditsUsed?: number } | { readError: string };
 
 /** The JobEnd of a status body. */
@@ -215,11 +186,7 @@ export function jobEndOf(body: IDataObject): JobEnd {
 export interface JobOutputOptions {
 	/** Job events chosen on the node. */
 	events: string[];
-	/**
-	 * For a crawl / batch / agent end event: the job's status as read (needsJobEndRead). The event
-	 * is then the real end (realEndEvent): a `completed` announcement of a job that failed reaches
-	 * a chosen "Failed" only, and the item's `event` says `<prefix>.failed`.
-	 */
+	/** The job's status as read (needsJobEndRead), for an end event: it decides the event. */
 	end?: JobEnd;
 	/** Start the workflow for event types this node does not know (crawl.*, batch_scrape.*, agent.* only). */
 	passUnknownEvents?: boolean;
@@ -231,26 +198,14 @@ const isJobEvent = (type: string): boolean => (JOB_EVENTS as readonly string[]).
 const jobTypeOf = (type: string): string => type.split('.')[0];
 
 /**
- * What a verified job-event delivery starts:
- *  - `crawl.page` / `batch_scrape.page`: one item per page of `data[]`, the page's own fields
- *    (markdown, metadata, …) as the Crawl node returns them, plus the envelope fields; a failed page
- *    with no document gives one item with `success: false` and `error`.
- *  - every other event (started, action, completed, failed, cancelled): ONE summary item; a single
- *    `data[]` entry's fields are merged in (agent `creditsUsed`, `data`), several stay as `data`.
- * Envelope fields beside the page: `event`, `jobType`, `jobId`, `webhookId`, `success`, `error`,
- * `webhookMetadata` (the webhook's `metadata`; `metadata` stays the page's metadata). They win
- * over entry keys of the same name. An end item read (`options.end`) has `event` = the real end
- * (`crawl.failed` for a failed crawl announced as `crawl.completed`), `success` = it completed,
- * `announcedEvent` / `announcedSuccess` = what the service sent, and `status` (completed, failed,
- * cancelled), `total`, `completed` (pages), `creditsUsed`; `status: null` and `statusReadError`
- * when it could not be read (the announced event then decides).
+ * What a verified job-event delivery starts: one item per page for `*.page` events, else ONE summary
+ * item; an end item carries the real end beside what the service announced.
  */
 export function jobItemsForDelivery(envelope: Envelope, options: JobOutputOptions): Decision {
 	const { type } = envelope;
 	const announcement = jobEndAnnouncement(type);
 	const end = announcement ? options.end : undefined;
-	// The open-source server announces a failed or cancelled job as <prefix>.completed: the event is
-	// judged by the job's real end (read), so "Completed" receives completed jobs only.
+	// Ends may all be announced as completed: nodes/FACTS.md "Webhook deliveries".
 	const event = realEndEvent(type, end);
 	if (isJobEvent(type)) {
 		if (!options.events.includes(event)) return { run: false, reason: 'event not selected' };
@@ -276,8 +231,6 @@ export function jobItemsForDelivery(envelope: Envelope, options: JobOutputOption
 		bodies = [entries.length ? { data: entries as IDataObject[] } : {}];
 	}
 	if (end) {
-		// The job's real end beside the event the service sent (`event` and `success` stay as sent).
-		// What the service announced stays beside; `success` says whether the job really completed.
 		beside.announcedEvent = type;
 		beside.announcedSuccess = (envelope.success ?? null) as IDataObject[string];
 		if ('status' in end) {

@@ -5,12 +5,7 @@ import { timezoneField } from '../shared/monitor/fields';
 import { CRON_HELP, DEFAULT_CRON, DEFAULT_SCHEDULE_TEXT, SCHEDULE_TEXT_DESCRIPTION } from '../shared/monitor/schedule';
 import { SIGNATURE_HEADER, TOKEN_HEADER, TOKEN_QUERY } from './verify';
 
-/**
- * What each crawl / batch-scrape end choice receives. The open-source service (apps/api @ ca0be9b,
- * 2026-08) sends no <prefix>.failed and no <prefix>.cancelled: every end is <prefix>.completed with
- * success true; some builds send the other two. The trigger reads the job's status on an end event
- * (delivery.ts needsJobEndRead, realEndEvent) and starts for the end that really happened.
- */
+/** What each crawl / batch-scrape end choice receives: the end that really happened (nodes/FACTS.md "Webhook deliveries"). */
 const JOB_END_TEXT = {
 	completed: (noun: string) =>
 		`The ${noun} completed. A failed or cancelled one goes to Failed or Cancelled, also when the service reports its end as completed. The item has "status" and the page counts.`,
@@ -23,10 +18,7 @@ const JOB_END_TEXT = {
 /** The trigger's parameters, as plain data. */
 export const triggerProperties: INodeProperties[] = [
 	{
-		// n8n's node creator lists a trigger's "actions" from the options of its first parameter shown
-		// as "Event", "Events" or "Trigger On" (editor-ui useActionsGeneration, triggersCategory), and
-		// an action sets that one parameter. This one comes first, so both sources are listed and an
-		// action picks its source (the event lists below then default to their usual choices).
+		// First, so the node creator lists both sources as actions: nodes/FACTS.md "n8n editor behaviour".
 		displayName: 'Trigger On',
 		name: 'source',
 		type: 'options',
@@ -118,8 +110,7 @@ export const triggerProperties: INodeProperties[] = [
 		description: 'Which monitor events start the workflow',
 		displayOptions: { show: { source: ['monitor'] } },
 		options: [
-			// `action` is the node creator's item for the event (n8n 2.41 editor: useActionsGeneration
-			// reads the "Events" parameter; without it the item reads "On " + the lower-cased name).
+			// `action`: the node creator's item for the event (nodes/FACTS.md "n8n editor behaviour").
 			{
 				name: 'Check Completed',
 				value: 'monitor.check.completed',
@@ -174,7 +165,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'string',
 		default: DEFAULT_SCHEDULE_TEXT,
 		placeholder: 'e.g. hourly',
-		// The phrases of the service's grammar (firecrawl/firecrawl services/monitoring/cron.ts a05b9f288f4d).
+		// The phrases of the service's grammar (nodes/FACTS.md "Monitor schedules").
 		description: SCHEDULE_TEXT_DESCRIPTION,
 		displayOptions: { show: { source: ['monitor'], connection: ['create'], scheduleType: ['text'] } },
 	},

@@ -5,20 +5,14 @@ import { STATUS_ONLY_LIMIT } from '../WebData/fields/serverRules';
 import { apiRequest, defaultDeps, type TransportDeps } from '../WebData/transport';
 import { jobEndAnnouncement, jobEndOf, type Envelope, type JobEnd } from './delivery';
 
-/**
- * The service waits about 10 s for a delivery's answer (one attempt, api-facts "Read in the
- * server's code"), and n8n answers only after this node returns: the read gets two short attempts.
- */
+/** Two short attempts: the service waits about 10 s for the answer (nodes/FACTS.md "Webhook deliveries"). */
 const READ_TIMEOUT_MS = 3500;
 const READ_DEPS: TransportDeps = { ...defaultDeps, maxAttempts: 2, budgetMs: 7000 };
 
 /**
- * The real end of the crawl, batch scrape or agent run a `<prefix>.completed|failed|cancelled`
- * delivery speaks of: ONE status read through the credential. A crawl / batch: `?limit=1`
- * (STATUS_ONLY_LIMIT: at most one document; never 0, which some server builds read as "all", see
- * nodes/FACTS.md "Job status pages"); an agent: GET /v2/agent/{id} (status processing|completed|failed). The
- * open-source server announces every crawl / batch end as completed (success true, data []) after
- * marking the job finished, so the read says whether it completed, failed or was cancelled.
+ * The real end of the job a `<prefix>.completed|failed|cancelled` delivery speaks of: ONE status read
+ * (a crawl / batch with STATUS_ONLY_LIMIT), as the server may announce every end as completed
+ * (nodes/FACTS.md "Webhook deliveries").
  */
 export async function readJobEnd(ctx: IWebhookFunctions, envelope: Envelope): Promise<JobEnd> {
 	const end = jobEndAnnouncement(envelope.type);

@@ -51,12 +51,7 @@ export interface MonitorDeliveryOptions {
 	output: OutputOptions;
 }
 
-/**
- * What a verified monitor delivery starts (issue 29.2): first the pages and completions of checks
- * whose deliveries were lost (read from the service, `caughtUp: true`), oldest first, then the
- * delivery's own entries that were not told before. A delivery without a monitor or check ID (or
- * of an event the node does not know) is decided as before, by itemsForDelivery alone.
- */
+/** What a verified monitor delivery starts: first what lost deliveries of earlier checks held (`caughtUp: true`), oldest first, then its own untold entries. */
 export async function tellMonitorDelivery(ctx: IWebhookFunctions, envelope: Envelope, options: MonitorDeliveryOptions): Promise<Decision> {
 	const { output } = options;
 	const first = isPlainObject(envelope.data[0]) ? envelope.data[0] : {};

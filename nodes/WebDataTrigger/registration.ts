@@ -10,17 +10,10 @@ import { headerValue, newSecretToken, safeEqual, SIGNATURE_HEADER, TOKEN_HEADER,
 import { isPlainObject } from '../WebData/helpers/objects';
 
 /**
- * Registration of the trigger with the service (webhookMethods checkExists / create / delete).
- *
- * What one registration keeps in the workflow's static data (node scope):
- *   connection       'create' | 'attach': the mode it was made in (delete() trusts this, not the
- *                    parameters, which may have changed since)
- *   monitorId        the created monitor, or the attached one
- *   secretToken      random, new for every registration; sent by the service in TOKEN_HEADER
- *   webhookUrl       the URL registered (production or test)
- *   previousWebhook  attach only: the monitor's webhook before (null: it had none, or unknown)
- * n8n keeps test registrations ("Listen for test event") in its own cache with a fresh, empty
- * static data, so test and production registrations never overwrite each other.
+ * Registration of the trigger with the service (webhookMethods checkExists / create / delete). Kept
+ * in the node's static data: connection ('create' | 'attach', trusted by delete()), monitorId,
+ * secretToken (new per registration), webhookUrl, previousWebhook (attach only). Test and production
+ * registrations never share it: nodes/FACTS.md "Trigger".
  */
 export interface Registration {
 	connection?: 'create' | 'attach';
@@ -66,11 +59,7 @@ async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
 	}
 }
 
-/**
- * A route-level 404: the server has no such endpoint and answered with a page that is not the API's
- * JSON (transport/errors.ts sets the flag; a self-hosted server of the open-source edition has no
- * monitor endpoints and answers them with Express's HTML 404 page, apps/api/src/routes/v2.ts @61e38dc).
- */
+/** A route-level 404: the server has no such endpoint (no monitor endpoints: nodes/FACTS.md "Trigger"). */
 function isMissingEndpoint(error: unknown): boolean {
 	return (error as { context?: { missingEndpoint?: unknown } })?.context?.missingEndpoint === true;
 }
@@ -127,10 +116,7 @@ export function isPrivateHost(hostname: string): boolean {
 	return PRIVATE_HOST.test(hostname);
 }
 
-/**
- * The service does not deliver to private or loopback addresses (api-facts 3). When the service is
- * a public one and n8n's webhook URL is private, nothing would ever arrive: say so at activation.
- */
+/** The service does not deliver to private or loopback addresses: say so at activation rather than wait forever. */
 async function assertReachable(ctx: IHookFunctions, webhookUrl: string): Promise<void> {
 	const credentials = await ctx.getCredentials('webDataApi');
 	const base = new URL(normalizeBaseUrl(credentials.baseUrl));
@@ -169,7 +155,7 @@ async function getMonitor(ctx: IHookFunctions, monitorId: string): Promise<IData
 	return isPlainObject(body.data) ? body.data : {};
 }
 
-/** Only the keys a webhook may have, with string values where the API wants strings (api-facts 2). */
+/** Only the keys a webhook may have, with string values where the API wants strings. */
 function restorableWebhook(previous: IDataObject): IDataObject {
 	const webhook: IDataObject = { url: String(previous.url) };
 	const strings = (value: unknown, drop?: string): IDataObject | undefined => {
@@ -211,7 +197,7 @@ function monitorFields(ctx: IHookFunctions): MonitorFields {
 	};
 }
 
-// ---------------------------------------------------------------------------------------------
+// ---- webhookMethods ----
 
 /** True when the registration in static data is intact at the service (same monitor, URL, token, events). */
 export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
@@ -366,18 +352,11 @@ async function restoreWebhook(ctx: IHookFunctions, reg: Registration): Promise<v
 		});
 		return;
 	}
-	// The monitor had no webhook before. The API has no way to remove one (MonitorUpdate's webhook is
-	// not nullable: `{webhook: null}` is a 400), so leave an inert one: no token, and a loopback URL
-	// the service never calls (it skips private and loopback hosts) and that nobody can receive.
+	// The API cannot remove a webhook, so leave an inert one: nodes/FACTS.md "Trigger".
 	await disarmWebhook(ctx, monitorId, reg);
 }
 
-/**
- * Where a deactivated trigger leaves a monitor that had no webhook before: an IP-literal loopback
- * address (the service skips private and loopback hosts without sending anything, api-facts 3; a
- * self-hosted service that does send gets "connection refused" from port 9) and only the
- * once-per-check event. The path says what it is in the dashboard.
- */
+/** Where a deactivated trigger leaves a monitor that had no webhook before: a loopback URL the service skips. */
 export const INERT_WEBHOOK_URL = 'http://127.0.0.1:9/web-data-trigger-deactivated';
 
 function isInert(webhook: IDataObject | null | undefined): boolean {

@@ -1,20 +1,7 @@
 /**
- * The credential's webhook signing secret, kept per trigger node for a short while.
- *
- * Why: reading a credential in n8n 2.41 is a database query plus a fresh expression isolate to
- * resolve the credential's fields — per delivery, that was most of the trigger's cost beside n8n's
- * own Webhook node (test/bench/trigger-throughput.js). The secret is read once and reused by the
- * deliveries that follow.
- *
- * When a cached value can be stale, and what happens then:
- *  - every registration (activation, re-registration, "Listen for test event") and deactivation
- *    forgets the node's entry, so a new activation always starts from the credential;
- *  - entries expire after `ttlMs` (n8n may serve webhooks in other processes than the one that
- *    activates workflows, e.g. queue mode webhook processes, where no activation clears them);
- *  - a delivery whose signature fails against a cached secret is checked once more against a fresh
- *    read (the secret may just have been changed in the credential), at most once per `retryMs`
- *    per node, so forged requests cannot turn every request into a credential read.
- * Memory is bounded: at most `maxEntries` nodes, least recently used dropped first.
+ * The credential's webhook signing secret, kept per trigger node for a short while: a credential read
+ * per delivery costs most of the trigger's time. Registrations forget it, entries expire, and a failed
+ * signature re-reads once (nodes/FACTS.md "Webhook deliveries").
  */
 export interface CachedSecret {
 	/** The signing secret, or undefined when the credential has none (or there is no credential). */

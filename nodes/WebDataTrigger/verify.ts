@@ -6,21 +6,11 @@ import { type HeaderBag, headerValue, verifyDelivery } from '../shared/signature
 export { headerValue, type HeaderBag, safeEqual, SIGNATURE_HEADER, signatureMatches, signBody } from '../shared/signature';
 
 /**
- * Delivery authentication and de-duplication of the Web Data Trigger. Pure functions and one small
- * class, so they can be tested without n8n.
- *
- * Two independent checks, each applied when its secret exists:
- *  - the secret token: a random value the trigger puts into the monitor's `webhook.headers` when it
- *    registers itself (spec 2.9: those headers are sent with every delivery), or that the user typed
- *    in manual mode. A delivery must carry it exactly.
- *  - the signature: when the credential holds the team's webhook signing secret, the service sends
- *    `X-Firecrawl-Signature: sha256=<hex HMAC-SHA256(secret, raw body)>` (api-facts 3). It must match
- *    the bytes received.
- * Both comparisons take constant time. De-duplication comes after authentication, so a forged
- * request can never mark a real delivery's `webhookId` as seen.
+ * Delivery authentication (secret token, signature) and de-duplication of the Web Data Trigger,
+ * pure so they test without n8n. De-duplication comes after authentication, so a forged request
+ * never marks a real delivery as seen. The service's side: nodes/FACTS.md "Webhook deliveries".
  */
-
-/** Header that carries the per-activation secret token (sent by the service from `webhook.headers`). */
+/** Header that carries the per-activation secret token. */
 export const TOKEN_HEADER = 'X-WebData-Trigger-Token';
 
 /** A fresh secret token: 32 random bytes as 64 hex characters. */
@@ -53,19 +43,11 @@ export function authenticateDelivery(input: AuthInput): AuthResult {
 	return verdict.failed === 'token' ? { ok: false, reason: verdict.reason, tokenFailed: true } : { ok: false, reason: verdict.reason };
 }
 
-/**
- * Remembers accepted `webhookId`s per scope (one scope = one trigger node of one workflow), so a
- * retried delivery (the service retries after 1, 5 and 15 minutes with the same id) starts no
- * second execution. Memory is bounded three ways: ids expire after `ttlMs`, each scope keeps at
- * most `maxPerScope` ids (oldest dropped first), and at most `maxScopes` scopes are kept (least
- * recently used dropped first).
- */
+/** Accepted `webhookId`s per trigger node, so a retried delivery starts no second execution; bounded by age, per node and node count. */
 export class DeliveryDeduper {
 	private readonly scopes = new Map<string, Map<string, number>>();
 
-	// Defaults: the service retries for about 21 minutes (1 + 5 + 15); 2 hours covers that with room,
-	// and 1000 ids per node cover a busy monitor (50 pages every 5 minutes) for well over an hour.
-	// Worst case 200 × 1000 ids, about 25 MB; in practice a few kilobytes per active trigger.
+	// Sized for the service's retries: nodes/FACTS.md "Webhook deliveries".
 	constructor(
 		readonly maxPerScope = 1000,
 		readonly ttlMs = 2 * 60 * 60 * 1000,
@@ -132,13 +114,7 @@ export interface JobAuthInput {
 	signingSecret?: string;
 }
 
-/**
- * Authenticates a job-event delivery (crawl, batch scrape, agent). Unlike monitor deliveries there
- * is no registration that could put a token into the webhook's headers, so the token may come in
- * the URL (`?token=`, which Crawl's and Batch Scrape's Webhook URL keep) or in TOKEN_HEADER. At
- * least one secret must be set: an unverifiable job delivery is refused. Every secret set must pass
- * (the same rule as authenticateDelivery).
- */
+/** Authenticates a job-event delivery: token in the URL or header, signature; at least one secret must be set. */
 export function authenticateJobDelivery(input: JobAuthInput): AuthResult {
 	if (!input.expectedToken && !input.signingSecret) {
 		return { ok: false, reason: 'neither a Token nor a signing secret is set, so job events cannot be verified' };

@@ -1,14 +1,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'crypto';
 
-/**
- * Checks of incoming service webhooks, shared by everything that receives them (the Web Data
- * Trigger's deliveries, Agent's resume calls): the service signs each delivery, when the team has a signing secret, with
- * `X-Firecrawl-Signature: sha256=<hex HMAC-SHA256(secret, exact raw body)>` (api-facts 3), and a
- * receiver may add its own secret token to the webhook's `headers`. Every comparison takes constant
- * time. Pure functions, testable without n8n.
- */
+/** Checks of incoming service webhooks (token, signature; constant time), shared by the trigger and the resume calls: nodes/FACTS.md "Webhook deliveries". */
 
-/** The service's HMAC signature header (api-facts 3). */
+/** The service's HMAC signature header. */
 export const SIGNATURE_HEADER = 'X-Firecrawl-Signature';
 
 export type HeaderBag = Record<string, string | string[] | undefined>;
@@ -62,11 +56,7 @@ export function signatureMatches(secret: string, rawBody: Buffer | string, heade
 	return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/**
- * A token derived from a secret and a context, as 64 hex characters: HMAC-SHA256(secret, the parts
- * as a JSON list, so no two lists give the same material). The same inputs give the same token in
- * any process, so nothing has to be stored to check it later.
- */
+/** A token derived from a secret and a context (HMAC over the parts as JSON): the same in any process, so nothing is stored. */
 export function derivedToken(secret: string, ...parts: string[]): string {
 	return createHmac('sha256', secret).update(JSON.stringify(parts)).digest('hex');
 }
@@ -138,13 +128,9 @@ function queryValue(query: Record<string, unknown> | undefined, name: string): s
 }
 
 /**
- * A resume call is authentic when it proves ANY ONE of: the per-execution token in the
- * `tokenHeader` header (the webhook's custom headers), the same token in the URL's `tokenQuery`
- * parameter (for services that do not forward custom headers), or the service's HMAC signature
- * over the exact body with the credential's signing secret (for services that forward neither).
- * A proof that is present but wrong refuses the call whatever else it carries (a changed body, a
- * guessed token): only calls whose every presented proof holds, and at least one, pass.
- * (A signature header without a secret on the credential cannot be checked and counts as absent.)
+ * A resume call is authentic when it proves at least one of: the token in the header, the token in
+ * the URL (for services that drop custom headers), the signature (for services that forward
+ * neither); a present but wrong proof refuses it. A signature without a secret counts as absent.
  */
 export function verifyResumeCall(input: ResumeCallCheck): ResumeCallVerdict {
 	const verifiedBy: Array<'header token' | 'URL token' | 'signature'> = [];

@@ -13,26 +13,16 @@ import type { Operation } from '../types';
 import { show } from '../helpers/validation';
 
 /**
- * "Custom Body Fields": request-body fields the node does not show yet (the API grows
- * faster than the node), merged into the body the node builds. ONE option, drawn into the
- * Options (or Additional/Update Fields) collection of every operation that sends a JSON body, and
- * ONE call (`applyCustomBody`) after the operation has built and checked its body.
- *
- * The rules, so a custom field cannot smuggle a value the node would refuse:
- * - a key that a field of this operation sets (whether or not that field is filled in this run) is
- *   refused with the field's name: its value belongs in the field, where its rules are checked;
- * - a key the node puts into the body by itself is refused too;
- * - `scrapeOptions` is open one level down: new scrape options go into the node's scrape options,
- *   under the same two rules;
- * - the rules the package knows for keys that have no field here run on the merged body
- *   (a `webhook` object: no X-Firecrawl- headers, text metadata);
- * - any other key goes to the service as given; a key it does not know comes back as its 400
- *   ("Unrecognized key …"), mapped by the transport as usual.
- * As an AI Agent's tool, the option is neither shown nor read: a model never fills it.
+ * "Custom Body Fields": request-body fields the node does not show yet (the API grows faster than the
+ * node), merged after the operation has built and checked its body. So a custom field cannot smuggle
+ * a value the node would refuse, a key a field of the operation sets (filled or not) or the node sets
+ * itself is refused, `scrapeOptions` opens one level down under the same rules, and the package's
+ * known rules run on the merged body; other keys go as given (the service's 400 names unknown ones).
+ * A model never fills it.
  */
 
 export const CUSTOM_BODY_NAME = 'customBody';
-// Short enough for the option list and the field label (n8n cuts longer ones: "Custom Body Fields (J…").
+// Short enough for the option list and the field label: nodes/FACTS.md "n8n editor behaviour".
 export const CUSTOM_BODY_LABEL = 'Custom Body Fields';
 
 export const customBodyOption: INodeProperties = {
@@ -181,13 +171,7 @@ function checkMerged(ctx: IExecuteFunctions, i: number, body: IDataObject): void
 	}
 }
 
-/**
- * Merges the custom fields of item `i` into `body`, the body the node built and checked (the
- * operation's `properties` say which collection holds the option and its fields' names; its
- * `bodyKeys` which body keys its fields set under other names),
- * and returns it. Throws, before anything is sent, for invalid JSON, a key of a field, or a value
- * a known rule refuses; `body` is then left as it was.
- */
+/** Merges item `i`'s custom fields into the checked `body` and returns it; throws before anything is sent, leaving `body` as it was. */
 export function applyCustomBody(ctx: IExecuteFunctions, i: number, operation: BodyFields, body: IDataObject): IDataObject {
 	if (isToolRun(ctx)) return body;
 	const { properties, bodyKeys } = operation;

@@ -48,12 +48,7 @@ export function documentUrl(doc: IDataObject, requested?: string): string | unde
 	return typeof url === 'string' ? url : undefined;
 }
 
-/**
- * One item for a scraped page. Full: `url` first, then every key of the Document as returned
- * (markdown, summary, html, links, json, changeTracking, screenshot, metadata …). Compact: url,
- * title, the Markdown (or the summary when there is no Markdown), plus json, the change status
- * and the page error when present.
- */
+/** One item for a scraped page: Full (`url` first, then the Document) or Compact (what an LLM needs). */
 export function documentJson(doc: IDataObject, mode: OutputMode, requestedUrl?: string): IDataObject {
 	const url = documentUrl(doc, requestedUrl);
 	if (mode === 'full') return { url, ...doc };

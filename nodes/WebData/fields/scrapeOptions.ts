@@ -21,21 +21,10 @@ export const SCRAPE_OPTION_BODY_KEYS: BodyKeys = { location: ['locationCountry',
 import { isPlainObject } from '../helpers/objects';
 
 /**
- * The ONE Scrape option block, shared by Scrape, Search (scrape each result), Crawl and Batch Scrape.
- *
- * `scrapeOptionProperties(show?)` gives the fields; `readScrapeOptions(ctx, i)` reads and checks them
- * and returns the API `ScrapeOptions` object (OpenAPI components.schemas.ScrapeOptions): only keys
- * the user set, formats as the API expects them (plain strings, objects where a format has
- * options). Scrape sends the object at the top level of its body; Search, Crawl and Batch Scrape
- * nest it under `scrapeOptions` (or spread it, as their endpoint expects).
- *
- * Reserved parameter names (an operation using this block must not use them for anything else):
- *   formats, jsonPrompt, jsonSchema, screenshotFullPage, screenshotQuality,
- *   changeTrackingModes, changeTrackingPrompt, changeTrackingSchema, changeTrackingTag,
- *   scrapeOptions (the collection of everything else; its option names are listed in
- *   SCRAPE_COLLECTION_OPTIONS below).
- * `zeroDataRetention` is NOT part of ScrapeOptions: it is a top-level key of the scrape, crawl and
- * batch bodies, so each operation offers it in its own options.
+ * The ONE Scrape option block (Scrape, Search, Crawl, Batch Scrape): `scrapeOptionProperties` gives
+ * the fields, `readScrapeOptions` returns the API `ScrapeOptions` with only what the user set. An
+ * operation using it must not reuse its parameter names (formats, jsonPrompt, jsonSchema,
+ * screenshot*, changeTracking*, scrapeOptions). `zeroDataRetention` is a top-level body key, not here.
  */
 
 export const SCRAPE_FORMATS = [
@@ -51,7 +40,7 @@ export const SCRAPE_FORMATS = [
 ] as const;
 export const CHANGE_TRACKING_MODES = ['git-diff', 'json'];
 export { PROXIES, SEARCH_FORMATS };
-/** types.ts @81015eb jsonFormatWithOptions: `prompt: z.string().max(10000)`. */
+/** The server's cap on the JSON format's prompt (nodes/FACTS.md "Server request rules"). */
 export const MAX_JSON_PROMPT_LENGTH = 10_000;
 export const PDF_MODES = ['auto', 'fast', 'ocr'];
 export const ACTION_TYPES: Record<string, string[]> = {
@@ -161,8 +150,7 @@ export function scrapeOptionProperties(show?: Show, formats: readonly string[] =
 			name: 'screenshotQuality',
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 100, numberPrecision: 0 },
-			// The default stays 0: n8n does not save a value equal to the default, so another default
-			// would change what saved workflows send. The hint says what the 0 means.
+			// The default stays 0, or saved workflows would send another value: nodes/FACTS.md "n8n editor behaviour".
 			default: 0,
 			hint: '0 = the service chooses the quality. 1 (smallest file) to 100 (best picture).',
 			description: 'JPEG quality from 1 to 100; 0 leaves it to the service',
@@ -385,7 +373,6 @@ function schemaField(node: INode, field: string, raw: unknown, i: number): IData
 	if (!isPlainObject(value)) {
 		throw invalid(node, field, raw, 'a JSON Schema must be a JSON object such as {"type": "object", "properties": {…}}', i);
 	}
-	// types.ts @81015eb: json and changeTracking formats run validateSchemaForOpenAI on their schema.
 	const problem = structuredSchemaProblem(value);
 	if (problem) throw invalid(node, field, raw, problem, i);
 	return value;
@@ -420,7 +407,6 @@ export function checkActions(node: INode, field: string, raw: unknown, i: number
 			throw invalid(node, where, action.direction, '"direction" must be "up" or "down"', i);
 		}
 	});
-	// types.ts @81015eb actionsSchema: at most 50 actions, their waits together at most 60 s.
 	const problem = actionsProblem(value as IDataObject[]);
 	if (problem) throw invalid(node, field, `${value.length} actions`, problem, i);
 	return value as IDataObject[];
@@ -456,7 +442,6 @@ export function buildScrapeOptions(node: INode, p: ScrapeOptionInput, i: number,
 	}
 	const notHere = formats.find((f) => !allowed.includes(String(f)));
 	if (notHere !== undefined) {
-		// types.ts @81015eb searchRequestSchema.scrapeOptions.formats has no changeTracking.
 		throw invalid(
 			node,
 			'Formats',
@@ -532,7 +517,6 @@ export function buildScrapeOptions(node: INode, p: ScrapeOptionInput, i: number,
 		if (!isWholeNumber(o.waitFor) || o.waitFor < 0) {
 			throw invalid(node, label('Wait For (Milliseconds)'), o.waitFor, 'a whole number of milliseconds, 0 or more', i);
 		}
-		// types.ts @81015eb: waitFor ≤ 60000, and ≤ timeout / 2 when a timeout is sent (waitForRefine).
 		const problem = waitForProblem(o.waitFor, typeof out.timeout === 'number' ? out.timeout : undefined);
 		if (problem) throw invalid(node, label('Wait For (Milliseconds)'), o.waitFor, problem, i);
 		if (o.waitFor > 0) out.waitFor = o.waitFor;
@@ -554,7 +538,6 @@ export function buildScrapeOptions(node: INode, p: ScrapeOptionInput, i: number,
 		const location: IDataObject = {};
 		if (country) {
 			const code = country.toUpperCase();
-			// types.ts @81015eb locationSchema: a code of the server's country table (validate-country.ts), any case.
 			if (!isCountryCode(code)) throw invalid(node, label('Location Country'), country, COUNTRY_RULE, i);
 			location.country = code;
 		}
@@ -602,11 +585,7 @@ export function buildScrapeOptions(node: INode, p: ScrapeOptionInput, i: number,
 	return out;
 }
 
-/**
- * Reads the shared Scrape option fields of item `i`, checks them, and returns the API
- * ScrapeOptions object (only what the user set). Throws an error naming the field before
- * anything is sent.
- */
+/** Reads and checks the shared Scrape option fields of item `i`: the API ScrapeOptions, or an error naming the field. */
 export function readScrapeOptions(ctx: IExecuteFunctions, i: number, allowed: readonly string[] = SCRAPE_FORMATS): IDataObject {
 	const formats = ctx.getNodeParameter('formats', i, ['markdown']);
 	const has = (f: string) => Array.isArray(formats) && formats.includes(f);

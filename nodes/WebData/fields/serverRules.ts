@@ -1,36 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/**
- * Rules the real server applies to request bodies, where the spec is silent or the public OpenAPI
- * is older (issue 14). One place for every option block that uses them (Scrape, Search, Crawl,
- * Batch Scrape, Map, monitor crawl targets); each rule returns a sentence for the error message,
- * or undefined when the value passes, so each caller names its own field.
- *
- * Sources (open-source server firecrawl/firecrawl, read as facts, no code copied):
- *   [types]   apps/api/src/controllers/v2/types.ts @ 81015eb1f2c2d7533b3a2b8bfccc09b2a34406f1
- *   [country] apps/api/src/lib/validate-country.ts (the `countries` table locationSchema checks against)
- *   [regex]   apps/api/src/lib/crawl-regex.ts (newest stored version: per-field and request-wide caps,
- *             Rust `regex` engine; the older 2f6b46df version had no caps)
- *   [webhook] apps/api/src/services/webhook/schema.ts + headers.ts (createWebhookSchema)
- *   [aug25]   apps/api/src/controllers/v2/types.ts @ 61e38dc893a50bcaaaaac89c1117a7b51e9824fb (2025-08-25,
- *             what self-hosted servers of that time run): scrapeOptions' refine over waitFor + wait actions
- */
+/** Rules the real server applies to request bodies where the spec is silent: nodes/FACTS.md "Server request rules". Each returns a sentence for the error message, or undefined when the value passes. */
 
-// ---- wait times and actions ([types] baseScrapeOptions.waitFor, waitForRefine, actionsSchema) ----
+// ---- wait times and actions ----
 
-/** [types] `waitFor: z.int().nonnegative().max(60000)`. */
 export const MAX_WAIT_FOR_MS = 60_000;
-/** [types] `MAX_ACTIONS = 50`. */
 export const MAX_ACTIONS = 50;
-/** [types] `ACTIONS_MAX_WAIT_TIME = 60` seconds: the wait actions of one request together. */
+/** The wait actions of one request together. */
 export const MAX_ACTIONS_WAIT_MS = 60_000;
-/** [types] calculateTotalWaitTime: a wait on a selector counts as one second. */
 export const SELECTOR_WAIT_MS = 1_000;
 
-/**
- * [types] waitFor at most 60 s, and — when a timeout is given — at most half of it
- * (`waitForRefine`: "waitFor must not exceed half of timeout"; no timeout, no half rule).
- */
+/** waitFor: at most 60 s, and at most half of a given timeout. */
 export function waitForProblem(waitFor: number, timeout: number | undefined): string | undefined {
 	if (waitFor > MAX_WAIT_FOR_MS) return `at most ${MAX_WAIT_FOR_MS} ms (60 seconds)`;
 	if (timeout !== undefined && waitFor > 0 && waitFor > timeout / 2) {
@@ -39,7 +19,7 @@ export function waitForProblem(waitFor: number, timeout: number | undefined): st
 	return undefined;
 }
 
-/** [types] calculateTotalWaitTime over the actions: milliseconds of each wait, 1 s for a wait on a selector. */
+/** Milliseconds the wait actions wait, as the server counts them. */
 export function actionsWaitMs(actions: IDataObject[]): number {
 	let total = 0;
 	for (const action of actions) {
@@ -50,10 +30,7 @@ export function actionsWaitMs(actions: IDataObject[]): number {
 	return total;
 }
 
-/**
- * [types] actionsSchema: at most 50 actions, and their waits together at most 60 s. (The request
- * schemas check the actions' own total; `waitFor` has its own 60 s cap above.)
- */
+/** At most 50 actions, and their waits together at most 60 s. */
 export function actionsProblem(actions: IDataObject[]): string | undefined {
 	if (actions.length > MAX_ACTIONS) return `at most ${MAX_ACTIONS} actions (it has ${actions.length})`;
 	const wait = actionsWaitMs(actions);
@@ -63,27 +40,16 @@ export function actionsProblem(actions: IDataObject[]): string | undefined {
 	return undefined;
 }
 
-/**
- * [aug25] scrapeOptions refine (calculateTotalWaitTime with waitFor, ACTIONS_MAX_WAIT_TIME): when the
- * request has actions, `waitFor` and the wait actions together may wait at most 60 s ("Total wait time
- * (waitFor + wait actions) cannot exceed 60 seconds"). Newer hosted schemas cap the two separately;
- * a body within this combined cap passes both.
- */
+/** waitFor plus the wait actions: at most 60 s together (older servers; passes newer ones too). */
 export function totalWaitProblem(waitFor: number, actions: IDataObject[]): string | undefined {
 	const total = waitFor + actionsWaitMs(actions);
 	if (actions.length === 0 || total <= MAX_ACTIONS_WAIT_MS) return undefined;
 	return `Wait For and the wait actions add up to ${total} ms; together they may wait at most ${MAX_ACTIONS_WAIT_MS} ms (60 seconds; a wait on a selector counts 1000 ms)`;
 }
 
-// ---- JSON schemas for structured output ([types] validateSchemaForOpenAI on json / changeTracking formats) ----
+// ---- JSON schemas for structured output ----
 
-/**
- * [types] validateSchemaForOpenAI: the model behind structured output cannot use a schema-less
- * dictionary — an object node with `"type": "object"`, `"additionalProperties": true` and neither
- * `properties` nor `patternProperties`, anywhere in the schema. Nodes holding a `$ref` are not
- * looked into (recursive schemas are fine). Returns where the bad node is ("the schema",
- * "properties → tags", …) or undefined.
- */
+/** Where the schema holds a free-form dictionary structured output cannot use ("properties → tags", …), or undefined. */
 export function structuredSchemaProblem(schema: unknown): string | undefined {
 	const seen = new Set<object>();
 	const walk = (node: unknown, path: string[]): string | undefined => {
@@ -110,25 +76,18 @@ export function structuredSchemaProblem(schema: unknown): string | undefined {
 	return walk(schema, []);
 }
 
-// ---- formats and proxies ----
+// ---- formats and proxies: nodes/FACTS.md "Server request rules" ----
 
-/** [types] searchRequestSchema.scrapeOptions.formats: what Search can scrape its results into (no Change Tracking). */
+/** What Search can scrape its results into. */
 export const SEARCH_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'images', 'summary', 'json', 'screenshot'];
 
-/** [types] baseScrapeOptions.proxy: `basic`, `stealth`, `enhanced`, `auto` (OpenAPI lists all but `stealth`, the older name of enhanced). */
 export const PROXIES = ['auto', 'basic', 'enhanced', 'stealth'];
-/** A monitor's scrape target: `basic`, `enhanced`, `auto` (spec 2.13 shows `proxy` as a string; the package's monitor rules, without the older name). */
 export const MONITOR_TARGET_PROXIES = ['basic', 'enhanced', 'auto'];
-/** Parse: only `basic` and `auto`; others → 400 PARSE_UNSUPPORTED_OPTIONS (spec 2.2, api-facts). */
 export const PARSE_PROXIES = ['basic', 'auto'];
 
-// ---- countries ([types] locationSchema; [country]) ----
+// ---- countries ----
 
-/**
- * ISO 3166-1 alpha-2 codes (the 249 officially assigned ones) plus XK (Kosovo), which the server's
- * table also holds. [types] locationSchema accepts a code in any case (it upper-cases to look it
- * up), so lower case is fine.
- */
+/** The server's country table: ISO 3166-1 alpha-2 plus XK. */
 const ISO_COUNTRIES = new Set(
 	(
 		'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +
@@ -148,22 +107,17 @@ export function isCountryCode(code: string): boolean {
 
 export const COUNTRY_RULE = 'a two-letter ISO 3166-1 country code such as US, DE or JP';
 
-// ---- search domains ([types] searchDomainSchema) ----
+// ---- search domains ----
 
-/** [types] searchDomainSchema, after trim + lower case: dot-separated labels, the last one at least 2 characters. */
 const SEARCH_DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/;
 
 export function isSearchDomain(domain: string): boolean {
 	return SEARCH_DOMAIN.test(domain.trim().toLowerCase());
 }
 
-// ---- crawl options ([types] crawlerOptions; [regex]) ----
+// ---- crawl options ----
 
-/**
- * [types] crawlerOptions `delay: z.number().positive()` (seconds; 0 is refused). The upper bound of
- * 60 s is issue 14's reading of the newest server; no stored server version shows it, so it is the
- * package's own limit (a longer pause per page would make any crawl take hours).
- */
+/** Seconds; the package's own bound: nodes/FACTS.md "Server request rules". */
 export const MAX_CRAWL_DELAY_S = 60;
 
 export function crawlDelayProblem(delay: unknown): string | undefined {
@@ -173,21 +127,15 @@ export function crawlDelayProblem(delay: unknown): string | undefined {
 	return undefined;
 }
 
-/** [regex] per field: at most 1000 patterns, each at most 2000 characters. */
 export const MAX_PATH_PATTERNS = 1000;
 export const MAX_PATH_PATTERN_LENGTH = 2000;
-/** [regex] both fields together: at most 1000 patterns and 100,000 characters. */
 export const MAX_TOTAL_PATH_PATTERNS = 1000;
 export const MAX_TOTAL_PATH_PATTERN_CHARS = 100_000;
 
-/** A leading inline-flag group such as (?i) — the server's engine has it, JavaScript's RegExp has not. */
+/** A leading inline-flag group such as (?i): the server's engine has it, RegExp has not. */
 const INLINE_FLAGS = /^\(\?([imsUux]+)\)/;
 
-/**
- * [regex] the server compiles Include/Exclude Paths with Rust's `regex` crate (RE2 style): no
- * look-ahead or look-behind, no backreferences. Other syntax is checked by compiling the pattern
- * here (a leading (?i)-style flag group, which that engine supports, is set aside for that).
- */
+/** The server compiles paths as RE2-style regex (no look-around, no backreferences); the rest is checked by compiling here. */
 export function pathPatternProblem(pattern: string): string | undefined {
 	let inClass = false;
 	for (let k = 0; k < pattern.length; k++) {
@@ -224,7 +172,7 @@ export interface PathPatternIssue {
 	rule: string;
 }
 
-/** [regex] collectPathPatternIssues, in the same order: per-field caps, request-wide budget, then each pattern. */
+/** The first problem of the path patterns, in the server's order. */
 export function pathPatternsIssue(include: string[], exclude: string[]): PathPatternIssue | undefined {
 	for (const [field, list] of [
 		['includePaths', include],
@@ -254,23 +202,14 @@ export function pathPatternsIssue(include: string[], exclude: string[]): PathPat
 	return undefined;
 }
 
-// ---- webhooks ([webhook]) ----
+// ---- webhooks ----
 
-/**
- * [webhook] headers.ts FIRECRAWL_MANAGED_WEBHOOK_HEADERS: the service sets X-Firecrawl-Signature,
- * -Webhook-Id, -Event, -Job-Id, -Scrape-Id and -Delivery-Mode itself and refuses them in
- * `webhook.headers`. The package keeps the whole X-Firecrawl- prefix for the service (the list has
- * grown from one name to six), so a header of that name never reaches it.
- */
+/** The service sets X-Firecrawl- headers itself and refuses them; the whole prefix is kept for it. */
 export function isReservedWebhookHeader(name: string): boolean {
 	return name.trim().toLowerCase().startsWith('x-firecrawl-');
 }
 
-/**
- * Job status pages (`GET /crawl/{id}`, `/batch/scrape/{id}`): a read that needs only the status asks
- * for one document at most (never 0, which some server builds read as "all"); a read of the
- * documents asks for pages of 100. Server behaviour by build: nodes/FACTS.md "Job status pages".
- */
+/** Status reads ask for one document at most (0 means "all" on some builds): nodes/FACTS.md "Job status pages". */
 export const STATUS_ONLY_LIMIT = 1;
 export const READ_PAGE_LIMIT = 100;
 
@@ -283,7 +222,7 @@ export const SCRAPE_TIMEOUT_MS = Object.freeze({ min: 1_000, max: 300_000 });
 export const RESERVED_WEBHOOK_HEADER_RULE =
 	'header names starting with X-Firecrawl- are set by the service itself (X-Firecrawl-Signature, X-Firecrawl-Event, …); use another name';
 
-/** [webhook] `metadata: z.record(z.string(), z.string())`: the key of the first value that is not text, or undefined. */
+/** The key of the first metadata value that is not text, or undefined. */
 export function nonTextMetadataKey(metadata: IDataObject): string | undefined {
 	return Object.keys(metadata).find((key) => typeof metadata[key] !== 'string');
 }

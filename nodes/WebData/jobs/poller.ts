@@ -7,13 +7,7 @@
 import { defaultDeps, type TransportDeps } from '../transport';
 import { cancellableSleep, cancelledError } from '../transport/sleep';
 
-/**
- * The one poller of the package: reads a job's status on a schedule that grows with the job's age
- * (DEFAULT_POLL_SCHEDULE), until a terminal status, Max Wait (the last read falls on it), an error
- * (one transport request per read, with the transport's retries counted against Max Wait; 401, 403
- * and 404 end the wait) or cancellation (an AbortError at once). Why these numbers: nodes/FACTS.md
- * "Polling".
- */
+/** The one poller of the package: reads a job's status until it ends, Max Wait, an error or cancellation (nodes/FACTS.md "Polling"). */
 
 export interface PollSchedule {
 	/** Time from the start of the job to the first status request, in ms. */
@@ -51,11 +45,7 @@ export const realClock: PollClock = {
 	sleep: async (ms, signal) => await cancellableSleep(ms, signal),
 };
 
-/**
- * The wait before the next status request: `firstPollMs` after the start for the first one (at
- * once when the job is older), then until the job is `growFromMs` old, then `ageRatio` × age; all
- * after the first clamped to [minIntervalMs, maxIntervalMs].
- */
+/** The wait before the next status request (DEFAULT_POLL_SCHEDULE; nodes/FACTS.md "Polling"). */
 export function pollDelay(ageMs: number, pollsDone: number, schedule: PollSchedule = DEFAULT_POLL_SCHEDULE): number {
 	const age = Math.max(0, ageMs);
 	if (pollsDone === 0) return Math.max(0, schedule.firstPollMs - age);
@@ -65,10 +55,7 @@ export function pollDelay(ageMs: number, pollsDone: number, schedule: PollSchedu
 }
 
 export interface WaitOptions<S> {
-	/**
-	 * Reads the status once. Pass `deps` to `apiRequest`: they carry the poller's clock and its
-	 * deadline into the transport's retry waits.
-	 */
+	/** Reads the status once; pass `deps` to `apiRequest` so retry waits count against the deadline. */
 	read(deps: TransportDeps): Promise<S>;
 	/** Whether the status is final (the wait ends and returns it). */
 	isTerminal(status: S): boolean;

@@ -20,15 +20,9 @@ import type { OnTimeout } from './wait';
 
 /**
  * Run and Wait with Wait Method "Resume on Completion Webhook", for every job that ends with a
- * webhook (Agent runs, Crawl and Batch Scrape jobs). A job kind plugs in a CompletionWaiter.
- *
- * Events only wake; the service's state is the truth. The node pauses the execution until its next
- * check (putExecutionToWait) with a check entry of itself queued behind its own emptied entry: when
- * n8n resumes the execution (the wait time came, or a delivery woke it), the check entry's
- * execute() reads the job, status first and its results once it has ended, and outputs them, or
- * pauses again. webhook() only authenticates a delivery, matches it to the waiting job and wakes
- * the execution, answered at once; it reads nothing. Why the check entry, and what the node must
- * know of n8n's engine for it: nodes/FACTS.md "Resume".
+ * webhook; a job kind plugs in a CompletionWaiter. Events only wake; the service's state is the
+ * truth: a check entry queued behind the paused one reads the job on each resume, and webhook()
+ * only authenticates, matches and wakes. Why, and what of n8n's engine it needs: nodes/FACTS.md "Resume".
  */
 
 export const WAIT_METHOD_POLL = 'poll';
@@ -41,11 +35,9 @@ export const RESUME_TOKEN_HEADER = 'X-WebData-Resume-Token';
 export const RESUME_TOKEN_QUERY = 'webdataToken';
 
 /**
- * The token the service must send back: HMAC-SHA256 keyed with the credential's API key over the
- * execution id and the node. It is never stored, and only the service (which receives it with the
- * webhook config) and this n8n know it; the resume URL alone is not enough to resume. (The purpose
- * string names the agent because Agent had it first; it stays so executions that already wait keep
- * their token. It binds the execution and the node, whatever job the node waits for.)
+ * The token the service must send back: HMAC-SHA256 keyed with the API key over the execution id
+ * and the node, never stored, so the resume URL alone cannot resume. The purpose string names the
+ * agent only because executions that already wait must keep their token.
  */
 export function resumeToken(apiKey: string, executionId: string, node: INode): string {
 	return derivedToken(apiKey, 'webdata-agent-resume', executionId, node.id ?? node.name);
@@ -148,7 +140,7 @@ function readResumeUrl(ctx: IExecuteFunctions, i: number, serviceBaseUrl: string
 	return text;
 }
 
-// ---- the engine state the check needs (checked, never guessed) ---------------------------------
+// ---- the engine state the check needs (checked, never guessed) ----
 
 /** Why a waiting Run and Wait cannot use n8n's execution state here; nothing was sent when it is thrown at the start. */
 function engineStateError(ctx: IExecuteFunctions | IWebhookFunctions, what: string, itemIndex?: number): NodeOperationError {
@@ -159,11 +151,7 @@ function engineStateError(ctx: IExecuteFunctions | IWebhookFunctions, what: stri
 	});
 }
 
-/**
- * The node's own stack entry and n8n's execution stack, where the check entry goes. n8n hands a
- * node no public way to the stack: it is the execute context's `runExecutionData` (nodes/FACTS.md
- * "Resume"). Both are checked to be what the node expects; anything else is a loud error.
- */
+/** The node's own stack entry and n8n's execution stack, checked (no public handle: nodes/FACTS.md "Resume"). */
 function engineState(ctx: IExecuteFunctions, i?: number): { entry: IExecuteData; stack: IExecuteData[] } {
 	const entry = typeof ctx.getExecuteData === 'function' ? ctx.getExecuteData() : undefined;
 	if (!entry || typeof entry !== 'object' || !entry.data || entry.node?.name !== ctx.getNode().name) {
@@ -201,20 +189,16 @@ export function resumeFacts(entry: IExecuteData): IDataObject {
 	return kept !== null && typeof kept === 'object' && !Array.isArray(kept) ? (kept as IDataObject) : {};
 }
 
-// ---- when the waiting execution reads the job ---------------------------------------------------
+// ---- when the waiting execution reads the job ----
 
 /**
- * The service may send a webhook once, so the waiting execution also reads the job itself: first
- * 80 s after the start, then every max(80 s, 45 % of the job's age), never sooner than 60 s (n8n's
- * wait tracker looks every 60 s), and at Max Wait. After a wake whose read did not say "ended" yet,
- * the next read is at most 60 s away. `npm run bench:lost-delivery` shows what this costs.
+ * The service may deliver once, so the execution also reads the job itself: 80 s after the start,
+ * then every max(80 s, 45 % of its age), never under n8n's 60 s wait-tracker tick, and at Max Wait
+ * (`npm run bench:lost-delivery`).
  */
 export const CHECK_SCHEDULE = Object.freeze({ firstMs: 80_000, minGapMs: 80_000, ageShare: 0.45, afterDeliveryMs: 60_000 });
 
-/**
- * A delivery that comes this close to a planned check does not wake the execution: the check is
- * about to read the job anyway, and waking now would race n8n's timer (nodes/FACTS.md "Resume").
- */
+/** A delivery this close to a planned check does not wake: it would race n8n's timer (nodes/FACTS.md "Resume"). */
 export const WAKE_SKIP_MS = 5_000;
 
 /** When the waiting execution next reads the job: `now` + the gap of CHECK_SCHEDULE, at most `deadline`. */
@@ -258,12 +242,9 @@ function withWaitState(entry: IExecuteData, state: WaitState): IExecuteData['met
 }
 
 /**
- * Pauses the execution until the next check (or Max Wait). When n8n resumes a waiting execution
- * (its time came, or webhook() woke it), it passes the FIRST stack entry's data on without running
- * node code; the entries behind it run as usual. So the paused entry holds no items, and a check
- * entry of the same node with the node's input items goes right behind it: its execute()
- * (continueWaiting) reads the job. Neither keeps "Always Output Data": the node's own output always
- * has an item, and a check that outputs nothing (see claimCheck) must start nothing downstream.
+ * Pauses the execution until the next check (or Max Wait). n8n resumes by passing the first entry's
+ * data on without running node code, so the paused entry holds no items and a check entry goes behind
+ * it. Neither keeps "Always Output Data": a check that outputs nothing must start nothing downstream.
  */
 function pause(ctx: IExecuteFunctions, entry: IExecuteData, stack: IExecuteData[], waiter: CompletionWaiter, state: WaitState, input: IExecuteData['data'], woken: boolean): Promise<void> {
 	const now = Date.now();
@@ -347,18 +328,14 @@ function errorAsItem(error: NodeOperationError, facts: IDataObject | undefined, 
 	return { json, pairedItem };
 }
 
-// ---- one check at a time (n8n 1.x has no guard against two resumes of one execution) ------------
+// ---- one check at a time (n8n 1.x has no guard against two resumes of one execution) ----
 
 /** Checks running in this process, and jobs whose result this process has output, by execution and node. */
 const checksRunning = new Set<string>();
 const resultsOutput = new Map<string, number>();
 const RESULT_MEMORY_MS = 15 * 60_000;
 
-/**
- * Claims the check of one waiting job in this process. Two resumes of one execution can run at once
- * on n8n 1.x (its wait tracker does not check that the execution still waits); the second finds the
- * claim, or the result already output, and outputs nothing. n8n 2.x refuses the second resume itself.
- */
+/** Claims the check of one waiting job in this process: n8n 1.x may resume an execution twice at once (nodes/FACTS.md "Resume"). */
 function claimCheck(key: string): boolean {
 	const now = Date.now();
 	for (const [k, at] of resultsOutput) if (now - at > RESULT_MEMORY_MS) resultsOutput.delete(k);
@@ -368,11 +345,8 @@ function claimCheck(key: string): boolean {
 }
 
 /**
- * execute() of a check entry (see pause): reads the job. Ended → the node's output (or its error);
- * still going → pauses until the next check, or at Max Wait follows On Timeout. A read answered
- * 401, 403 or 404 ends the wait; any other failed read is not an end: the next check reads again.
- * Returns undefined when this node run is not a check of this execution (then the operation runs
- * as usual: a Retry of a failed run starts the job again).
+ * execute() of a check entry: reads the job; ended → the output, still going → pause again. Only
+ * 401/403/404 end the wait. Undefined when this run is no check of this execution (a Retry starts anew).
  */
 export async function continueWaiting(ctx: IExecuteFunctions, waiter: CompletionWaiter | undefined): Promise<INodeExecutionData[] | undefined> {
 	const own = typeof ctx.getExecuteData === 'function' ? ctx.getExecuteData() : undefined;
@@ -437,10 +411,7 @@ function deliveryUrl(resumeUrl: string, token: string): string {
 	return `${resumeUrl}${resumeUrl.includes('?') ? '&' : '?'}${RESUME_TOKEN_QUERY}=${token}`;
 }
 
-/**
- * Starts the job with its webhook aimed at this execution's resume URL and puts the execution to
- * wait until its first check (see pause). Call it after every field is checked.
- */
+/** Starts the job with its webhook aimed at the resume URL and pauses until the first check; call it after every field is checked. */
 export async function startAndWaitForWebhook(
 	ctx: IExecuteFunctions,
 	i: number,
@@ -491,7 +462,7 @@ export async function startAndWaitForWebhook(
 	return [...state.carried, { json: waitingJson(waiter, state), pairedItem: state.pairedItem }];
 }
 
-// ---- the resume call: authenticate, match, wake -------------------------------------------------
+// ---- the resume call: authenticate, match, wake ----
 
 function refuse(ctx: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
 	const res = ctx.getResponseObject() as unknown as WebhookResponse;
@@ -499,11 +470,7 @@ function refuse(ctx: IWebhookFunctions, status: number, message: string): IWebho
 	return { noWebhookResponse: true };
 }
 
-/**
- * The waiting node's stack entry, to match a delivery to its job. n8n hands webhook() no public way
- * to it: it is the webhook context's `executeData`, the first entry of the waiting execution's stack
- * (nodes/FACTS.md "Resume"). Only an entry of this node that holds a wait state is used.
- */
+/** The waiting node's stack entry, to match a delivery to its job (the webhook context's `executeData`: nodes/FACTS.md "Resume"). */
 export function waitingStackEntry(ctx: IWebhookFunctions): IExecuteData | undefined {
 	const inner = ctx as unknown as {
 		executeData?: IExecuteData;
@@ -536,11 +503,9 @@ const recentWakes = new Map<string, number>();
 const WAKE_MEMORY_MS = 60_000;
 
 /**
- * webhook() of the waiting node. A delivery of the job's end wakes the execution: its check then
- * reads the job. Nothing is read here, so the answer comes at once whatever the job's size.
- *   401 no valid proof (token in the header or the URL, or signature) · 400 not an envelope ·
- *   500 the waiting state is not what the node expects · 200 {ignored} for other events, another
- *   job's delivery, a wake just done, or a check due within WAKE_SKIP_MS · 200 {received} woken.
+ * webhook() of the waiting node: a delivery of the job's end wakes the execution; nothing is read,
+ * so the answer comes at once. 401 no proof · 400 not an envelope · 500 unexpected wait state ·
+ * 200 {ignored} or {received}.
  */
 export async function resumeWebhook(this: IWebhookFunctions, waiter: CompletionWaiter | undefined): Promise<IWebhookResponseData> {
 	const node = this.getNode();

@@ -4,15 +4,9 @@ import { invalid } from '../helpers/validation';
 import { requireHttpUrl } from '../fields/scrapeOptions';
 
 /**
- * "Send Events to Web Data Trigger": one option of a Crawl, Batch Scrape or Agent start that aims
- * the job's `webhook` at a Web Data Trigger (Source: Job Events) in another workflow. The user
- * pastes two values the trigger shows (its Production URL and its Token), picks the events, and may
- * add Run Metadata (names and text values) so the receiving workflow knows which run a page belongs
- * to (the trigger's items carry it as `webhookMetadata`). The node builds the `webhook` object:
- *   { url: <production URL>, headers: { X-WebData-Trigger-Token: <token> }, events, metadata }
- * The token goes in a header (spec 2.9 / api-facts 3: `webhook.headers` are sent with every
- * delivery), which the trigger accepts like `?token=` (nodes/WebDataTrigger/verify.ts
- * authenticateJobDelivery), so the secret never becomes part of a URL.
+ * "Send Events to Web Data Trigger": aims a Crawl, Batch Scrape or Agent job's `webhook` at a Web
+ * Data Trigger (Job Events) in another workflow, with its token in a header so the secret never
+ * becomes part of a URL (nodes/FACTS.md "Webhook deliveries").
  */
 
 /** The trigger's token header (the same name as nodes/WebDataTrigger/verify.ts TOKEN_HEADER). */
@@ -21,11 +15,7 @@ const TOKEN_QUERY = 'token';
 
 export type EventJob = 'crawl' | 'batch' | 'agent';
 
-/**
- * Short event names the webhook config takes: crawl and batch scrape started|page|completed|failed
- * (controllers/v2/types.ts webhookSchema, firecrawl 61e38dc8; api-facts 3), agent
- * started|action|completed|failed|cancelled (api-facts 3–4, types.ts agentWebhookSchema).
- */
+/** Short event names the webhook config takes, per job kind. */
 const EVENTS: Record<EventJob, Array<{ name: string; value: string; description?: string }>> = {
 	crawl: [
 		{ name: 'Completed', value: 'completed' },
@@ -140,11 +130,8 @@ export function triggerTargetOptions(job: EventJob): INodeProperties[] {
 }
 
 /**
- * The short event names the job's `webhook.events` asks for, for the events the user chose: the
- * open-source server announces every crawl and batch scrape end, failed and cancelled ones too, as
- * `<prefix>.completed` (api-facts 6), and its events filter drops what was not asked for. So a
- * chosen Failed or Cancelled also asks for Completed; the Web Data Trigger reads the job's real end
- * and starts only for the events its user chose (nodes/WebDataTrigger/delivery.ts).
+ * The short event names `webhook.events` asks for: a chosen Failed or Cancelled also asks for
+ * Completed, as the server may announce every end so (nodes/FACTS.md "Webhook deliveries").
  */
 export function eventsToAsk(chosen: string[]): string[] {
 	const asked = [...chosen];
@@ -179,8 +166,7 @@ export function readRunMetadata(node: INode, options: IDataObject, i: number): I
 		const name = typeof e.name === 'string' ? e.name.trim() : String(e.name ?? '').trim();
 		if (name === '') throw invalid(node, `${RUN_METADATA} → Name`, e.name ?? '', 'every value needs a name', i);
 		if (Object.prototype.hasOwnProperty.call(metadata, name)) throw invalid(node, `${RUN_METADATA} → Name`, name, 'each name may appear once', i);
-		// services/webhook/schema.ts (createWebhookSchema): `metadata: z.record(z.string(), z.string())`,
-		// so numbers and booleans (an expression may give them) are sent as their text; others are refused.
+		// The service takes text values only: numbers and booleans go as text.
 		const value = e.value ?? '';
 		if (typeof value === 'number' || typeof value === 'boolean') metadata[name] = String(value);
 		else if (typeof value === 'string') metadata[name] = value;
@@ -189,11 +175,7 @@ export function readRunMetadata(node: INode, options: IDataObject, i: number): I
 	return Object.keys(metadata).length ? metadata : undefined;
 }
 
-/**
- * The `webhook` object of "Send Events to Web Data Trigger", or undefined when the option is not set.
- * Checks first: the URL is absolute http(s) and not the trigger's Test URL; a token is given (in the
- * field, or already as ?token= in the pasted URL; both must then agree); events are known names.
- */
+/** The `webhook` object of "Send Events to Web Data Trigger" (URL, token and events checked), or undefined. */
 export function readTriggerTarget(node: INode, options: IDataObject, job: EventJob, i: number): IDataObject | undefined {
 	const raw = options.sendToTrigger;
 	if (raw === undefined || raw === null || raw === '') return undefined;
@@ -228,7 +210,6 @@ export function readTriggerTarget(node: INode, options: IDataObject, job: EventJ
 	const webhook: IDataObject = { url };
 	// A token typed in the field goes in the header the trigger reads; one pasted with the URL stays there.
 	if (field !== '' && inUrl.length === 0) {
-		// (services/webhook/headers.ts refuses X-Firecrawl-* names in `headers`; this one is ours.)
 		webhook.headers = { [TRIGGER_TOKEN_HEADER]: field };
 	}
 
@@ -248,11 +229,7 @@ export function readTriggerTarget(node: INode, options: IDataObject, job: EventJ
 	return webhook;
 }
 
-/**
- * The job's `webhook` from "Send Events to Web Data Trigger", Run Metadata and (Crawl and Batch
- * Scrape) the older Webhook options, built by `plain`. A job has one webhook: the trigger option
- * and a Webhook URL together are refused.
- */
+/** The job's `webhook` from the trigger option, Run Metadata and the older Webhook options; a job has one webhook. */
 export function buildEventWebhook(
 	node: INode,
 	options: IDataObject,
@@ -296,11 +273,7 @@ export function buildEventWebhook(
 	return webhook;
 }
 
-/**
- * Agent → Run and Wait, "Resume on Completion Webhook": the run's one webhook goes to the resume URL
- * (jobs/resume.ts), so one set by the options (Send Events to Web Data Trigger, Run Metadata) is
- * refused before anything is sent.
- */
+/** Agent → Run and Wait, "Resume on Completion Webhook": the run's one webhook is the resume URL, so one set by the options is refused. */
 export function refuseEventWebhookWithResume(node: INode, webhook: unknown, i: number): void {
 	if (webhook === undefined) return;
 	const field = webhookFieldOf(webhook) ?? RUN_METADATA;
@@ -318,12 +291,7 @@ export function sendsNoToken(webhook: unknown): boolean {
 	return webhook !== null && typeof webhook === 'object' && withoutToken.has(webhook);
 }
 
-/**
- * Before a job is started: a webhook to a Web Data Trigger without a Trigger Token is verifiable only
- * by the HMAC signature, which the service adds when the team has a signing secret (api-facts 3). The
- * trigger refuses job events it cannot verify (nodes/WebDataTrigger/verify.ts authenticateJobDelivery),
- * so without the token the credential must hold the Webhook Signing Secret; otherwise nothing is sent.
- */
+/** Without a Trigger Token only the signature can verify a delivery, so the credential must hold the signing secret; else nothing is sent. */
 export async function assertTriggerVerifiable(ctx: IExecuteFunctions, webhook: unknown, i: number): Promise<void> {
 	if (!sendsNoToken(webhook)) return;
 	let secret = '';

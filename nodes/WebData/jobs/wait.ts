@@ -50,11 +50,7 @@ export function readMaxWaitMs(ctx: IExecuteFunctions, i: number): number {
 
 export type OnTimeout = 'returnStatus' | 'cancelAndFail' | 'fail';
 
-/**
- * "On Timeout" of a Run and Wait operation (name `onTimeout`, values returnStatus, cancelAndFail,
- * fail; default returnStatus). `noun` names the job ("run", "crawl"), `readOp` the operation that
- * reads it later ("Get", "Get Status"), `runningStatus` the status a running job reports.
- */
+/** "On Timeout" of a Run and Wait operation (`noun`: the job, `readOp`: the operation that reads it later). */
 export function onTimeoutField(noun: string, readOp: string, runningStatus: string): INodeProperties {
 	return {
 		displayName: 'On Timeout',

@@ -16,20 +16,9 @@ import { isToolRun } from '../helpers/toolMode';
 import { invalid } from '../helpers/validation';
 
 /**
- * The node as an AI Agent's tool. n8n builds the tool variant of a `usableAsTool` node itself
- * (n8n package, dist/tool-generation/ai-tools.js `convertNodeToAiTool`, n8n 2.41.1): type name +
- * "Tool", no main input, an `ai_tool` output, and — unless the node has its own `toolDescription`
- * property — a "Tool Description" (descriptionType auto|manual + toolDescription). With "auto",
- * n8n-workflow's `getToolDescriptionForNode` sends only "<action> in Web Data". This node therefore
- * brings its own `descriptionType`/`toolDescription`, shown only in the tool variant
- * (displayOptions `@tool`, n8n-workflow node-helpers.js: true when the type name ends in "Tool"):
- * "Per Operation" fills `toolDescription` with the text of the chosen operation (a hidden
- * parameter per operation, filled with its default by n8n's Workflow when it loads the node).
- * Parameters a model gives use `$fromAI(key, description, type, default)` expressions; the tool
- * variant gets them as defaults, with descriptions a model can act on. Each starts with n8n's marker
- * (n8n-workflow FROM_AI_AUTO_GENERATED_MARKER), so the editor shows the field as "defined
- * automatically by the model", as for its own tools, instead of the raw expression. What each
- * operation is for a model (its description, `$fromAI` defaults, page lists) is the operation's own `tool`.
+ * The node as an AI Agent's tool: n8n builds the tool variant, but its automatic description says only
+ * "<action> in Web Data", so the node brings its own, per operation (nodes/FACTS.md "n8n editor
+ * behaviour"). What each operation is for a model is the operation's own `tool`.
  */
 
 const TOOL = { '@tool': [true] };
@@ -117,8 +106,7 @@ export function toolResultProperties(resources: Record<string, Resource>): INode
 		{
 			displayName: 'Continue From (Offset)',
 			name: 'toolOffset',
-			// A string field: it holds the model's $fromAI expression, not a number typed in. The number the
-			// model gives is read and checked by readToolRequest (a whole number, naming the field).
+			// A string: it holds the model's $fromAI expression; readToolRequest checks the number.
 			type: 'string',
 			default: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('offset', 'Leave 0. When a result was cut, the offset its marker names, to read on', 'number', 0) }}",
 			displayOptions: { show: TOOL },

@@ -3,18 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-work
 
 import { isN8n227OrLater } from '../helpers/hostEngine';
 
-/**
- * Errors a model can act on (issue 16.3). When the node runs as an AI Agent's tool, n8n hands the
- * model `{"error": <the error's message>}` and drops the error's `description`
- * (@n8n/n8n-nodes-langchain dist/utils/agent-execution/buildSteps.js `buildObservation`, n8n
- * 2.41.1), where this package puts the hint, the fields the service named, the attempts and the
- * wait. In tool use the message itself therefore carries all of it, compactly:
- *
- *   Scrape a URL failed: Bad Request (HTTP 400, code BAD_REQUEST). Fields: url: Invalid URL.
- *   Retryable: no. Next step: <hint>
- *
- * and for retryable answers how often it was tried, over how long, and when to try again.
- */
+/** Errors a model can act on: in tool use n8n hands the model the message only, so it carries everything (nodes/FACTS.md "n8n editor behaviour"). */
 
 /** Retries of one call in tool use stay within this many ms: the model hears back, then decides. */
 export const TOOL_RETRY_BUDGET_MS = 15_000;
@@ -108,13 +97,8 @@ export function forModel<T extends Error>(error: T, what: string): T {
 }
 
 /**
- * An AI Agent's tool call that failed, on an n8n older than 2.27 (helpers/hostEngine.ts): there
- * the thrown error fails the whole execution (Agent 3) or reaches the model as an empty result
- * (Agent 2.2). So the node answers what n8n 2.25+ itself hands the model for a failed tool,
- * `[{"error": <message>}]`, as its output, and the agent goes on. As on newer n8n, a tool node set
- * to "Stop Workflow" on error (Settings → On Error) still fails the execution, and a stopped
- * execution stays stopped. Returns undefined when the error must be thrown.
- * `newEngine`: whether n8n does it itself (isN8n227OrLater; tests pass it).
+ * A failed tool call on n8n before 2.27 is output as n8n 2.25+ would hand it to the model, so the agent
+ * goes on; undefined when the error must be thrown. `newEngine`: isN8n227OrLater (tests pass it).
  */
 export function toolErrorAsResult(
 	ctx: IExecuteFunctions,

@@ -1,18 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * Results shaped for a language model when the node runs as an AI Agent's tool (tool use is a
- * mode of the same operations, DESIGN.md). Pure functions of the items an operation produced:
- *
- * - Every result fits a budget of characters, measured on the JSON text the model receives
- *   (n8n hands the tool's items to the agent as JSON.stringify of their json).
- * - One page → its main content (Markdown, else the summary), fenced as data, cut at a marker that
- *   names the `offset` to ask for next.
- * - Several pages (Search with scraped results, Crawl, Batch Scrape) → a compact list (number,
- *   URL, title, a short snippet); fields shared by every page (job ID, job status) appear once;
- *   `page` = N gives page N's content.
- * - Anything else (links of a map, agent results, monitor reads, …) → the items as JSON, as many
- *   as fit from `offset` (an item number), or one item's JSON text cut at a character offset.
+ * Results shaped for a language model when the node runs as an AI Agent's tool: every result fits a
+ * budget of characters of the JSON text the model receives, and says where to go on (`offset`, `page`).
+ * Page text is fenced as data from the web.
  */
 
 export const DEFAULT_TOOL_BUDGET = 16_000;

@@ -1,11 +1,6 @@
 /**
- * The Base URL of the Web Data API credential, checked before anything is sent.
- *
- * Accepted: an http(s) address of the service, optionally with a trailing slash or a trailing /v2
- * (the node adds /v2/<endpoint> itself), and optionally under a path prefix (a self-hosted service
- * behind a reverse proxy at https://host/webdata). Refused, with what to enter instead: no scheme
- * ("api.example"), another scheme, an unparsable address, user:password@, a query or fragment, and
- * an API path (/v1, /v0, /v2/<endpoint>): the key would go to an address that is not the API root.
+ * The Base URL of the credential, checked before anything is sent: the service's http(s) root,
+ * optionally under a path prefix or with /v2; anything that would send the key elsewhere is refused.
  */
 export const DEFAULT_BASE_URL = 'https://api.firecrawl.dev';
 

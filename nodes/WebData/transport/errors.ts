@@ -72,11 +72,7 @@ const STATUS_HINTS: Record<number, string> = {
 	504: 'The service gateway timed out. Try again later, or send less work per request.',
 };
 
-/**
- * The literal words of the API's paths: the `paths` of the public OpenAPI (reference
- * v2-openapi.json) plus the agent's `trace` and `snapshots` (api-facts 4, spec 4.4) and
- * `/crawl/ongoing` (apps/api/src/routes/v2.ts @61e38dc). Every other path segment is an id.
- */
+/** The literal words of the API's paths; every other path segment is an id (nodes/FACTS.md "Server request rules"). */
 const PATH_WORDS = new Set([
 	'active', 'activity', 'agent', 'ask', 'batch', 'checks', 'crawl', 'credit-usage', 'developer',
 	'docs-search', 'errors', 'execute', 'extract', 'feedback', 'historical', 'interact', 'map', 'monitor',
@@ -100,22 +96,14 @@ export function pathHasId(path: string): boolean {
 		.some((segment) => !PATH_WORDS.has(segment.toLowerCase()));
 }
 
-/**
- * The body is the API's own error (spec 2.10: JSON with a string `error`; the agent's trace and
- * snapshot pass upstream bodies that may lack `success`, spec 7.2). An HTML page, plain text, or
- * JSON of another shape came from something else: a server without this endpoint, or a proxy.
- */
+/** The body is the API's own error; anything else came from a server without this endpoint, or a proxy. */
 function isApiErrorBody(body: unknown): boolean {
 	return body !== null && typeof body === 'object' && !Array.isArray(body) && typeof (body as JsonObject).error === 'string';
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', quot: '"', '#39': "'", apos: "'", nbsp: ' ' };
 
-/**
- * The readable text of a page that is not JSON, short and without markup: an HTML error page
- * becomes its body text ("Cannot POST /v2/parse", "502 Bad Gateway nginx"). `&lt;` stays escaped,
- * so no markup can come back.
- */
+/** The readable text of a page that is not JSON, short and without markup (`&lt;` stays escaped). */
 export function pageText(raw: string, max = 160): string {
 	let text = raw
 		.replace(/<!--[\s\S]*?(-->|$)/g, ' ')
@@ -131,12 +119,7 @@ export function pageText(raw: string, max = 160): string {
 
 const HOSTED_BASE_URL = 'https://api.firecrawl.dev';
 
-/**
- * What to do when the server has no such endpoint (issue 14: self-hosted servers). The open-source
- * server's v2 routes (apps/api/src/routes/v2.ts @61e38dc, 2025-08) are scrape, search, map, crawl,
- * batch/scrape, extract, team/credit-usage and team/token-usage only; Express answers any other
- * path with its HTML 404 page.
- */
+/** What to do when the server has no such endpoint (self-hosted servers: nodes/FACTS.md "Server request rules"). */
 const MISSING_ENDPOINT_HINT =
 	'The server at the Base URL has no such endpoint. Self-hosted servers of the open-source edition (as of 2025-08) have no parse, agent, monitor, interact, team activity, queue status or usage history endpoints. ' +
 	`For this operation use the hosted service (Base URL ${HOSTED_BASE_URL} in the Web Data API credential), or a newer self-hosted server that has this endpoint. ` +
@@ -177,11 +160,7 @@ function describeDetails(details: unknown): string | undefined {
 	return parts.join('; ');
 }
 
-/**
- * The hint for a failure: the operation's own first, then the API code's, then the status's.
- * A 404 hint speaks of an id, so it is given only when the path holds one; without an id, a 404
- * means the server has no such endpoint.
- */
+/** The hint for a failure: the operation's, then the API code's, then the status's; a 404 hint only when the path holds an id. */
 function hintFor(failure: ApiFailure, code: string | undefined, serverText: string): string {
 	const { status, hints } = failure;
 	const statusHintApplies = status !== 404 || pathHasId(failure.path);
@@ -228,11 +207,7 @@ function foreignAnswer(failure: ApiFailure & { status: number }): { message: str
 	};
 }
 
-/**
- * Turns a failed call into a NodeApiError that carries the HTTP status, the API code, whether it is
- * retryable, the server's text, `details` and `requiresAction.url`, and a hint a person can act on.
- * The API key is removed from every text.
- */
+/** Turns a failed call into a NodeApiError with a hint a person can act on; the API key is removed from every text. */
 export function toNodeApiError(
 	node: INode,
 	failure: ApiFailure,
@@ -266,8 +241,7 @@ export function toNodeApiError(
 		message = foreign.message;
 		hint = foreign.hint;
 		serverText = foreign.text;
-		// A 404 that is not the API's JSON: the server has no such route at all (see foreignAnswer),
-		// unlike the API's own 404 for an id it does not know. Callers tell the two apart by this flag.
+		// The server has no such route, unlike the API's own 404 for an unknown id.
 		missingEndpoint = failure.status === 404;
 	} else {
 		message = serverText || `The service answered HTTP ${failure.status}`;
@@ -326,7 +300,6 @@ export function toNodeApiError(
 	if (failure.budgetMs !== undefined) error.context.budgetMs = failure.budgetMs;
 	if (body.details !== undefined) error.context.details = redactDeep(body.details, secret) as JsonObject;
 	if (requiresActionUrl) error.context.requiresActionUrl = requiresActionUrl;
-	// A monitor run's 409 "already running" names the running check (api-facts, Monitor).
 	if (typeof body.checkId === 'string' && body.checkId !== '') error.context.checkId = body.checkId;
 	return error;
 }

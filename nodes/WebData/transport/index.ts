@@ -43,11 +43,7 @@ export interface ApiRequest {
 	itemIndex?: number;
 	/** Operation-specific hints, keyed by status ("404"), API code, or "text:<part of the error text>". */
 	hints?: Record<string, string>;
-	/**
-	 * A list in the editor ("From List" pickers): one attempt with a short timeout, so the list says
-	 * within seconds why it cannot load instead of retrying for half a minute. Default: on for
-	 * load-options contexts (listSearch, loadOptions), off for executions, triggers and webhooks.
-	 */
+	/** A list in the editor: one short attempt, so it says at once why it cannot load. Default: on for load-options contexts. */
 	editorList?: boolean;
 }
 
@@ -79,17 +75,9 @@ export interface TransportDeps {
 	maxAttempts: number;
 	/** Called before each wait, for observers such as a benchmark. */
 	onRetry?: (info: { attempt: number; status?: number; delayMs: number }) => void;
-	/**
-	 * The shared pace of one execution and credential (every node run of it): every attempt waits
-	 * for its turn, a 429 holds every request for Retry-After, and the request rate follows what
-	 * the service allows.
-	 */
+	/** The shared pace of one execution and credential: nodes/FACTS.md "Pace". */
 	pace?: Pace;
-	/**
-	 * Most time one call may spend on attempts and waits, in ms (tool use: a model hears back
-	 * within about this long, then decides itself). A retry whose wait would end past the budget
-	 * is not made: the error says how long the service asked to wait.
-	 */
+	/** Most time one call may spend on attempts and waits, in ms (tool use: a model hears back in time). */
 	budgetMs?: number;
 }
 
@@ -162,12 +150,10 @@ export async function apiRequest<T = IDataObject>(
 	for (;;) {
 		attempt++;
 		if (signal?.aborted) throw cancelledError();
-		// The upload is opened before the turn, so the request goes out the moment its turn comes
-		// (opening reads the file's metadata or buffer; a 429 arriving meanwhile still holds it).
+		// Opened before the turn, so the request goes out the moment its turn comes.
 		const upload = request.openUpload ? await request.openUpload() : undefined;
 		let ticket: PaceTicket | undefined;
-		// Tool use: a hold the execution's pace learned from another call's 429 (its Retry-After,
-		// spec 7.1) that ends past this call's budget is not waited for, like the call's own 429.
+		// Tool use: a hold past this call's budget is not waited for, like the call's own 429.
 		const holdMs = deps.pace && deps.budgetMs !== undefined ? deps.pace.state.resumeAt - deps.now() : 0;
 		if (holdMs > 0 && deps.budgetMs !== undefined && elapsed() + holdMs > deps.budgetMs) {
 			discardUpload(upload);
@@ -211,8 +197,7 @@ export async function apiRequest<T = IDataObject>(
 		if (upload) {
 			options.body = upload.body as unknown as IDataObject;
 			options.headers = upload.headers;
-			// A redirect-following client keeps a copy of every byte sent, to replay it after a
-			// redirect: a 50 MB upload would sit in memory. The API does not redirect uploads.
+			// A redirect-following client would keep every byte of an upload in memory; the API does not redirect uploads.
 			options.disableFollowRedirect = true;
 		} else if (request.body !== undefined) {
 			options.body = request.body;
@@ -263,8 +248,7 @@ export async function apiRequest<T = IDataObject>(
 					path: request.path,
 					status: answer.status,
 					body: parsed.ok ? parsed.value : undefined,
-					// Not JSON (an HTML 404 page of a server without this endpoint, a proxy's 502 page):
-					// kept for its readable text only, never shown as it is.
+					// Not JSON: kept for its readable text only, never shown as it is.
 					rawText: parsed.ok ? undefined : String(answer.body).slice(0, 4000),
 					attempts: attempt,
 					retryAfterMs: parseRetryAfter(headerValue(answer.headers, 'retry-after'), deps.now()),
@@ -279,10 +263,7 @@ export async function apiRequest<T = IDataObject>(
 			// One attempt: the editor's list shows this error (message, description, HTTP code) at once.
 			const error = toNodeApiError(ctx.getNode(), current, secret, request.itemIndex);
 			if (current.status === undefined && !current.reason) {
-				// The editor's list shows "<httpCode> - <message>" under its own "Could not load list" and
-				// splits the message at dashes, and the description in a box below. So: no network code
-				// as the HTTP code, plain words first, and the address (which may hold dashes) and the
-				// advice, short enough to be read whole, in the description.
+				// How the editor shows a list error: nodes/FACTS.md "n8n editor behaviour".
 				error.message = `The Web Data service cannot be reached (${unreachableReason(current.networkCode, timeoutMs ?? EDITOR_LIST_TIMEOUT_MS)})`;
 				error.description = `Address: ${baseUrl}. Check the Base URL in the credential and that this n8n can reach it, then open the list again.`;
 				error.httpCode = null;

@@ -1,12 +1,6 @@
 import { cancellableSleep } from './sleep';
 
-/**
- * One shared pace for every request of one execution and credential (paceRegistry.ts), so that
- * concurrent requests respect the service's rate limit: a 429 holds them all for its Retry-After,
- * the first 429 teaches the limit per window, later 429s widen the window, and a quiet run probes
- * back up. The rules and the measurements behind each constant: nodes/FACTS.md "Pace".
- * Calls: `turn()` before each attempt (a ticket), then `succeeded()` or `rateLimited(waitMs, ticket)`.
- */
+/** One shared pace for every request of one execution and credential: nodes/FACTS.md "Pace". */
 
 /** The window the service is assumed to count in, in ms (the learned limit is per this window). */
 export const RATE_WINDOW_MS = 1_000;
@@ -112,8 +106,7 @@ export class Pace {
 		// Sent before the run knew of an earlier 429: the same burst, the same signal.
 		if (sentAt < this.lastLimitedAt) return;
 		if (this.limit === 0) {
-			// Learned when the hold ends: by then the other requests of the burst have their answers,
-			// and those limited too are known (a burst sent at one instant gets some 200s, some 429s).
+			// Learned when the hold ends, once the burst's other 429s are known.
 			if (!this.learning) this.learning = { sentAt, ticket };
 		} else if (this.probedAt > this.lastLimitedAt) {
 			// The last probe was one too many: one back, and no more probing.
@@ -150,11 +143,7 @@ export class Pace {
 		return { limit: this.limit, windowMs: this.windowMs, resumeAt: this.resumeAt };
 	}
 
-	/**
-	 * Sets the limit from the first 429: the requests started in the `RATE_WINDOW_MS` up to the
-	 * limited one (the same millisecond included) that were not limited themselves are what the
-	 * service let through. None tells nothing about the rate: the hold applies, no pacing.
-	 */
+	/** Sets the limit from the first 429: the requests the service let through in the window before it. */
 	private learn(): void {
 		const { sentAt, ticket } = this.learning as { sentAt: number; ticket?: PaceTicket };
 		this.learning = undefined;
@@ -167,10 +156,7 @@ export class Pace {
 		if (allowed > 0) this.limit = allowed;
 	}
 
-	/**
-	 * This run's requests started before `ticket` (in turn order; without it, before now) and within
-	 * `spanMs` of it, not limited themselves: those the service may have counted before it.
-	 */
+	/** This run's unlimited requests started within `spanMs` before `ticket`: those the service may have counted. */
 	private ownSendsBefore(sentAt: number, spanMs: number, ticket?: PaceTicket): number {
 		let count = 0;
 		let before = !ticket;

@@ -1,20 +1,8 @@
 import { Pace } from './pace';
 
 /**
- * One pace per workflow execution and credential (issue 16.4): every request of one execution —
- * every node run, every tool call of an AI Agent's turn (each one is a node run of its own) —
- * waits for the same `Pace`, so a `Retry-After` heard by one is honoured by all, and the rate
- * learned by one is the rate of all.
- *
- * Keyed by execution id and credential id: two executions (another workflow, another tenant, the
- * same workflow started twice) never share a pace, and neither do two credentials in one execution
- * (each has its own API key, so its own limit at the service).
- *
- * Memory is bounded without timers (node code has none): an entry unused for `idleMs` is dropped
- * when met (on lookup, and the oldest entries on every insert), and at most `maxEntries` are kept,
- * least recently used dropped first. A dropped pace still serves the runs that hold it; only a
- * later lookup gets a fresh one. In queue mode each worker process has its own registry: one
- * execution runs on one worker, so its node runs still share one pace.
+ * One pace per workflow execution and credential, so a `Retry-After` heard by one request is honoured
+ * by all and the rate learned by one is the rate of all; bounded without timers (nodes/FACTS.md "Pace").
  */
 
 export interface PaceRegistryOptions {
@@ -28,7 +16,7 @@ export interface PaceRegistryOptions {
 	create?: () => Pace;
 }
 
-/** Entries unused for 10 minutes are dropped (a pace's hold is at most a minute; its learned rate goes stale). */
+/** Entries unused for 10 minutes are dropped: a learned rate goes stale. */
 export const PACE_IDLE_MS = 10 * 60 * 1000;
 /** At most this many executions × credentials are remembered at once. */
 export const PACE_MAX_ENTRIES = 1000;

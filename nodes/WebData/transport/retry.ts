@@ -1,11 +1,4 @@
-/**
- * Retry rules of spec 7.3, kept free of n8n so they can be tested on their own.
- *
- * - Only 408, 429, 500, 502, 503 and 504 are retried (the Retryable column of 7.1 and 7.2).
- * - On 429 a `Retry-After` header (seconds or an HTTP date) sets the next wait.
- * - Otherwise the wait after failed attempt n (1-based) is min(2^n, 30) seconds plus jitter below 1 s.
- * - At most 5 attempts in all.
- */
+/** Retry rules of spec 7.3 (408, 429 and 5xx; Retry-After, else 2^n s capped at 30 s plus jitter; 5 attempts), free of n8n for tests. */
 
 export const RETRYABLE_STATUSES: readonly number[] = [408, 429, 500, 502, 503, 504];
 

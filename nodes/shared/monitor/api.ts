@@ -24,7 +24,7 @@ export const MONITOR_HINTS: Record<string, string> = {
 	'text:Invalid timezone': 'The time zone was refused. Use an IANA name such as "UTC" or "Europe/Berlin".',
 	'text:Unsupported schedule text':
 		'The schedule text was not understood. Use a form such as "every 30 minutes", "hourly", "every 2 hours", "daily at 9am" or "weekly", or a cron expression.',
-	// The service's own schedule messages (firecrawl/firecrawl services/monitoring/cron.ts a05b9f288f4d).
+	// The service's own schedule messages (nodes/FACTS.md "Monitor schedules").
 	'text:Cron expression': 'The cron expression was refused. Use five fields with numbers only (minute hour day-of-month month day-of-week), with a run within a year.',
 	'text:more often than every 5 minutes': 'The schedule runs more often than every 5 minutes. Choose a longer interval, e.g. "every 5 minutes" or "*/5 * * * *".',
 	'text:schedule timezone': 'The time zone was refused. Use an IANA name such as "UTC" or "Europe/Berlin".',

@@ -7,11 +7,7 @@ import { buildSchedule, type ScheduleInput } from './schedule';
 import { checkTargets, hasSearchTarget, isHttpUrl, splitList, type TargetLabeler } from './targets';
 import { isPlainObject } from '../../WebData/helpers/objects';
 
-/**
- * The building blocks of a monitor request body (POST /v2/monitor, PATCH /v2/monitor/{id}): each
- * checks every rule of spec 2.9, 4.2, 6.1, 8 and api-facts 2 before anything is sent, and fails with
- * an error that names the field, the value and the rule. The Web Data Trigger reuses `buildWebhook`.
- */
+/** The building blocks of a monitor request body, each checking its rules before anything is sent (the trigger reuses `buildWebhook`). */
 
 export const MAX_NAME_LENGTH = 256;
 export const MAX_GOAL_LENGTH = 2000;
@@ -20,7 +16,7 @@ export const MAX_RETENTION_DAYS = 365;
 export const MAX_EMAIL_RECIPIENTS = 25;
 export const WEBHOOK_EVENTS = ['monitor.page', 'monitor.check.completed'];
 export const MONITOR_STATUSES = ['active', 'paused'];
-/** The service signs deliveries with this header; a monitor may not set it (api-facts 2). */
+/** The service signs deliveries with this header; a monitor may not set it. */
 export { SIGNATURE_HEADER };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -100,7 +96,7 @@ export interface WebhookInput {
 	metadata?: unknown;
 }
 
-/** Metadata values are sent as strings (api-facts 0: the service accepts strings only). */
+/** Metadata values are sent as strings: the service accepts strings only. */
 export function metadataValue(value: unknown): string {
 	if (typeof value === 'string') return value;
 	if (value === undefined || value === null) return '';
@@ -108,11 +104,7 @@ export function metadataValue(value: unknown): string {
 	return String(value);
 }
 
-/**
- * The `webhook` object of a monitor (spec 6.1; api-facts 2): an absolute http(s) URL, events from
- * monitor.page / monitor.check.completed, headers (text values; never X-Firecrawl-Signature), and
- * metadata with every value turned into a string.
- */
+/** The `webhook` object of a monitor: URL, events, headers (never the service's own), metadata as strings. */
 export function buildWebhook(node: INode, input: WebhookInput, itemIndex?: number): IDataObject {
 	const url = text(input.url).trim();
 	if (!isHttpUrl(url)) {
@@ -140,7 +132,6 @@ export function buildWebhook(node: INode, input: WebhookInput, itemIndex?: numbe
 			if (!HEADER_NAME.test(name)) {
 				throw invalid(node, FIELD.webhookHeaders, name, 'each header needs a name made of letters, digits and - (e.g. "Authorization")', itemIndex);
 			}
-			// services/webhook/headers.ts: the service sets the X-Firecrawl-* delivery headers itself.
 			if (isReservedWebhookHeader(name)) throw invalid(node, FIELD.webhookHeaders, name, RESERVED_WEBHOOK_HEADER_RULE, itemIndex);
 			if (seen.has(name.toLowerCase())) throw invalid(node, FIELD.webhookHeaders, name, 'each header name may appear only once', itemIndex);
 			seen.add(name.toLowerCase());
@@ -207,11 +198,7 @@ export interface MonitorInput {
 	status?: unknown;
 }
 
-/**
- * The JSON body of POST /v2/monitor (`mode` 'create': name, schedule and targets required) or of
- * PATCH /v2/monitor/{id} (`mode` 'update': only what is given, at least one field). Blank goals are
- * left out on create and sent as null (cleared) on update.
- */
+/** The body of POST /v2/monitor (create) or PATCH /v2/monitor/{id} (update: only what is given; a blank goal clears). */
 export function buildMonitorBody(node: INode, input: MonitorInput, mode: 'create' | 'update', itemIndex?: number): IDataObject {
 	const body: IDataObject = {};
 	const create = mode === 'create';
@@ -240,9 +227,7 @@ export function buildMonitorBody(node: INode, input: MonitorInput, mode: 'create
 	if (create || input.targets !== undefined) {
 		const t = input.targets ?? { list: [], label: () => 'Targets', field: 'Targets' };
 		body.targets = checkTargets(node, t.list, t.label, t.field, itemIndex);
-		// Spec 2.9: a search target needs a non-empty goal unless judging is off. On update the rule
-		// is checked here when the goal is part of the update; otherwise the service checks it against
-		// the goal it has.
+		// Spec 2.9. On update without a goal, the service checks it against the goal it has.
 		if (hasSearchTarget(body.targets) && (create || goal !== undefined) && !goal && body.judgeEnabled !== false) {
 			const n = (body.targets as IDataObject[]).findIndex((x) => x.type === 'search');
 			throw invalid(

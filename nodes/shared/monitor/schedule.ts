@@ -2,7 +2,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { invalid } from '../../WebData/helpers/validation';
 
-/** Limits of a monitor schedule (spec 4.2; api-facts 2 MonitorCreate.schedule). */
+/** Limits of a monitor schedule. */
 export const MAX_CRON_LENGTH = 128;
 export const MAX_SCHEDULE_TEXT_LENGTH = 128;
 export const MIN_INTERVAL_MINUTES = 5;
@@ -30,25 +30,16 @@ export const SCHEDULE_LABELS: ScheduleLabels = {
 	timezone: 'Time Zone',
 };
 
-/*
- * Sources of the schedule rules below (the server's newest schedule code; facts only, no code copied):
- *   [cron.ts]  firecrawl/firecrawl apps/api/src/services/monitoring/cron.ts, commit a05b9f288f4d
- *              (parseMonitorScheduleText, parseField, dayMatches, getNextMonitorRunAt,
- *              validateTimeZone, validateMonitorCron)
- *   [types.ts] firecrawl/firecrawl apps/api/src/services/monitoring/types.ts, commit db1b1f50dd6d
- *              (monitorScheduleSchema: strict {cron|text ≤128, timezone ≤128}, text checked by
- *              parseMonitorScheduleText, then validateMonitorCron in controllers/v2/monitor.ts,
- *              commit 40ed28ab655b)
- */
+// The service's schedule rules, and where they were read: nodes/FACTS.md "Monitor schedules".
 
-/** Longest time zone name the service accepts ([types.ts] timezone max 128). */
+/** Longest time zone name the service accepts. */
 export const MAX_TIMEZONE_LENGTH = 128;
 
 interface CronField {
 	name: string;
 	min: number;
 	max: number;
-	/** Names people write in other cron dialects; the service reads numbers only ([cron.ts] parseField). */
+	/** Names people write in other cron dialects; the service reads numbers only. */
 	names?: string[];
 	/** What the numbers mean, for messages. */
 	numbers: string;
@@ -90,7 +81,7 @@ function withNumbers(text: string, field: CronField): string | undefined {
 function cronFieldValues(text: string, field: CronField): Set<number> | string {
 	const values = new Set<number>();
 	for (const item of text.split(',')) {
-		// Each item is *, N or N-M, optionally /S; numbers only ([cron.ts] parseField: Number(...) of each part).
+		// Each item is *, N or N-M, optionally /S; numbers only.
 		const match = /^(\*|(\d+)(?:-(\d+))?)(?:\/(\d+))?$/.exec(item);
 		if (!match) {
 			if (/[a-z]/i.test(item)) {
@@ -103,28 +94,25 @@ function cronFieldValues(text: string, field: CronField): Set<number> | string {
 		}
 		const [, range, first, last, stepText] = match;
 		const step = stepText === undefined ? 1 : Number(stepText);
-		// A step must be a whole number above 0 ([cron.ts] parseField "Invalid cron step").
 		if (!(step >= 1)) return `the step "${stepText}" in the ${field.name} field must be a whole number of 1 or more`;
-		// "N/S" is read by the service as the single value N, not "N to the end every S" as in other
-		// cron dialects ([cron.ts] parseField: a value without "-" has start = end).
+		// The service reads "N/S" as the single value N, unlike other cron dialects.
 		if (first !== undefined && last === undefined && stepText !== undefined) {
 			return `"${item}" in the ${field.name} field would mean only ${first} to the service (a step needs * or a range); write "${first}-${field.max}/${stepText}"`;
 		}
 		const low = range === '*' ? field.min : Number(first);
 		const high = range === '*' ? field.max : last === undefined ? low : Number(last);
-		// Values within the field's range; a range may not run backwards ([cron.ts] parseField "Invalid cron field").
 		for (const n of [low, high]) {
 			if (!(n >= field.min && n <= field.max)) return `the ${field.name} field "${text}" must use values from ${field.min} to ${field.max}`;
 		}
 		if (low > high) return `the range "${range}" in the ${field.name} field runs backwards`;
-		// Day of week 7 is Sunday, like 0 ([cron.ts] parseDayOfWeek).
+		// Day of week 7 is Sunday, like 0.
 		for (let n = low; n <= high; n += step) values.add(field.name === 'day of week' && n === 7 ? 0 : n);
 	}
 	return values;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** How far ahead the service looks for a run ([cron.ts] SEARCH_LIMIT_MINUTES = 366 days). */
+/** How far ahead the service looks for a run. */
 const SEARCH_DAYS = 366;
 
 /**
@@ -134,7 +122,6 @@ const SEARCH_DAYS = 366;
  */
 export function cronProblem(expression: string, now: Date = new Date()): string | undefined {
 	const parts = expression.trim().split(/\s+/);
-	// Five fields ([cron.ts] parseCron "Cron expression must contain five fields").
 	if (parts.length !== 5) {
 		return `it has ${parts.length} field${parts.length === 1 ? '' : 's'}; a cron expression has 5 (minute hour day-of-month month day-of-week), e.g. "0 9 * * 1-5"`;
 	}
@@ -146,9 +133,7 @@ export function cronProblem(expression: string, now: Date = new Date()): string 
 	}
 	const [minutes, hours, daysOfMonth, months, daysOfWeek] = sets;
 
-	// A day runs when day of month, month AND day of week all match ([cron.ts] dayMatches; unlike
-	// classic cron, which runs when either day field matches), and there must be a run within the
-	// next year ([cron.ts] getNextMonitorRunAt "did not produce a run within one year").
+	// Both day fields must match (unlike classic cron), and a run must come within a year.
 	const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
 	let runDays = 0;
 	let nextDayToo = false;
@@ -165,8 +150,7 @@ export function cronProblem(expression: string, now: Date = new Date()): string 
 		return 'no day in the next year matches it (the service needs a run within a year, and a day must match the day of month, the month and the day of week together)';
 	}
 
-	// Checks at least 5 minutes apart ([cron.ts] validateMonitorCron MIN_MONITOR_INTERVAL_MS; the
-	// service measures the next two runs, so a schedule with any shorter gap is refused at some times).
+	// Any gap under 5 minutes: the service measures the next two runs, so it refuses it at some times.
 	const times: number[] = [];
 	for (const h of [...hours].sort((a, b) => a - b)) for (const m of [...minutes].sort((a, b) => a - b)) times.push(h * 60 + m);
 	const gaps = times.slice(1).map((t, k) => t - times[k]);
@@ -177,7 +161,7 @@ export function cronProblem(expression: string, now: Date = new Date()): string 
 	return undefined;
 }
 
-/** The "in words" phrases the service understands ([cron.ts] parseMonitorScheduleText), for help texts. */
+/** The "in words" phrases the service understands, for help texts. */
 export const SCHEDULE_TEXT_PHRASES =
 	'"every N minutes" (N divides 60: 5, 6, 10, 12, 15, 20, 30 or 60; may end with "starting at :07"), "hourly" or "hourly at :15", "every N hours" (N divides 24: 1, 2, 3, 4, 6, 8, 12 or 24), "daily", "daily at 9am", "daily at 5:30 PM", "daily at 17:30", "weekly" (Sundays at midnight)';
 
@@ -190,20 +174,14 @@ export const SCHEDULE_TEXT_DESCRIPTION = `When to check, in words. ${SCHEDULE_TE
 /** Time Zone (Web Data Monitor Create/Update, the Web Data Trigger): empty by default. */
 export const TIMEZONE_DESCRIPTION = `The IANA time zone the schedule is read in. Empty (the default) means this workflow's time zone: the n8n instance's, unless the workflow's settings set one; it is read when the node runs. ${TIMEZONE_HELP}`;
 
-/**
- * An empty Time Zone means the workflow's time zone (n8n's getTimezone(): the workflow setting,
- * else the instance's).
- */
+/** An empty Time Zone means the workflow's time zone (n8n's getTimezone()). */
 export function timezoneOrWorkflowZone(value: unknown, workflowZone: () => string): unknown {
 	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '') ? workflowZone() : value;
 }
 
 const TEXT_HELP = `the service understands only: ${SCHEDULE_TEXT_PHRASES}. For anything else (e.g. weekdays only) use a cron expression such as "0 9 * * 1-5".`;
 
-/**
- * The cron a schedule text stands for, or the reason the service would refuse the text. The grammar
- * is that of [cron.ts] parseMonitorScheduleText: lower case, "." and "," dropped, spaces collapsed.
- */
+/** The cron a schedule text stands for, or the reason the service would refuse the text. */
 export function scheduleTextCron(input: string): { cron: string } | { problem: string } {
 	const text = input.trim().toLowerCase().replace(/[.,]/g, '').replace(/\s+/g, ' ');
 	const problem = (rule: string) => ({ problem: rule });
@@ -212,10 +190,10 @@ export function scheduleTextCron(input: string): { cron: string } | { problem: s
 	// "every minute" has no number and so is not in the grammar, but its problem is the interval.
 	if (/^every (minute|min)$/.test(text)) return problem(`the shortest interval is ${MIN_INTERVAL_MINUTES} minutes (e.g. "every ${MIN_INTERVAL_MINUTES} minutes")`);
 
-	// every N minutes [starting at :MM] — N from 1 to 60 dividing 60; MM from 0 to 59 ([cron.ts]).
+	// every N minutes [starting at :MM]
 	if ((m = /^every (\d+) (?:minutes?|mins?)(?: (?:starting|start)(?: at| on)? :?(\d{1,2}))?$/.exec(text))) {
 		const n = Number(m[1]);
-		// Below 5 minutes the phrase parses but the 5-minute floor refuses it ([cron.ts] validateMonitorCron).
+		// Below 5 minutes the phrase parses but the 5-minute floor refuses it.
 		if (n < MIN_INTERVAL_MINUTES) return problem(`the shortest interval is ${MIN_INTERVAL_MINUTES} minutes (e.g. "every ${MIN_INTERVAL_MINUTES} minutes")`);
 		if (n > 60) return problem(`the minute interval must be from ${MIN_INTERVAL_MINUTES} to 60; for longer intervals say "every N hours" (e.g. "every 2 hours")`);
 		if (60 % n !== 0) return problem(`the minute interval must divide 60 evenly: 5, 6, 10, 12, 15, 20, 30 or 60 (e.g. "every 30 minutes"); for other patterns use a cron expression`);
@@ -223,19 +201,19 @@ export function scheduleTextCron(input: string): { cron: string } | { problem: s
 		if (start > 59) return problem(`the start minute must be from 0 to 59 (e.g. "every 15 minutes starting at :07")`);
 		return { cron: start === 0 ? `*/${n} * * * *` : `${start}-59/${n} * * * *` };
 	}
-	// hourly | every hour [at|starting at :MM] ([cron.ts]).
+	// hourly | every hour [at|starting at :MM]
 	if ((m = /^(?:hourly|every hour)(?: (?:at|starting at) :?(\d{1,2}))?$/.exec(text))) {
 		const start = m[1] === undefined ? 0 : Number(m[1]);
 		if (start > 59) return problem('the minute must be from 0 to 59 (e.g. "hourly at :15")');
 		return { cron: `${start} * * * *` };
 	}
-	// every N hours — N from 1 to 24 dividing 24 ([cron.ts]).
+	// every N hours
 	if ((m = /^every (\d+) (?:hours?|hrs?)$/.exec(text))) {
 		const n = Number(m[1]);
 		if (n < 1 || n > 24 || 24 % n !== 0) return problem('the hour interval must divide 24 evenly: 1, 2, 3, 4, 6, 8, 12 or 24 (e.g. "every 6 hours"); for other patterns use a cron expression');
 		return { cron: `0 */${n} * * *` };
 	}
-	// daily | every day [at H[:MM][am|pm]] — 1-12 with am/pm, else 0-23; minutes 0-59 ([cron.ts]).
+	// daily | every day [at H[:MM][am|pm]]
 	if ((m = /^(?:daily|every day)(?: at (\d{1,2})(?::(\d{2}))?\s*(am|pm)?)?$/.exec(text))) {
 		let hour = m[1] === undefined ? 0 : Number(m[1]);
 		const minute = m[2] === undefined ? 0 : Number(m[2]);
@@ -247,17 +225,12 @@ export function scheduleTextCron(input: string): { cron: string } | { problem: s
 		if (minute > 59) return problem('the minute must be from 0 to 59 (e.g. "daily at 9:30")');
 		return { cron: `${minute} ${hour} * * *` };
 	}
-	// weekly | every week = Sundays at 00:00 ([cron.ts]).
+	// weekly | every week = Sundays at 00:00
 	if (text === 'weekly' || text === 'every week') return { cron: '0 0 * * 0' };
 	return problem(TEXT_HELP);
 }
 
-/**
- * Whether this is a time zone the service accepts: an IANA name the runtime knows (e.g.
- * "Europe/Berlin"). UTC offsets such as "+05:30" are refused: the spec asks for an IANA time zone
- * (spec 4.2; api-facts 2), and whether the service's runtime knows offsets depends on its Node
- * version ([cron.ts] validateTimeZone uses Intl.DateTimeFormat).
- */
+/** Whether this is an IANA time zone the runtime knows; offsets are refused (nodes/FACTS.md "Monitor schedules"). */
 export function isTimeZone(value: string): boolean {
 	return timeZoneProblem(value) === undefined;
 }
@@ -281,10 +254,7 @@ function asText(value: unknown): string | undefined {
 	return typeof value === 'string' ? value.trim() : String(value).trim();
 }
 
-/**
- * The `schedule` object of a monitor body: exactly one of `cron` or `text` (each at most 128
- * characters), plus `timezone` (IANA) when given. Every rule is checked before anything is sent.
- */
+/** The `schedule` object of a monitor body, every rule checked before anything is sent. */
 export function buildSchedule(
 	node: INode,
 	input: ScheduleInput,
@@ -325,9 +295,7 @@ export function buildSchedule(
 		if (text.length > MAX_SCHEDULE_TEXT_LENGTH) {
 			throw invalid(node, labels.text, text, `it has ${text.length} characters; at most ${MAX_SCHEDULE_TEXT_LENGTH} are allowed`, itemIndex);
 		}
-		// The phrase must be one the service understands, and the cron it stands for must pass the
-		// cron rules (e.g. "every 2 minutes" parses but runs too often) ([cron.ts] parseMonitorScheduleText,
-		// then validateMonitorCron).
+		// The cron a phrase stands for must pass the cron rules too ("every 2 minutes" runs too often).
 		const parsed = scheduleTextCron(text);
 		if ('problem' in parsed) throw invalid(node, labels.text, text, parsed.problem, itemIndex);
 		const problem = cronProblem(parsed.cron);
@@ -336,8 +304,6 @@ export function buildSchedule(
 	}
 	const timezone = asText(input.timezone);
 	if (timezone !== undefined && timezone !== '') {
-		// A time zone the service's Intl knows, at most 128 characters, not an offset ([cron.ts]
-		// validateTimeZone; [types.ts] timezone max 128; spec 4.2 IANA).
 		const problem = timeZoneProblem(timezone);
 		if (problem) throw invalid(node, labels.timezone, timezone, problem, itemIndex);
 		schedule.timezone = timezone;

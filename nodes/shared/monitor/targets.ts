@@ -167,8 +167,7 @@ function checkCrawl(fail: Fail, target: IDataObject): void {
 	if (options.maxDiscoveryDepth !== undefined) wholeNumber(fail, 'crawlOptions.maxDiscoveryDepth', options.maxDiscoveryDepth, 0);
 	const include = options.includePaths !== undefined ? stringList(fail, 'crawlOptions.includePaths', options.includePaths) : [];
 	const exclude = options.excludePaths !== undefined ? stringList(fail, 'crawlOptions.excludePaths', options.excludePaths) : [];
-	// services/monitoring/types.ts @db1b1f5: a crawl target's crawlOptions are the crawl's crawlerOptions
-	// (types.ts), so the same path-pattern and delay rules apply (see fields/serverRules).
+	// A crawl target's crawlOptions are the crawl's: the same rules (nodes/FACTS.md "Server request rules").
 	const issue = pathPatternsIssue(include, exclude);
 	if (issue) throw fail(`crawlOptions.${issue.field ?? 'includePaths'}`, issue.value, issue.rule);
 	if (options.delay !== undefined) {

@@ -7,13 +7,7 @@ import { defaultDeps } from '../../transport';
 import { readJobId } from './get';
 import { agentJobRequest, jobIdField } from './shared';
 
-/**
- * The client check of a snapshot id (spec 7.2: malformed → 400 "Invalid snapshot ID"). The spec
- * does not give the format; ids seen are UUIDs. The node accepts any single path-safe token of
- * 1–128 letters, digits, "-" and "_" (so UUIDs, ULIDs and similar ids pass) and rejects what can
- * never be an id and would change the request path: empty values, spaces, "/", "?", "#", ".",
- * or a whole object pasted by mistake ("[object Object]", JSON). The service judges the rest.
- */
+/** The client check of a snapshot id: rejects only what can never be an id and would change the request path. */
 export const SNAPSHOT_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 export function requireSnapshotId(ctx: IExecuteFunctions, value: unknown, i: number): string {

@@ -1,22 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode } from 'n8n-workflow';
 
-/**
- * What a status read of an agent run means (spec 3; api-facts 4 and "Read in the server's code"):
- * - `running`: `processing` (or another well-known in-progress word): keep waiting;
- * - `completed`: the result is in `data`;
- * - `credit_limit_reached`: the run stopped at its Max Credits;
- * - `refused`: the agent declined the task;
- * - `cancelled`: someone cancelled it (or the status `cancelled` the docs mention);
- * - `failed`: any other `failed` (an internal error, …);
- * - `other`: a status the spec does not list. It ends a wait and passes through untouched.
- *
- * Server builds say why a run ended in different ways, and every one is read:
- * - the newest: `stopReason` (`credit_limit_reached`, …), with `partial` / `partialSchemaValid`;
- * - an older one: `errorCode` (`MAX_CREDITS_EXCEEDED`, …);
- * - the open-source API as of 2026-08: only `status`, `error` (text), `data`, `model`, `expiresAt`,
- *   `creditsUsed`: the reason is in the error text ("Max credits exceeded", "…cancelled…", "…refused…").
- */
+/** What a status read of an agent run means; builds say why it ended in different ways, and each is read (nodes/FACTS.md "Server request rules"). */
 export type RunOutcome = 'running' | 'completed' | 'credit_limit_reached' | 'refused' | 'cancelled' | 'failed' | 'other';
 
 export const IN_PROGRESS_STATUSES: readonly string[] = ['processing', 'pending', 'queued', 'running'];

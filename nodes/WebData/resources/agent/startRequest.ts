@@ -42,11 +42,7 @@ function parseJsonField(node: INode, field: string, value: unknown, i: number): 
 	return parseJsonText(node, field, value, 'a JSON object', i);
 }
 
-/**
- * Problems of a JSON Schema that the service rejects (api-facts 4: compiled with Ajv; invalid →
- * 400 "Invalid JSON schema"): not an object, unknown `type`, `properties` not an object of
- * schemas, `items` not a schema, `required` not a list of strings. Returns the first, with its path.
- */
+/** The first problem of a JSON Schema the service would refuse with 400 (nodes/FACTS.md "Server request rules"), with its path. */
 export function jsonSchemaProblem(schema: unknown, where = '#'): string | undefined {
 	if (!isPlainObject(schema)) return `${where} must be a JSON object`;
 	const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
@@ -145,10 +141,7 @@ export function urlList(value: unknown): string[] {
 	return parts.map((u) => u.trim()).filter((u) => u !== '');
 }
 
-/**
- * The body of POST /v2/agent from the node's parameters; every rule of spec 2.11/8 and api-facts 4
- * is checked first, with an error that names the field. Only what the user set is sent.
- */
+/** The body of POST /v2/agent: every rule checked first, naming the field; only what the user set is sent. */
 export function buildStartBody(node: INode, params: StartParameters, i: number): IDataObject {
 	const body: IDataObject = {};
 
@@ -203,7 +196,7 @@ export function buildStartBody(node: INode, params: StartParameters, i: number):
 		}
 		body.auditMetadata = { username };
 	}
-	// api-facts 4: `webhook?: {url, headers?, metadata?: record<string,string>, events?}` (not in OA).
+	// Not in the public OpenAPI: nodes/FACTS.md "Server request rules".
 	const webhook = buildEventWebhook(node, o, 'agent', i);
 	if (webhook) body.webhook = webhook;
 	return body;

@@ -23,10 +23,7 @@ export type JobKind = 'crawl' | 'batch';
 
 const PATH: Record<JobKind, string> = { crawl: '/crawl', batch: '/batch/scrape' };
 const NOUN: Record<JobKind, string> = { crawl: 'crawl', batch: 'batch scrape' };
-/**
- * Safety bound for following `next` links (each page of the service holds up to 10 MB). The reader
- * stops long before it in practice: see readAllDocuments.
- */
+/** Safety bound for following `next` links; readAllDocuments stops long before it. */
 const MAX_STATUS_PAGES = 1000;
 
 export const TERMINAL = ['completed', 'failed', 'cancelled'];
@@ -89,22 +86,8 @@ export async function readStatusPage(
 }
 
 /**
- * Every page of the result so far: the first status body's data plus the data of each `next` link.
- *
- * The service puts `next` on EVERY page of a job that still runs, an empty page too: the link then
- * points past the documents finished so far, and following it again and again returns the same empty
- * page with the same link (public docs: "returned if the crawl is not completed or if the response is
- * larger than 10MB"; server apps/api/src/controllers/v2/crawl-status.ts @ 014bc161 and
- * __tests__/crawl-status-next.test.ts @ 11dbeb90, "keeps the cursor while the crawl is still
- * running"). So a `next` link alone does not mean more documents. The reader follows it only while
- * it can bring documents, and stops at:
- * - a page without documents (nothing more is finished yet, or the job's pages are all read);
- * - as many documents read as the job reports finished (`completed`) while it still runs, so a
- *   running job's read ends without the extra empty page;
- * - a link it has followed already;
- * - MAX_STATUS_PAGES.
- * A status read of a running job therefore costs the pages that hold documents (plus at most one
- * empty page), never a loop.
+ * Every page of the result so far. A running job has a `next` link on every page, an empty one too,
+ * so the reader follows it only while it can bring documents (nodes/FACTS.md "Job status pages").
  */
 export async function readAllDocuments(
 	ctx: ApiContext,
@@ -135,14 +118,7 @@ export async function readAllDocuments(
 	return { status: { ...first, ...last }, documents };
 }
 
-/**
- * Whether a page followed by `next` starts with the first page's documents again. The self-hosted
- * path of the server @ 61e38dc8 (controllers/v2/crawl-status.ts) ignores `skip`: every `next` link
- * (skip = documents so far) answers the first 10 MiB again, so a large result would come out as the
- * first page repeated, up to MAX_STATUS_PAGES reads of 10 MiB. Compared: the first three documents
- * (URL and Markdown) — a crawl does not return a page twice; a batch scrape could only if a URL was
- * listed twice and both copies opened two pages in the same order.
- */
+/** Whether a followed page repeats the first page's documents (a server that ignores `skip`: nodes/FACTS.md "Job status pages"). */
 function startsLike(data: IDataObject[], firstData: IDataObject[]): boolean {
 	const n = Math.min(3, data.length, firstData.length);
 	if (n === 0) return false;
@@ -308,8 +284,7 @@ export async function waitForJob(
 	}
 	const final = wait.status as IDataObject;
 	if (final.status !== 'completed') throw endedJobError(node, kind, id, final, i);
-	// The last poll asked for one document at most: the pages are read from the start, READ_PAGE_LIMIT
-	// documents a page (its `next` links carry the limit on).
+	// The last poll asked for one document at most: read the pages from the start.
 	const first = await readStatusPage(ctx, kind, id, i, deps, READ_PAGE_LIMIT);
 	const all = await readAllDocuments(ctx, kind, first, i, deps);
 	return { status: statusJson(id, all.status), documents: all.documents, timedOut: false };
@@ -327,14 +302,9 @@ export function endedJobError(node: INode, kind: JobKind, id: string, final: IDa
 }
 
 /**
- * Crawl / Batch Scrape → Run and Wait, "Resume on Completion Webhook" (jobs/resume.ts): the job's
- * webhook asks for `completed` and `failed` only (short names of the crawl/batch webhook config:
- * started|page|completed|failed, public OpenAPI `webhook.events`; server controllers/v1/types.ts
- * webhookSchema @ 61e38dc8). Deliveries of type <prefix>.completed / .failed end the wait; a newer
- * server also sends <prefix>.cancelled (services/webhook/types.ts @ 2d9ef300), accepted too when it
- * comes. A delivery only wakes the execution; its check reads the job's status with one document
- * at most, and only once it has ended its pages following `next` (readAllDocuments). `pages` turns
- * a completed job's documents into the node's items.
+ * Crawl / Batch Scrape → Run and Wait, "Resume on Completion Webhook" (jobs/resume.ts): the webhook
+ * asks for `completed` and `failed` (`cancelled` accepted when a newer server sends it; nodes/FACTS.md
+ * "Job status pages"); a check reads the status first and the pages only once the job has ended.
  */
 export function jobWaiter(
 	kind: JobKind,
@@ -368,10 +338,7 @@ export function jobWaiter(
 	};
 }
 
-/**
- * With "Resume on Completion Webhook" the job's one `webhook` (spec 2.5: an object, not a list) is the
- * resume URL, so a Webhook URL of the user's own cannot be sent too: refused before anything is sent.
- */
+/** The job has one `webhook`, the resume URL here, so a Webhook URL of the user's own is refused before anything is sent. */
 export function refuseOwnWebhook(node: INode, body: IDataObject, i: number): void {
 	if (body.webhook === undefined) return;
 	const url = (body.webhook as IDataObject).url;

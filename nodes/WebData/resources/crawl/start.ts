@@ -13,12 +13,7 @@ import { assertTriggerVerifiable, triggerTargetOptions } from '../../jobs/trigge
 
 export const MAX_LIMIT = 10_000;
 
-/**
- * Page Limit, small by default so that a first crawl is cheap; the hint names what it costs. One
- * name per concept: a monitor's crawl target calls the same number "Page Limit" (`pageLimit`). Not
- * `limit`: n8n's editor says "Limit of N items reached … tweak Return All or Limit" under any node
- * whose `limit` equals its item count, which a crawl that reached its page limit always does.
- */
+/** Page Limit, small so a first crawl is cheap; not named `limit`: nodes/FACTS.md "n8n editor behaviour". */
 export const CRAWL_LIMIT: INodeProperties = {
 	displayName: 'Page Limit',
 	name: 'pageLimit',
@@ -207,7 +202,6 @@ export function buildCrawlBody(ctx: IExecuteFunctions, i: number): IDataObject {
 	}
 	if (o.delay !== undefined) {
 		const d = typeof o.delay === 'string' && o.delay.trim() !== '' ? Number(o.delay) : o.delay;
-		// types.ts @81015eb crawlerOptions.delay: positive (0 is refused); ≤ 60 s: see serverRules.
 		const problem = crawlDelayProblem(d);
 		if (problem) throw invalid(node, 'Delay (Seconds)', o.delay, problem, i);
 		body.delay = d;

@@ -4,11 +4,7 @@ import { customBodyOption } from '../../fields/customBody';
 import { uuidLocator } from '../../fields/fields';
 import { SCRAPE_OPTION_BODY_KEYS, scrapeOptionProperties } from '../../fields/scrapeOptions';
 
-/**
- * The fields of Extract → Start and Run and Wait, as plain data. The request rules they feed are in
- * request.ts, each with its source (public OpenAPI `/extract`; server schema `extractOptions` in
- * firecrawl/firecrawl apps/api/src/controllers/v2/types.ts @ 81015eb1f2c2d7533b3a2b8bfccc09b2a34406f1).
- */
+/** The fields of Extract → Start and Run and Wait, as plain data; their rules are in request.ts. */
 /** Body keys of an extract job set by fields of other names (its schema, the scrape options). */
 export const EXTRACT_BODY_KEYS = { schema: ['outputShape', 'jsonSchema'], ...SCRAPE_OPTION_BODY_KEYS };
 

@@ -11,7 +11,7 @@ export const getStatus: Operation = {
 	properties: [extractIdField],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const raw = this.getNodeParameter('extractId', i, '', { extractValue: true });
-		// routes/v2.ts@4bcc2a3: GET /extract/:jobId has validateJobIdParam (a UUID), so check it first.
+		// The server refuses an id that is not a UUID: check it first.
 		const id = requireUuid(this.getNode(), 'Extract Job ID', raw, i);
 		const job = await getExtractJob(this, id, i, run?.transportDeps ?? defaultDeps);
 		const empty = emptyResultNote(job);

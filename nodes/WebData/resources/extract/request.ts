@@ -8,25 +8,16 @@ import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '..
 import { jsonSchemaProblem, outputShapeSchema, urlList } from '../agent/startRequest';
 import { isPlainObject, withoutEnvelope } from '../../helpers/objects';
 
-/*
- * Extract: POST /v2/extract (start) and GET /v2/extract/{id} (status), public OpenAPI `/extract`,
- * `/extract/{id}`. Rules below come from the server's request schema `extractOptions` in
- * firecrawl/firecrawl apps/api/src/controllers/v2/types.ts @ 81015eb1f2c2d7533b3a2b8bfccc09b2a34406f1
- * ("types.ts@81015eb" below), its controller apps/api/src/controllers/v2/extract.ts @ 358e5c4 and
- * its routes apps/api/src/routes/v2.ts @ 4bcc2a3.
- */
+// Extract's request rules, read in the server: nodes/FACTS.md "Server request rules" (Extract).
 
-/** types.ts@81015eb: `urls` .max(10, "Maximum of 10 URLs allowed per request while in beta."). */
+/** The server's cap on URLs per request. */
 export const MAX_URLS = 10;
-/** types.ts@81015eb: `prompt` and `systemPrompt` z.string().max(10000). */
+/** The server's cap on `prompt` and `systemPrompt`. */
 export const MAX_PROMPT_LENGTH = 10_000;
 
 export const EXTRACT_HINTS: Record<string, string> = {
-	// extract-status.ts @ 219d86f: unknown id or another team's job → 404 "Extract job not found".
 	'404': 'No extract job has this ID for your team. Results are kept for 24 hours; check the Extract Job ID.',
-	// routes/v2.ts@4bcc2a3: validateJobIdParam on GET /extract/:jobId.
 	'text:Invalid job ID format': 'The Extract Job ID must be a UUID. Copy it from the output of the Start operation.',
-	// extract.ts@358e5c4: teams with forced zero data retention get 400.
 	'text:zero data retention': 'Your team has zero data retention switched on, and Extract cannot run for such teams. Ask the service operator.',
 	'text:Invalid JSON schema': 'The Schema is not valid JSON Schema for Extract. Fix it, or use "From a JSON Example".',
 	'text:Schema contains invalid structure':
@@ -35,15 +26,7 @@ export const EXTRACT_HINTS: Record<string, string> = {
 	'403': 'The service will not fetch one of the URLs (an unsupported or blocked site). Remove it, or turn on Options → Ignore Invalid URLs to go on without it.',
 };
 
-/**
- * Problems of a JSON Schema that POST /v2/extract refuses with 400, beyond those of jsonSchemaProblem
- * (types.ts@81015eb `extractOptions.schema`):
- * - it is compiled with a bare `new Ajv()` (no ajv-formats), and Ajv refuses unknown formats at
- *   compile time, so any `format` keyword → 400 "Invalid JSON schema.";
- * - validateSchemaForOpenAI: an object schema without `properties` / `patternProperties` but with
- *   `additionalProperties: true` → 400 "Schema contains invalid structure for OpenAI…".
- * Returns the first problem with its path.
- */
+/** Problems of a JSON Schema that POST /v2/extract refuses beyond jsonSchemaProblem (any `format`, free-form objects), with the path. */
 export function extractSchemaProblem(schema: unknown, where = '#'): string | undefined {
 	const basic = where === '#' ? jsonSchemaProblem(schema) : undefined;
 	if (basic) return basic;
@@ -103,8 +86,6 @@ export function readExtractParameters(ctx: IExecuteFunctions, i: number): Extrac
 }
 
 const BOOLEAN_OPTIONS: Record<string, string> = {
-	// types.ts@81015eb: each z.boolean() (OpenAPI /extract documents enableWebSearch, ignoreSitemap,
-	// includeSubdomains, showSources, ignoreInvalidURLs).
 	allowExternalLinks: 'Allow External Links',
 	enableWebSearch: 'Enable Web Search',
 	ignoreInvalidURLs: 'Ignore Invalid URLs',
@@ -121,25 +102,21 @@ export function buildExtractBody(node: INode, params: ExtractParameters, i: numb
 	const body: IDataObject = {};
 
 	const urls = urlList(params.urls);
-	// types.ts@81015eb: URL schema = absolute http(s) URL (the OpenAPI calls them glob patterns: /* allowed).
 	const bad = urls.find((u) => !isHttpUrl(u)); // a trailing /* is allowed: it stays a valid URL
 	if (bad !== undefined) {
 		throw invalid(node, 'URLs', bad, 'each URL must be absolute and start with http:// or https:// (a trailing /* is allowed; separate several with commas)', i);
 	}
-	// types.ts@81015eb: at most 10 URLs.
 	if (urls.length > MAX_URLS) {
 		throw invalid(node, 'URLs', urls.join(', '), `there are ${urls.length}; at most ${MAX_URLS} URLs are allowed per extract job`, i);
 	}
 	if (urls.length) body.urls = urls;
 
 	const prompt = typeof params.prompt === 'string' ? params.prompt.trim() : params.prompt == null ? '' : String(params.prompt).trim();
-	// types.ts@81015eb: prompt ≤ 10000 characters.
 	if (prompt.length > MAX_PROMPT_LENGTH) {
 		throw invalid(node, 'Prompt', prompt, `it has ${prompt.length} characters; at most ${MAX_PROMPT_LENGTH} are allowed`, i);
 	}
 	if (prompt) body.prompt = prompt;
-	// types.ts@81015eb refine: "Either 'urls' or 'prompt' must be provided." (the OpenAPI marks urls required;
-	// the server accepts a prompt alone).
+	// The server accepts a prompt alone, though the OpenAPI marks urls required.
 	if (!urls.length && !prompt) {
 		throw invalid(node, 'URLs', '', 'give at least one URL, or a Prompt (the service then finds the pages)', i);
 	}
@@ -161,14 +138,12 @@ export function buildExtractBody(node: INode, params: ExtractParameters, i: numb
 	}
 	if (o.systemPrompt !== undefined && String(o.systemPrompt).trim() !== '') {
 		const systemPrompt = String(o.systemPrompt).trim();
-		// types.ts@81015eb: systemPrompt ≤ 10000 characters.
 		if (systemPrompt.length > MAX_PROMPT_LENGTH) {
 			throw invalid(node, 'System Prompt', systemPrompt, `it has ${systemPrompt.length} characters; at most ${MAX_PROMPT_LENGTH} are allowed`, i);
 		}
 		body.systemPrompt = systemPrompt;
 	}
 
-	// types.ts@81015eb: scrapeOptions = baseScrapeOptions (the shared ScrapeOptions, checked by the one block).
 	if (Object.keys(params.scrapeOptions ?? {}).length) {
 		const scrape = buildScrapeOptions(node, { formats: ['markdown'], scrapeOptions: params.scrapeOptions }, i);
 		delete scrape.formats; // Extract decides what it reads from each page; formats are not sent
@@ -218,12 +193,7 @@ function describeEmpty(data: unknown): string {
 	return `data is ${JSON.stringify(data)}`;
 }
 
-/**
- * A completed job whose data holds nothing: a note for the item (not an error: the job did run and
- * was billed) saying what came back empty and what to try. `sent` is the start body when this run
- * sent it (Run and Wait), so the advice names what the user gave; Get Status gives general advice.
- * Undefined when the job is not completed or its data holds something.
- */
+/** A note for a completed job whose data holds nothing (billed, so not an error): what came back empty and what to try. */
 export function emptyResultNote(job: IDataObject, sent?: IDataObject): string | undefined {
 	if (job.status !== 'completed' || !isEmptyValue(job.data)) return undefined;
 	const tips: string[] = [];

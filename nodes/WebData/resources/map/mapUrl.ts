@@ -136,7 +136,6 @@ export function buildMapBody(ctx: IExecuteFunctions, i: number): IDataObject {
 	}
 	if (o.locationCountry !== undefined && String(o.locationCountry).trim() !== '') {
 		const country = String(o.locationCountry).trim().toUpperCase();
-		// types.ts @81015eb mapRequestSchema.location = locationSchema: a code of the server's country table.
 		if (!isCountryCode(country)) throw invalid(node, 'Options → Location Country', o.locationCountry, COUNTRY_RULE, i);
 		body.location = { country };
 	}

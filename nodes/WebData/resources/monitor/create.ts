@@ -51,9 +51,7 @@ const properties: INodeProperties[] = [
 			{ name: 'Using JSON', value: 'json', description: 'Give the target list as the API takes it' },
 		],
 	},
-	// A monitor needs at least one target. n8n 2.41 marks no empty fixedCollection as missing (its
-	// required check reads text and list fields only), so a notice says it while Targets holds no
-	// entry: it hides as soon as one of the three groups has one. The node checks it again before sending.
+	// n8n marks no empty fixedCollection as missing: nodes/FACTS.md "n8n editor behaviour".
 	{
 		displayName: 'Add at least one target below: the pages, sites or web searches to watch',
 		name: 'targetsMissingNotice',

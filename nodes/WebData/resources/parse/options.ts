@@ -36,13 +36,7 @@ export const MAX_TIMEOUT_MS = SCRAPE_TIMEOUT_MS.max;
 export const MIN_TIMEOUT_MS = SCRAPE_TIMEOUT_MS.min;
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const MAX_AUDIT_USERNAME = 1024;
-/**
- * `integration` values the service accepts: one of its known integrations, or any value that starts
- * with "_" (yzkee/firecrawl, a mirror of firecrawl/firecrawl, apps/api/src/utils/integration.ts at
- * commit 10ac4b1d (HEAD ca0be9b7d91e), used for parse by `parseRequestSchemaBase` in
- * apps/api/src/controllers/v2/types.ts, firecrawl/firecrawl commit 81015eb1f2c2). The spec (2.2)
- * only says "string or null"; free text is refused with 400 "Invalid enum value".
- */
+/** `integration` values the service accepts (nodes/FACTS.md "Server request rules"). */
 export const INTEGRATIONS = [
 	'dify',
 	'zapier',
@@ -173,7 +167,6 @@ export function buildParseOptions(node: INode, p: ParseParameters, itemIndex?: n
 	}
 	if (o.integration !== undefined && o.integration !== '') {
 		const integration = String(o.integration);
-		// A known integration or a value starting with "_" (INTEGRATIONS: server utils/integration.ts 10ac4b1d).
 		if (!isIntegration(integration)) {
 			throw invalid(
 				node,

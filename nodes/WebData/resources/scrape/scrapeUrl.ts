@@ -162,12 +162,7 @@ export const scrapeUrl: Operation = {
 	},
 };
 
-/**
- * The page whose screenshot could not be downloaded. The scrape is done and charged, so the page is
- * never thrown away for the file: "keepPage" notes the failure on the item (`screenshotError`);
- * "fail" is an error that names the screenshot download, and under Continue On Fail its error item
- * still carries the page. A stopped execution stays a cancellation.
- */
+/** A page whose screenshot could not be downloaded: the scrape is charged, so the page is never thrown away for the file. */
 function screenshotFailed(
 	ctx: IExecuteFunctions,
 	item: INodeExecutionData,
@@ -231,8 +226,7 @@ function screenshotFailure(link: string, error: unknown): IDataObject {
 		const meaning = status === 400 || status === 403 || status === 404 || status === 410 ? ' (the link has expired or is not valid)' : '';
 		message = `the storage answered HTTP ${status}${meaning}`;
 	} else if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
-		// In words: n8n's NodeOperationError replaces any message that contains a code such as
-		// ECONNREFUSED with its generic text (which would hide that the screenshot failed).
+		// In words: n8n hides messages with network codes (nodes/FACTS.md "n8n editor behaviour").
 		message = `the storage could not be reached (${NETWORK_ERRORS[code] ?? 'network error'})`;
 	} else {
 		message = e.message ?? String(error);

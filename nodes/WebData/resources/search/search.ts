@@ -15,12 +15,7 @@ export const MAX_LIMIT = 100;
 const TIME_RANGES = ['qdr:h', 'qdr:d', 'qdr:w', 'qdr:m', 'qdr:y'];
 const TBS = /^(qdr:[hdwmy]|sbd:1|cdr:1|cd_min:\d{1,2}\/\d{1,2}\/\d{4}|cd_max:\d{1,2}\/\d{1,2}\/\d{4})(,(qdr:[hdwmy]|sbd:1|cdr:1|cd_min:\d{1,2}\/\d{1,2}\/\d{4}|cd_max:\d{1,2}\/\d{1,2}\/\d{4}))*$/;
 
-/**
- * Limit: the number of results, small by default so that a first run is cheap (every result costs
- * credits). Named `maxResults`, as in a monitor's search target: n8n's `limit` convention (default 50,
- * with Return All) is for paging through lists, and n8n's editor says "Limit of N items reached …
- * tweak Return All or Limit" under any node whose `limit` equals its item count.
- */
+/** Limit of results, small so a first run is cheap; named `maxResults`: nodes/FACTS.md "n8n editor behaviour". */
 export const SEARCH_LIMIT: INodeProperties = {
 	displayName: 'Limit',
 	name: 'maxResults',
@@ -172,7 +167,6 @@ function domainList(node: INode, field: string, raw: unknown, i: number): string
 		.map((d) => d.trim().toLowerCase())
 		.filter((d) => d !== '');
 	for (const d of list) {
-		// types.ts @81015eb searchDomainSchema: a host name (trimmed, lower case), its last label 2+ characters.
 		if (!isSearchDomain(d)) throw invalid(node, field, d, 'host names only, such as example.com (no https://, no path)', i);
 	}
 	if (list.length > 50) throw invalid(node, field, list.length, 'at most 50 domains', i);
@@ -221,8 +215,7 @@ export function buildSearchBody(ctx: IExecuteFunctions, i: number): IDataObject 
 	if (o.location !== undefined && String(o.location).trim() !== '') body.location = String(o.location).trim();
 	if (o.country !== undefined && String(o.country).trim() !== '') {
 		const country = String(o.country).trim().toUpperCase();
-		// The server takes any text here (types.ts @81015eb searchRequestSchema.country); the package
-		// holds it to the same country table as Location Country, since another code finds nothing.
+		// The server takes any text, but another code finds nothing: nodes/FACTS.md "Server request rules".
 		if (!isCountryCode(country)) throw invalid(node, 'Search Options → Country', o.country, COUNTRY_RULE, i);
 		body.country = country;
 	}
