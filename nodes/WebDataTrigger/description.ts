@@ -137,6 +137,15 @@ export const triggerProperties: INodeProperties[] = [
 		description: 'Name of the monitor to create (at most 256 characters); by default the name of this workflow',
 		displayOptions: { show: { source: ['monitor'], connection: ['create'] } },
 	},
+	// n8n 2.41 marks no required field in the panel; it only greys out the Test button ("Complete
+	// required fields first"). URLs is the one required field without a default: say so while empty.
+	{
+		displayName: 'Add the pages to watch in URLs below: the test button stays greyed out until then',
+		name: 'urlsMissingNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { source: ['monitor'], connection: ['create'], urls: [''] } },
+	},
 	{
 		displayName: 'URLs',
 		name: 'urls',

@@ -70,6 +70,10 @@ test('required fields come filled in: Monitor Name (trigger) and Monitor Create\
 	const cron = added(webData, { resource: 'monitor', operation: 'create', scheduleMode: 'cron' });
 	const cronTrigger = added(trigger, { source: 'monitor', connection: 'create', scheduleType: 'cron' });
 	expect(cron.node.parameters.cron).toBe(cronTrigger.node.parameters.cron);
+	// the one required field left empty (URLs) is named in the panel, since n8n marks none
+	expect(listening.shown.filter((p) => p.type === 'notice').map((p) => p.displayName)).toContain('Add the pages to watch in URLs below: the test button stays greyed out until then');
+	const filled = added(trigger, { source: 'monitor', connection: 'create', urls: 'https://example.com/pricing' });
+	expect(filled.shown.map((p) => p.name)).not.toContain('urlsMissingNotice');
 	for (const { node, shown } of [create, listening]) {
 		for (const p of shown.filter((f) => f.required && f.type === 'string')) {
 			if (['urls'].includes(p.name)) continue; // what to watch is the user's choice

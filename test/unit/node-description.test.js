@@ -205,7 +205,7 @@ test('trigger: "Run a Check Now When Listening" is off, and the panel shows one 
 	const trig = new WebDataTrigger().description;
 	const shownFor = (connection) => {
 		const node = { name: 'T', type: 'n8n-nodes-webdata.webDataTrigger', typeVersion: 1, parameters: {}, position: [0, 0] };
-		node.parameters = NodeHelpers.getNodeParameters(trig.properties, { source: 'monitor', connection }, true, false, node, trig);
+		node.parameters = NodeHelpers.getNodeParameters(trig.properties, { source: 'monitor', connection, urls: 'https://example.com/pricing' }, true, false, node, trig);
 		return { node, fields: trig.properties.filter((p) => NodeHelpers.displayParameter(node.parameters, p, node, trig)) };
 	};
 	for (const connection of ['create', 'attach']) {

@@ -708,7 +708,14 @@ class Editor {
 			throw new Error(`the trigger panel does not say when a test's first event comes (it shows: ${panel.slice(0, 600)})`);
 		}
 		await page.keyboard.press('Escape');
-		return `subtitles ${seen.map((s) => `"${s}"`).join(', ')}; the trigger panel says when the first event comes`;
+		// The Web Data Tool's model-filled fields show as n8n's "Defined automatically by the model", not a raw $fromAI(...)
+		await this.openWorkflow('ai-agent/ai-agent-research-web');
+		const tool = String(await (await this.openPanel('Scrape a page')).innerText()).replace(/\s+/g, ' ');
+		if (!/Defined automatically by the model/.test(tool) || /\$fromAI\(/.test(tool)) {
+			throw new Error(`the Web Data Tool panel does not show its model-filled URL as "Defined automatically by the model" (it shows: ${tool.slice(0, 600)})`);
+		}
+		await page.keyboard.press('Escape');
+		return `subtitles ${seen.map((s) => `"${s}"`).join(', ')}; the trigger panel says when the first event comes; the tool's URL is "Defined automatically by the model"`;
 	}
 
 	/** Runs one screenshot entry; resolves a note; throws with a reason when it did not render. */
@@ -874,7 +881,7 @@ async function runScreenshots(env) {
 		);
 		await check('screenshots: the credential Test says what is wrong and what to do', 'credential-test', () => editor.credentialTest());
 		await check(
-			'screenshots: canvas subtitles read "Agent: Run and Wait" and the events by name; the trigger panel says when a test\'s first event comes',
+			'screenshots: canvas subtitles read "Agent: Run and Wait" and the events by name; the trigger panel says when a test\'s first event comes; the tool shows no raw $fromAI',
 			'newcomer-canvas',
 			() => editor.newcomerCanvas(),
 		);
