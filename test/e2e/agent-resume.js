@@ -41,7 +41,8 @@
  *      signed crawl.completed resumes it with every page read once following `next`; a repeated
  *      delivery → 409. Batch Scrape the same with its batch_scrape.completed. In 6, a crawl whose Max
  *      Wait passes resumes with the prepared item (status "scraping", timedOut: true) and no read.
- *   8. (before 6) exactly once: a delivery 8 s before the planned check (n8n's timer for it is set by
+ *   8. (before 5, so that n8n 1.123 has not been restarted yet: after a restart it once listed no new
+ *      execution of a workflow created then) exactly once: a delivery 8 s before the planned check (n8n's timer for it is set by
  *      then) wakes the execution, and the woken check's status read takes 20 s, so the timer fires
  *      while it reads: the step after the node (an HTTP call to a counter here) runs once, the run is
  *      read once (2.x refuses the second resume; 1.x runs it and the node's copy outputs nothing).
@@ -370,6 +371,59 @@ class ResumeSuite extends Phase {
 			return `execution ${b.executionId} resumed with its page in 2 reads, the status then the page (token-only credential)`;
 		});
 
+		await this.step('agent resume, exactly once: a delivery 8 s before the planned check wakes the execution while n8n\'s timer for that check is set, and the woken check\'s status read takes 20 s: the step after the node runs once, the run is read once; a run whose reads answer 404 ends at its first check with the service\'s answer, not at Max Wait', async () => {
+			const counted = [];
+			const counter = http.createServer((req, res) => {
+				counted.push({ path: req.url, at: Date.now() });
+				req.resume();
+				res.end('{}');
+			});
+			await new Promise((r) => counter.listen(0, '127.0.0.1', r));
+			try {
+				const countTo = `http://127.0.0.1:${counter.address().port}/count`;
+				const wRace = await this.createWorkflow(basic, signed, { countTo });
+				const wGone = await this.createWorkflow(basic, signed);
+				counted.length = 0; // the probe executions of createWorkflow wait; they never end here
+				const race = await this.startRun(wRace);
+				const gone = await this.startRun(wGone);
+				await this.fake.call('POST', '/__fake/fault', { method: 'GET', path: `/v2/agent/${gone.jobId}`, statuses: [404], body: { success: false, error: 'Agent job not found' } });
+				await this.fake.call('POST', '/__fake/fault', { method: 'GET', path: `/v2/agent/${race.jobId}`, delayMs: 20000, times: 1 });
+				// n8n's wait tracker looks every 60 s and sets a timer for an execution due within 70 s: by
+				// 72 s after the start, the timer for the first check (80 s) is set.
+				const checkAt = race.start.at + 80000;
+				await sleep(Math.max(0, checkAt - 8000 - Date.now()));
+				await this.finish(race.jobId);
+				const done = await this.untilStatus(race.executionId, ['success', 'error'], 90000);
+				assert.equal(done.status, 'success', `execution ${done.status}`);
+				await this.until(async () => counted.length > 0, 'the step after the node', 30000);
+				await sleep(Math.max(0, checkAt + 30000 - Date.now())); // past the timer, and a margin for a second copy
+				const mine = counted.filter((c) => c.path === `/count/${race.executionId}`);
+				assert.equal(mine.length, 1, `the step after the node ran ${mine.length} times (calls: ${counted.map((c) => c.path).join(', ') || 'none'})`);
+				const reads = await this.statusReads(race.jobId);
+				assert.equal(reads.length, 1, `the run was read ${reads.length} times`);
+				const [delivery] = await this.deliveriesOf(race.jobId);
+				assert.equal(delivery.responseStatus, 200, `the delivery answered ${delivery.responseStatus}`);
+				// The race happened: n8n's timer resumed the execution a second time while the woken check
+				// read. n8n 2.x refuses that itself; n8n 1.x runs it, and the node's copy outputs nothing.
+				const out = this.n8nOutput.join('');
+				const second = HOST.major === 1 ? `execution ${race.executionId} was resumed twice at once; this copy outputs nothing` : 'Execution already claimed by another process';
+				assert.ok(out.includes(second), `n8n's log shows the second resume ("${second}")`);
+				assert.ok(delivery.at < checkAt, 'the delivery came before the planned check');
+
+				const ended = await this.untilStatus(gone.executionId, ['success', 'error'], 150000);
+				assert.equal(ended.status, 'error', `the 404 execution ${ended.status}`);
+				const eGone = await this.execution(gone.executionId);
+				const error = eGone.data.resultData.runData['Run agent'].at(-1).error ?? eGone.data.resultData.error;
+				assert.match(error?.message ?? '', /^The agent run can no longer be read: /);
+				assert.match(error?.description ?? '', /Waiting longer cannot change this/);
+				const endedAfter = Date.parse(eGone.stoppedAt) - gone.start.at;
+				assert.ok(endedAfter < 150000, `ended ${secs(endedAfter)} after the start (Max Wait is 3600 s)`);
+				return `second resume seen (${HOST.major === 1 ? 'the node\'s copy output nothing' : 'n8n refused it'}); downstream ran once (${mine.length}); 1 status read; delivery → ${delivery.responseStatus} ${secs(checkAt - delivery.at)} before the check; the 404 run ended ${secs(endedAfter)} after its start`;
+			} finally {
+				counter.close();
+			}
+		});
+
 		await this.step('lost deliveries (the fake sends once, like the open-source server): n8n is down when a run ends, and a 4 s crawl\'s crawl.completed is lost → both executions end with the job\'s real result within max(90 s, half the run time) of its end, in at most 2 status reads (their first check, 80 s after the start)', async () => {
 			await this.fake.call('POST', '/__fake/webhook-delivery', { retries: false, loseEvents: ['crawl.completed'] });
 			try {
@@ -439,59 +493,6 @@ class ResumeSuite extends Phase {
 				return seen.join('; ');
 			} finally {
 				await this.fake.call('POST', '/__fake/webhook-delivery', { retries: true, dropCustomHeaders: false });
-			}
-		});
-
-		await this.step('agent resume, exactly once: a delivery 8 s before the planned check wakes the execution while n8n\'s timer for that check is set, and the woken check\'s status read takes 20 s: the step after the node runs once, the run is read once; a run whose reads answer 404 ends at its first check with the service\'s answer, not at Max Wait', async () => {
-			const counted = [];
-			const counter = http.createServer((req, res) => {
-				counted.push({ path: req.url, at: Date.now() });
-				req.resume();
-				res.end('{}');
-			});
-			await new Promise((r) => counter.listen(0, '127.0.0.1', r));
-			try {
-				const countTo = `http://127.0.0.1:${counter.address().port}/count`;
-				const wRace = await this.createWorkflow(basic, signed, { countTo });
-				const wGone = await this.createWorkflow(basic, signed);
-				counted.length = 0; // the probe executions of createWorkflow wait; they never end here
-				const race = await this.startRun(wRace);
-				const gone = await this.startRun(wGone);
-				await this.fake.call('POST', '/__fake/fault', { method: 'GET', path: `/v2/agent/${gone.jobId}`, statuses: [404], body: { success: false, error: 'Agent job not found' } });
-				await this.fake.call('POST', '/__fake/fault', { method: 'GET', path: `/v2/agent/${race.jobId}`, delayMs: 20000, times: 1 });
-				// n8n's wait tracker looks every 60 s and sets a timer for an execution due within 70 s: by
-				// 72 s after the start, the timer for the first check (80 s) is set.
-				const checkAt = race.start.at + 80000;
-				await sleep(Math.max(0, checkAt - 8000 - Date.now()));
-				await this.finish(race.jobId);
-				const done = await this.untilStatus(race.executionId, ['success', 'error'], 90000);
-				assert.equal(done.status, 'success', `execution ${done.status}`);
-				await this.until(async () => counted.length > 0, 'the step after the node', 30000);
-				await sleep(Math.max(0, checkAt + 30000 - Date.now())); // past the timer, and a margin for a second copy
-				const mine = counted.filter((c) => c.path === `/count/${race.executionId}`);
-				assert.equal(mine.length, 1, `the step after the node ran ${mine.length} times (calls: ${counted.map((c) => c.path).join(', ') || 'none'})`);
-				const reads = await this.statusReads(race.jobId);
-				assert.equal(reads.length, 1, `the run was read ${reads.length} times`);
-				const [delivery] = await this.deliveriesOf(race.jobId);
-				assert.equal(delivery.responseStatus, 200, `the delivery answered ${delivery.responseStatus}`);
-				// The race happened: n8n's timer resumed the execution a second time while the woken check
-				// read. n8n 2.x refuses that itself; n8n 1.x runs it, and the node's copy outputs nothing.
-				const out = this.n8nOutput.join('');
-				const second = HOST.major === 1 ? `execution ${race.executionId} was resumed twice at once; this copy outputs nothing` : 'Execution already claimed by another process';
-				assert.ok(out.includes(second), `n8n's log shows the second resume ("${second}")`);
-				assert.ok(delivery.at < checkAt, 'the delivery came before the planned check');
-
-				const ended = await this.untilStatus(gone.executionId, ['success', 'error'], 150000);
-				assert.equal(ended.status, 'error', `the 404 execution ${ended.status}`);
-				const eGone = await this.execution(gone.executionId);
-				const error = eGone.data.resultData.runData['Run agent'].at(-1).error ?? eGone.data.resultData.error;
-				assert.match(error?.message ?? '', /^The agent run can no longer be read: /);
-				assert.match(error?.description ?? '', /Waiting longer cannot change this/);
-				const endedAfter = Date.parse(eGone.stoppedAt) - gone.start.at;
-				assert.ok(endedAfter < 150000, `ended ${secs(endedAfter)} after the start (Max Wait is 3600 s)`);
-				return `second resume seen (${HOST.major === 1 ? 'the node\'s copy output nothing' : 'n8n refused it'}); downstream ran once (${mine.length}); 1 status read; delivery → ${delivery.responseStatus} ${secs(checkAt - delivery.at)} before the check; the 404 run ended ${secs(endedAfter)} after its start`;
-			} finally {
-				counter.close();
 			}
 		});
 

@@ -794,8 +794,18 @@ async function triggerProofs(x) {
 		return { status: res.status, body: await res.text() };
 	};
 	/** The real delivery's bytes under another webhookId, with a valid token and signature. */
+	/**
+	 * A new delivery made from the real one: its own webhookId and its own check (the webhookId doubles
+	 * as the check id). The trigger tells each check once per process (issue 29), so copies of one new
+	 * delivery are one check, and a new delivery is a new check, as the service sends them.
+	 */
+	const freshBody = (webhookId) => {
+		const body = JSON.parse(real.rawBody);
+		body.data = body.data.map((entry) => ({ ...entry, checkId: webhookId }));
+		return JSON.stringify({ ...body, webhookId });
+	};
 	const copyOf = (webhookId) => {
-		const raw = JSON.stringify({ ...JSON.parse(real.rawBody), webhookId });
+		const raw = freshBody(webhookId);
 		return { raw, headers: { [TOKEN_HEADER]: token, [SIGNATURE_HEADER]: sign(signingSecret, raw) } };
 	};
 	/** The executions whose trigger output holds this webhookId. */
@@ -876,7 +886,7 @@ async function triggerProofs(x) {
 
 	await step(`queue: ${label}: forged deliveries (no token, wrong token, wrong signature) → 401 on each webhook process, no execution`, async () => {
 		const before = await count();
-		const raw = JSON.stringify({ ...JSON.parse(real.rawBody), webhookId: crypto.randomUUID() });
+		const raw = freshBody(crypto.randomUUID());
 		const cases = [
 			['no token', { [SIGNATURE_HEADER]: sign(signingSecret, raw) }],
 			['wrong token', { [TOKEN_HEADER]: 'f'.repeat(64), [SIGNATURE_HEADER]: sign(signingSecret, raw) }],
@@ -945,9 +955,8 @@ async function triggerProofs(x) {
 		assert.ok(made.every((n) => n >= 1), `every delivery started an execution (${made.join(',')})`);
 		assert.deepEqual(claims, ids.map(() => 1), `every delivery got through "${ONCE_REDIS}" exactly once (${claims.join(',')})`);
 		// After the claim the example reads the delivery back from the trigger ($(…).item): its report is the check's.
-		const check = JSON.parse(real.rawBody).data[0];
 		const reports = ids.map((wid) => passed(of(wid), ONCE_REDIS)[0].data.resultData.runData[ONCE_REDIS][0].data.main[0][0].json);
-		assert.ok(reports.every((r) => r.checkId === check.checkId && r.event === real.type), `"${ONCE_REDIS}" holds the delivery (${oneLine(JSON.stringify(reports[0]))})`);
+		assert.ok(reports.every((r, k) => r.checkId === ids[k] && r.event === real.type), `"${ONCE_REDIS}" holds the delivery (${oneLine(JSON.stringify(reports[0]))})`);
 		return `${total} executions for 60 copies; "${ONCE}" passes ${passes.join('')}; "${ONCE_REDIS}" passes ${claims.join('')}`;
 	}, n8nOut);
 
