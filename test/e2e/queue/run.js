@@ -802,7 +802,7 @@ async function triggerProofs(x) {
 	const freshBody = (webhookId) => {
 		const body = JSON.parse(real.rawBody);
 		body.data = body.data.map((entry) => ({ ...entry, checkId: webhookId }));
-		return JSON.stringify({ ...body, webhookId });
+		return JSON.stringify({ ...body, id: webhookId, webhookId }); // a monitor envelope's id is its check's
 	};
 	const copyOf = (webhookId) => {
 		const raw = freshBody(webhookId);
