@@ -142,6 +142,24 @@ class ResumeSuite extends Phase {
 		const q = `/executions?workflowId=${encodeURIComponent(workflowId)}&limit=250`;
 		const [done, running] = [await this.api('GET', q), await this.api('GET', `${q}&status=running`)];
 		const byId = new Map([...(done.data || []), ...(running.data || [])].map((e) => [e.id, e]));
+		// On n8n 1.123 neither list shows an execution that waits in the process that ran it: n8n keeps it
+		// among its active executions, all of which the unfiltered list leaves out (2.41 leaves out only
+		// running ones), and its stored status is "waiting". One that reaches its wait between two looks
+		// is found by id instead: ids count up, so the ids above the highest one seen are asked for.
+		for (const e of byId.values()) this.highestExecutionId = Math.max(this.highestExecutionId ?? 0, Number(e.id));
+		for (let id = (this.highestExecutionId ?? 0) + 1, misses = 0; misses < 3; id++) {
+			const e = await this.api('GET', `/executions/${id}`).catch((error) => {
+				if (error.status === 404) return undefined;
+				throw error;
+			});
+			if (!e) {
+				misses++;
+				continue;
+			}
+			misses = 0;
+			this.highestExecutionId = id;
+			if (String(e.workflowId) === String(workflowId)) byId.set(e.id, e);
+		}
 		return [...byId.values()].sort((a, b) => Number(a.id) - Number(b.id));
 	}
 
