@@ -15,7 +15,7 @@
  *
  * Scenarios (issues 9, 11.1 and 15.2): Scrape URL (defaults: concurrency 5) against R requests/s,
  * honest Retry-After (whole seconds until a slot frees up), 50 ms service latency, for 100 and 1,000
- * items at 10/s, 100 at 2/s and 1,000 at 50/s (also with Run Options → Concurrency 20, the most it
+ * items at 10/s, 100 at 2/s and 1,000 at 50/s (also with Options → Concurrency 20, the most it
  * allows: the rest of the node's settings stay default); Parse File (default concurrency 3), 8 files against
  * 1 request/s answered with `429 Retry-After: 2`. Ideal: items / R seconds.
  * The rate limit is the fake API's sliding window (test/fake-api/faults.js RateLimiter): at most R

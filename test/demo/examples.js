@@ -77,7 +77,7 @@ const PURPOSES = {
 	'parse-pdf-to-markdown': "Turns a PDF file into Markdown: one item with the document's text, its title and its number of pages.",
 	'scrape-page-to-markdown': 'Scrapes one web page: its content as Markdown, its links, its title and status code, and a screenshot saved as an image file.',
 	'scrape-with-custom-body-fields':
-		'Scrapes one page and sends two request fields the node has no field for (Run Options → Custom Body Fields), one of them from the incoming item: the escape hatch for new API fields.',
+		'Scrapes one page and sends two request fields the node has no field for (Options → Custom Body Fields), one of them from the incoming item: the escape hatch for new API fields.',
 	'search-and-scrape-results': 'Searches the web for a query and scrapes every result: one item per result with its title, link and description, and the Markdown of the page.',
 	'trigger-on-crawl-page':
 		'Starts a workflow once for every page a crawl scrapes, for a crawl started elsewhere that sends its events here; each page becomes one line of report with its run name.',

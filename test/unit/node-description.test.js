@@ -120,11 +120,11 @@ test('in every operation the option collections come after the plain fields (the
 		expect({ resource, operation, plainAfterACollection: after }).toEqual({ resource, operation, plainAfterACollection: [] });
 	}
 	expect(checked).toBeGreaterThan(15);
-	// What the issue saw: Crawl put Crawl Options and Scrape Options between Limit, Formats and Max Wait.
+	// What the issue saw: Crawl put its option groups between Limit, Formats and Max Wait.
 	const crawl = panel('crawl', 'runAndWait').map((p) => p.displayName);
-	expect(crawl.indexOf('Max Wait (Seconds)')).toBeLessThan(crawl.indexOf('Crawl Options'));
-	expect(crawl.indexOf('Formats')).toBeLessThan(crawl.indexOf('Crawl Options'));
-	expect(crawl.slice(-2)).toEqual(['Crawl Options', 'Scrape Options']);
+	expect(crawl.indexOf('Max Wait (Seconds)')).toBeLessThan(crawl.indexOf('Options'));
+	expect(crawl.indexOf('Formats')).toBeLessThan(crawl.indexOf('Options'));
+	expect(crawl.slice(-2)).toEqual(['Options', 'Scrape Options']);
 	const trigger = triggerProperties.map((p) => p.type);
 	expect(trigger.indexOf('collection')).toBe(trigger.length - 1);
 });
@@ -135,8 +135,23 @@ test('no two option collections of one operation share a display name, and Scrap
 		expect({ resource, operation, names }).toEqual({ resource, operation, names: [...new Set(names)] });
 	}
 	const scrape = panel('scrape', 'scrapeUrl').filter((p) => p.type === 'collection');
-	expect(scrape.map((p) => p.displayName)).toEqual(['Scrape Options', 'Run Options']);
+	expect(scrape.map((p) => p.displayName)).toEqual(['Scrape Options', 'Options']);
 	expect(scrape[1].description).toMatch(/Scrape Options/);
+});
+
+test('Custom Body Fields sits in the same place in every operation: the collection "Options" ("Update Fields" on an update)', () => {
+	const homes = [];
+	for (const [resource, operation] of operations()) {
+		for (const p of panel(resource, operation)) {
+			if (p.type !== 'collection' || !(p.options ?? []).some((o) => o.name === 'customBody')) continue;
+			homes.push([`${resource}.${operation}`, p.name, p.displayName]);
+		}
+	}
+	expect(homes.length).toBeGreaterThanOrEqual(15);
+	for (const [op, name, displayName] of homes) {
+		const update = op.endsWith('.update');
+		expect({ op, name, displayName }).toEqual({ op, name: update ? 'updateFields' : 'options', displayName: update ? 'Update Fields' : 'Options' });
+	}
 });
 
 test('display names carry no abbreviations or bare "(JSON)": no "(Ms)", "(Tbs)"; "(JSON)" only on a field that shows an example', () => {
@@ -244,7 +259,6 @@ const CONCEPTS = [
 	['pages a crawl reads', 'Page Limit', [['webData', 'pageLimit', 'crawl'], ['webData', 'targets.crawl.pageLimit'], ['webData', 'updateFields.targets.crawl.pageLimit']]],
 	['pages to watch', 'URLs', [['webData', 'targets.scrape.urls'], ['webDataTrigger', 'urls']]],
 	['monitor events', 'Events', [['webData', 'options.webhook.settings.events'], ['webDataTrigger', 'events']]],
-	['search settings', 'Search Options', [['webData', 'options', 'search'], ['webData', 'targets.search.searchOptions']]],
 	['result time range', 'Time Range', [['webData', 'options.timeRange'], ['webData', 'targets.search.searchOptions.searchWindow']]],
 	['domains to keep', 'Include Domains', [['webData', 'options.includeDomains', 'search'], ['webData', 'targets.search.searchOptions.includeDomains']]],
 	['domains to drop', 'Exclude Domains', [['webData', 'options.excludeDomains', 'search'], ['webData', 'targets.search.searchOptions.excludeDomains']]],

@@ -1,5 +1,5 @@
 'use strict';
-// examples/crawl-to-trigger-start.json: Manual Trigger → Start crawl (Crawl → Start, Crawl Options →
+// examples/crawl-to-trigger-start.json: Manual Trigger → Start crawl (Crawl → Start, Options →
 // Send Events to Web Data Trigger + Run Metadata "run"), the first half of a pair with
 // examples/trigger-on-crawl-page.json (issue 18.2).
 //

@@ -1,5 +1,5 @@
 'use strict';
-// examples/scrape-with-custom-body-fields.json: Scrape URL with Run Options → Custom Body Fields
+// examples/scrape-with-custom-body-fields.json: Scrape URL with Options → Custom Body Fields
 // given by an expression; the fields reach the service merged into the body the node builds.
 const assert = require('node:assert/strict');
 const { nodeItems } = require('../lib/output');

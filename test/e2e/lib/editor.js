@@ -92,7 +92,7 @@ const SHOTS = [
 		workflow: 'crawl-site-and-wait',
 		node: 'Crawl site',
 		// issue 17: the n8n order, main fields first and the option groups last, top to bottom
-		labels: ['URL', 'Page Limit', 'Formats', 'Max Wait (Seconds)', 'On Timeout', 'Output', 'Crawl Options', 'Scrape Options'],
+		labels: ['URL', 'Page Limit', 'Formats', 'Max Wait (Seconds)', 'On Timeout', 'Output', 'Options', 'Scrape Options'],
 		inOrder: true,
 	},
 	{

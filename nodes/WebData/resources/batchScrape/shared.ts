@@ -31,7 +31,7 @@ export const startFields: INodeProperties[] = [
 		description: 'The page to scrape, read from each input item with an expression. The URLs of all items go into one batch job.',
 	},
 	{
-		displayName: 'Batch Options',
+		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',

@@ -37,7 +37,7 @@ export const crawlFields: INodeProperties[] = [
 	},
 	CRAWL_LIMIT,
 	{
-		displayName: 'Crawl Options',
+		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',

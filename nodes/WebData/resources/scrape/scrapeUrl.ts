@@ -26,9 +26,7 @@ const properties: INodeProperties[] = [
 	...scrapeOptionProperties(),
 	outputModeField('the URL, the title and the Markdown (or the summary), plus JSON and the change status when asked for'),
 	{
-		// Not "Options": next to Scrape Options (what the service does on the page) this group is
-		// about how this node runs (items in parallel, the screenshot file, data retention).
-		displayName: 'Run Options',
+		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',
@@ -107,7 +105,7 @@ export const scrapeUrl: Operation = {
 		const raw = options.concurrency ?? DEFAULT_CONCURRENCY;
 		const value = Number(raw);
 		if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENCY) {
-			throw invalid(this.getNode(), 'Run Options → Concurrency', raw, `a whole number from 1 to ${MAX_CONCURRENCY}`, 0);
+			throw invalid(this.getNode(), 'Options → Concurrency', raw, `a whole number from 1 to ${MAX_CONCURRENCY}`, 0);
 		}
 		return value;
 	},
@@ -123,16 +121,16 @@ export const scrapeUrl: Operation = {
 		);
 		const download = options.downloadScreenshot === true;
 		if (download && !wantsScreenshot) {
-			throw invalid(node, 'Run Options → Download Screenshot', true, 'choose the Screenshot format as well, or turn this option off', i);
+			throw invalid(node, 'Options → Download Screenshot', true, 'choose the Screenshot format as well, or turn this option off', i);
 		}
 		const binaryField = String(options.screenshotBinaryProperty ?? 'screenshot').trim();
 		if (download && !binaryField) {
-			throw invalid(node, 'Run Options → Screenshot Binary Field', options.screenshotBinaryProperty, 'give the binary field a name', i);
+			throw invalid(node, 'Options → Screenshot Binary Field', options.screenshotBinaryProperty, 'give the binary field a name', i);
 		}
 
 		const onShotFailure = options.onScreenshotFailure ?? 'keepPage';
 		if (onShotFailure !== 'keepPage' && onShotFailure !== 'fail') {
-			throw invalid(node, 'Run Options → On Screenshot Download Failure', onShotFailure, 'choose one of keepPage, fail', i);
+			throw invalid(node, 'Options → On Screenshot Download Failure', onShotFailure, 'choose one of keepPage, fail', i);
 		}
 
 		const body: IDataObject = { url, ...scrapeOptions };
@@ -179,7 +177,7 @@ function screenshotFailed(
 	}
 	const failed = new NodeOperationError(ctx.getNode(), `The screenshot download from ${String(failure.host)} failed: ${String(failure.message)}`, {
 		itemIndex: i,
-		description: `The page was scraped (and charged); only its screenshot file could not be downloaded. ${String(failure.hint)} Set Run Options → On Screenshot Download Failure to "Keep Page, Note the Error" to get the page without the file.`,
+		description: `The page was scraped (and charged); only its screenshot file could not be downloaded. ${String(failure.hint)} Set Options → On Screenshot Download Failure to "Keep Page, Note the Error" to get the page without the file.`,
 	});
 	if (!ctx.continueOnFail()) throw failed;
 	return [{ json: { ...item.json, ...errorItem(failed, i).json, screenshotError: failure }, pairedItem: { item: i } }];

@@ -71,8 +71,7 @@ const properties: INodeProperties[] = [
 	...scrapeOptionProperties({ scrapeResults: [true] }, SEARCH_FORMATS),
 	outputModeField('the source, title, URL and description (plus the Markdown when results are scraped)'),
 	{
-		// One name per concept: a monitor's search target calls the same settings "Search Options".
-		displayName: 'Search Options',
+		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',
@@ -205,31 +204,31 @@ export function buildSearchBody(ctx: IExecuteFunctions, i: number): IDataObject 
 	if (o.tbs !== undefined && String(o.tbs).trim() !== '') {
 		const tbs = String(o.tbs).replace(/\s+/g, '');
 		if (!TBS.test(tbs)) {
-			throw invalid(node, 'Search Options → Custom Time Filter', o.tbs, 'qdr:h, qdr:d, qdr:w, qdr:m, qdr:y, sbd:1, or cdr:1,cd_min:M/D/YYYY,cd_max:M/D/YYYY', i);
+			throw invalid(node, 'Options → Custom Time Filter', o.tbs, 'qdr:h, qdr:d, qdr:w, qdr:m, qdr:y, sbd:1, or cdr:1,cd_min:M/D/YYYY,cd_max:M/D/YYYY', i);
 		}
 		body.tbs = tbs;
 	} else if (o.timeRange !== undefined) {
-		if (!TIME_RANGES.includes(String(o.timeRange))) throw invalid(node, 'Search Options → Time Range', o.timeRange, `one of ${TIME_RANGES.join(', ')}`, i);
+		if (!TIME_RANGES.includes(String(o.timeRange))) throw invalid(node, 'Options → Time Range', o.timeRange, `one of ${TIME_RANGES.join(', ')}`, i);
 		body.tbs = o.timeRange;
 	}
 	if (o.location !== undefined && String(o.location).trim() !== '') body.location = String(o.location).trim();
 	if (o.country !== undefined && String(o.country).trim() !== '') {
 		const country = String(o.country).trim().toUpperCase();
 		// The server takes any text, but another code finds nothing: nodes/FACTS.md "Server request rules".
-		if (!isCountryCode(country)) throw invalid(node, 'Search Options → Country', o.country, COUNTRY_RULE, i);
+		if (!isCountryCode(country)) throw invalid(node, 'Options → Country', o.country, COUNTRY_RULE, i);
 		body.country = country;
 	}
 	if (o.timeout !== undefined) {
 		const t = o.timeout;
 		if (typeof t !== 'number' || !Number.isInteger(t) || t < 1000 || t > 300000) {
-			throw invalid(node, 'Search Options → Timeout (Milliseconds)', t, 'a whole number of milliseconds from 1000 to 300000', i);
+			throw invalid(node, 'Options → Timeout (Milliseconds)', t, 'a whole number of milliseconds from 1000 to 300000', i);
 		}
 		body.timeout = t;
 	}
-	const include = o.includeDomains !== undefined ? domainList(node, 'Search Options → Include Domains', o.includeDomains, i) : [];
-	const exclude = o.excludeDomains !== undefined ? domainList(node, 'Search Options → Exclude Domains', o.excludeDomains, i) : [];
+	const include = o.includeDomains !== undefined ? domainList(node, 'Options → Include Domains', o.includeDomains, i) : [];
+	const exclude = o.excludeDomains !== undefined ? domainList(node, 'Options → Exclude Domains', o.excludeDomains, i) : [];
 	if (include.length && exclude.length) {
-		throw invalid(node, 'Search Options → Exclude Domains', o.excludeDomains, 'use either Include Domains or Exclude Domains, not both', i);
+		throw invalid(node, 'Options → Exclude Domains', o.excludeDomains, 'use either Include Domains or Exclude Domains, not both', i);
 	}
 	if (include.length) body.includeDomains = include;
 	if (exclude.length) body.excludeDomains = exclude;
