@@ -73,6 +73,7 @@ const LONG = 'FAKE_DURATION_MS=18000000'; // an hour at time scale 5: proofs end
 const results = [];
 const captured = [];
 const timings = [];
+const foundByIdOnly = new Set(); // executions that neither list showed when first looked for
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const oneLine = (text) => String(text).replace(/\s+/g, ' ').trim().slice(0, 500);
@@ -158,7 +159,9 @@ class ResumeSuite extends Phase {
 			}
 			misses = 0;
 			this.highestExecutionId = id;
-			if (String(e.workflowId) === String(workflowId)) byId.set(e.id, e);
+			if (String(e.workflowId) !== String(workflowId) || byId.has(e.id)) continue;
+			byId.set(e.id, e);
+			foundByIdOnly.add(e.id);
 		}
 		return [...byId.values()].sort((a, b) => Number(a.id) - Number(b.id));
 	}
@@ -574,6 +577,7 @@ async function main() {
 	record('agent resume: the API key never appears in n8n output or executions', leaked.length === 0, `found in ${leaked.join(', ')}`);
 	const failed = results.filter((r) => !r.ok).length;
 	for (const [name, ms, note] of timings) console.log(`# time ${name}: ${secs(ms)}${note ? ` (${note})` : ''}`);
+	console.log(`# executions found by id only (not in n8n's lists when looked for): ${foundByIdOnly.size}`);
 	console.log(`# total ${secs(Date.now() - t0)}`);
 	if (failed === 0 && code === 0 && !process.env.AGENT_RESUME_KEEP_TMP) fs.rmSync(tmp, { recursive: true, force: true });
 	else console.log(`# logs kept in ${tmp}`);
