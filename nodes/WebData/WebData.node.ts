@@ -35,10 +35,10 @@ import { search } from './resources/search';
 import { CREDENTIAL_TYPE, defaultDeps } from './transport';
 import { PaceRegistry, paceFor } from './transport/paceRegistry';
 
-/** The paces of the executions this process runs, one per execution and credential (bounded, see PaceRegistry). */
+/** One per execution and credential (bounded). */
 const paces = new PaceRegistry();
 
-/** The action name of an operation ("Scrape a URL"), for messages a model reads. */
+/** "Scrape a URL", for messages a model reads. */
 function toolAction(resource: string, operation: string): string {
 	const option = resources[resource]?.operationProperty.options?.find((o) => 'value' in o && o.value === operation) as
 		| { action?: string; name: string }
@@ -60,7 +60,6 @@ const resources: Record<string, Resource> = {
 	account,
 };
 
-/** The operation a node's Resource and Operation name, if the node has it. */
 function operationOf(resource: unknown, operation: unknown): Operation | undefined {
 	if (typeof resource !== 'string' || typeof operation !== 'string') return undefined;
 	const r = Object.prototype.hasOwnProperty.call(resources, resource) ? resources[resource] : undefined;
@@ -73,10 +72,9 @@ export class WebData implements INodeType {
 		name: 'webData',
 		icon: { light: 'file:webdata.svg', dark: 'file:webdata.dark.svg' },
 		group: ['transform'],
-		// One version for the first release; from here on, a change of behaviour is a new version.
+		// From here on, a change of behaviour is a new version.
 		version: 1,
-		// The subtitle in the panel's words (n8n's usual one shows internal values); a unit test
-		// holds this literal equal to the Resource and Operation lists.
+		// n8n's usual subtitle shows internal values; a unit test holds this literal to the Resource and Operation lists.
 		subtitle:
 			'={{ ({"account:getCreditUsage":"Account: Get Credit Usage","account:getCreditUsageHistory":"Account: Get Credit Usage History","account:getActivity":"Account: Get Many Recent Jobs","account:getQueueStatus":"Account: Get Queue Status","account:getTokenUsage":"Account: Get Token Usage","account:getTokenUsageHistory":"Account: Get Token Usage History","agent:cancel":"Agent: Cancel","agent:get":"Agent: Get","agent:getMany":"Agent: Get Many","agent:getSnapshot":"Agent: Get Snapshot","agent:getTrace":"Agent: Get Trace","agent:runAndWait":"Agent: Run and Wait","agent:start":"Agent: Start","batchScrape:cancel":"Batch Scrape: Cancel","batchScrape:getErrors":"Batch Scrape: Get Errors","batchScrape:getStatus":"Batch Scrape: Get Status","batchScrape:runAndWait":"Batch Scrape: Run and Wait","batchScrape:start":"Batch Scrape: Start","crawl:cancel":"Crawl: Cancel","crawl:getErrors":"Crawl: Get Errors","crawl:getActive":"Crawl: Get Many Running","crawl:getStatus":"Crawl: Get Status","crawl:previewParams":"Crawl: Preview Parameters","crawl:runAndWait":"Crawl: Run and Wait","crawl:start":"Crawl: Start","extract:getStatus":"Extract: Get Status","extract:runAndWait":"Extract: Run and Wait","extract:start":"Extract: Start","interact:execute":"Interact: Execute","interact:getMany":"Interact: Get Many Sessions","interact:start":"Interact: Start Session","interact:stop":"Interact: Stop Session","map:mapUrl":"Map URL","monitor:create":"Monitor: Create","monitor:delete":"Monitor: Delete","monitor:get":"Monitor: Get","monitor:getCheck":"Monitor: Get Check","monitor:getMany":"Monitor: Get Many","monitor:getManyChecks":"Monitor: Get Many Checks","monitor:runCheck":"Monitor: Run Check Now","monitor:update":"Monitor: Update","parse:parseFile":"Parse File","scrape:scrapeUrl":"Scrape URL","search:search":"Search"})[$parameter["resource"] + ":" + $parameter["operation"]] || "" }}',
 		description: 'Scrape, search, map and crawl the web, parse files to Markdown and JSON, watch pages for changes, and run web research agents',
@@ -85,7 +83,7 @@ export class WebData implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'webDataApi', required: true }],
-		// The resume URL of a paused Run and Wait ("Resume on Completion Webhook").
+		// The resume URL of a paused Run and Wait.
 		webhooks: [
 			{
 				name: 'default',
@@ -93,19 +91,17 @@ export class WebData implements INodeType {
 				responseMode: 'onReceived',
 				path: '',
 				restartWebhook: true,
-				responseData: '', // answer with the node's webhookResponse
+				responseData: '',
 			},
 		],
 		properties: [
-			// Tool variant only (displayOptions @tool): what the model reads about this tool.
 			...toolDescriptionProperties(resources),
 			{
 				displayName: 'Resource',
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				// Scrape: what works first as a regular node and as an AI Agent's tool (Parse needs a binary
-				// field, which a tool call never has).
+				// Works as a regular node and as a tool (Parse needs a binary field, which a tool call never has).
 				default: 'scrape',
 				options: [
 					{
@@ -166,7 +162,6 @@ export class WebData implements INodeType {
 				],
 			},
 			...Object.entries(resources).flatMap(([name, resource]) => resourceProperties(name, resource)),
-			// Tool variant only: the result budget and where a cut result goes on.
 			...toolResultProperties(resources),
 		],
 	};
@@ -175,29 +170,21 @@ export class WebData implements INodeType {
 		listSearch: { searchActiveCrawls, searchAgentRuns, searchInteractSessions, searchMonitors, searchMonitorChecks },
 	};
 
-	/**
-	 * The lifecycle of the resume URL: n8n's own URL, handed to the service in the job's start request,
-	 * so there is nothing to look up, register or remove. n8n never calls these; the lint asks for
-	 * them (nodes/FACTS.md "n8n engine lines").
-	 */
+	/** n8n's own resume URL: nothing to look up, register or remove; the lint asks for them (FACTS.md "n8n engine lines"). */
 	webhookMethods = {
 		default: {
-			/** Exists: n8n serves the resume URL itself; the service holds no registration to look up. */
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				return true;
 			},
-			/** Nothing to register: the URL travels in the job's own start request (Run and Wait). */
 			async create(this: IHookFunctions): Promise<boolean> {
 				return true;
 			},
-			/** Nothing to remove: the service forgets the URL when the job ends; n8n drops it with the execution. */
 			async delete(this: IHookFunctions): Promise<boolean> {
 				return true;
 			},
 		},
 	};
 
-	/** The resume call of a paused Run and Wait ("Resume on Completion Webhook"): it wakes the execution. */
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const operation = operationOf(this.getNodeParameter('resource', ''), this.getNodeParameter('operation', ''));
 		return await resumeWebhook.call(this, operation?.waiter);
@@ -208,7 +195,6 @@ export class WebData implements INodeType {
 		const resourceName = this.getNodeParameter('resource', 0) as string;
 		const operationName = this.getNodeParameter('operation', 0) as string;
 		const operation = operationOf(resourceName, operationName);
-		// A paused Run and Wait checking its job (woken by a delivery, or its time came).
 		const checked = await continueWaiting(this, operation?.waiter);
 		if (checked) return [checked];
 		if (!operation) {
@@ -217,8 +203,7 @@ export class WebData implements INodeType {
 				`The operation "${operationName}" of resource "${resourceName}" is not known`,
 			);
 		}
-		// As an AI Agent's tool, the result is shaped for the model (tool/toolResult.ts); the
-		// budget, offset and page are checked before anything is sent.
+		// As a tool: the budget, offset and page are checked before anything is sent.
 		let tool: ReturnType<typeof readToolRequest> | undefined;
 		if (isToolRun(this)) {
 			try {
@@ -229,10 +214,10 @@ export class WebData implements INodeType {
 				throw asNodeError(this.getNode(), error);
 			}
 		}
-		// One pace for every request of this execution and credential: nodes/FACTS.md "Pace".
+		// FACTS.md "Pace".
 		const pace = paceFor(paces, this.getExecutionId(), this.getNode().credentials?.[CREDENTIAL_TYPE]?.id);
 		const run: RunContext = { transportDeps: { ...defaultDeps, pace } };
-		// As a tool: retries stay within a time budget, and errors carry what the model can act on.
+		// As a tool: retries stay within a time budget.
 		if (tool) run.transportDeps.budgetMs = TOOL_RETRY_BUDGET_MS;
 		const failed = (error: unknown, i?: number) => {
 			const nodeError = asNodeError(this.getNode(), error, i);
@@ -244,7 +229,7 @@ export class WebData implements INodeType {
 				out = await operation.executeAll.call(this, items, run);
 			} catch (error) {
 				const nodeError = failed(error);
-				// As a tool on n8n before 2.27, the model hears the error as the tool's result.
+				// Before n8n 2.27 the model hears the error as the tool's result.
 				const asResult = tool ? toolErrorAsResult(this, nodeError) : undefined;
 				if (asResult) return asResult;
 				throw nodeError;
@@ -268,7 +253,7 @@ export class WebData implements INodeType {
 				}
 			});
 		} catch (error) {
-			// As a tool on n8n before 2.27, the model hears the error as the tool's result.
+			// Before n8n 2.27 the model hears the error as the tool's result.
 			const asResult = tool ? toolErrorAsResult(this, error) : undefined;
 			if (asResult) return asResult;
 			throw asNodeError(this.getNode(), error);

@@ -19,12 +19,12 @@ import { SigningSecretCache } from './secretCache';
 import type { WebhookRequest, WebhookResponse } from '../shared/signature';
 import { authenticateDelivery, authenticateJobDelivery, DeliveryDeduper, type HeaderBag } from './verify';
 
-/** Accepted webhookIds of every trigger node in this n8n process (bounded; see DeliveryDeduper). */
+/** Bounded; see DeliveryDeduper. */
 const deliveries = new DeliveryDeduper();
-/** The credential's signing secret per trigger node, read once per activation (see SigningSecretCache). */
+/** Read once per activation (see SigningSecretCache). */
 const signingSecrets = new SigningSecretCache();
 
-/** What is the same for all deliveries to one trigger node of one workflow. */
+/** The same for all deliveries to one trigger node of one workflow. */
 function scopeOf(ctx: IHookFunctions | IWebhookFunctions): string {
 	const node = ctx.getNode();
 	return `${ctx.getWorkflow().id ?? ''}:${node.id ?? node.name}`;
@@ -36,10 +36,7 @@ function sourceOf(ctx: IHookFunctions | IWebhookFunctions): Source {
 	return ctx.getNodeParameter('source', 'monitor') === 'jobs' ? 'jobs' : 'monitor';
 }
 
-/**
- * Job events need no registration (the job's own webhook option points here), but they must be
- * verifiable: activation fails when neither a Token nor the credential's signing secret is set.
- */
+/** Job events need no registration, but activation fails when neither a Token nor the signing secret is set. */
 async function assertJobEventsVerifiable(ctx: IHookFunctions): Promise<void> {
 	const token = String(ctx.getNodeParameter('jobToken', '') ?? '').trim();
 	if (token !== '') return;
@@ -58,7 +55,7 @@ async function assertJobEventsVerifiable(ctx: IHookFunctions): Promise<void> {
 	}
 }
 
-/** The sent body of an accepted delivery (n8n answers "Respond Immediately" webhooks with it). */
+/** n8n answers "Respond Immediately" webhooks with it. */
 const ACCEPTED = { received: true };
 
 function refuse(ctx: IWebhookFunctions, status: 400 | 401, message: string): IWebhookResponseData {
@@ -72,13 +69,13 @@ async function readSigningSecret(ctx: IWebhookFunctions): Promise<{ secret: stri
 	try {
 		credentials = await ctx.getCredentials('webDataApi');
 	} catch {
-		return { secret: undefined, read: false }; // no credential (manual mode): no signature to check
+		return { secret: undefined, read: false }; // no credential (manual mode)
 	}
 	const secret = typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret.trim() : '';
 	return { secret: secret === '' ? undefined : secret, read: true };
 }
 
-/** The signing secret, from the cache when fresh; `fresh` forces a read of the credential. */
+/** `fresh` forces a read of the credential. */
 async function signingSecretOf(ctx: IWebhookFunctions, scope: string, fresh = false): Promise<string | undefined> {
 	const credentialId = ctx.getNode().credentials?.webDataApi?.id ?? undefined;
 	if (!fresh) {
@@ -96,19 +93,18 @@ export class WebDataTrigger implements INodeType {
 		name: 'webDataTrigger',
 		icon: { light: 'file:webdatatrigger.svg', dark: 'file:webdatatrigger.dark.svg' },
 		group: ['trigger'],
-		// One version for the first release; from here on, a change of behaviour is a new version.
+		// From here on, a change of behaviour is a new version.
 		version: 1,
-		// The chosen events by their names ("Page Checked, Check Completed"), not their internal values.
+		// The chosen events' names, not their internal values.
 		subtitle: chosenNamesExpression(
 			'($parameter["source"] === "jobs" ? $parameter["jobEvents"] : $parameter["events"])',
 			triggerProperties.filter((p) => p.name === 'events' || p.name === 'jobEvents').flatMap((p) => p.options ?? []),
 		),
-		// Shown for both nodes in n8n's node creator: nodes/FACTS.md "n8n editor behaviour".
+		// FACTS.md "n8n editor behaviour" (node creator).
 		description:
 			'Scrape, search, map and crawl the web, parse PDFs and other files to Markdown, run research agents, and start workflows when a watched page changes',
 		eventTriggerDescription: 'Waiting for the service to send an event',
-		// What "Listen for test event" does and when its first event comes, where the user clicks it
-		// (n8n's trigger panel); the panel's notices say the same beside the fields.
+		// Where the user clicks "Listen for test event"; the notices say the same beside the fields.
 		triggerPanel: {
 			header: 'A test registers this workflow with the service and waits for one event',
 			executionsHelp: {
@@ -130,7 +126,7 @@ export class WebDataTrigger implements INodeType {
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
 				path: 'webhook',
-				// Empty: n8n answers with the node's `webhookResponse` (nodes/FACTS.md "n8n editor behaviour").
+				// FACTS.md "n8n editor behaviour" (webhook answers).
 				responseData: '',
 			},
 		],
@@ -144,13 +140,13 @@ export class WebDataTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				signingSecrets.forget(scopeOf(this)); // (re)activation: read the credential afresh
+				signingSecrets.forget(scopeOf(this)); // read the credential afresh
 				if (sourceOf(this) === 'jobs') {
 					await assertJobEventsVerifiable(this);
-					return true; // nothing to register: the job's webhook option points here
+					return true; // the job's webhook option points here
 				}
 				const exists = await checkExists(this);
-				if (exists) rememberListeningStart(this); // the floor of catch-ups (issue 29.2)
+				if (exists) rememberListeningStart(this); // the floor of catch-ups
 				return exists;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
@@ -166,7 +162,7 @@ export class WebDataTrigger implements INodeType {
 			async delete(this: IHookFunctions): Promise<boolean> {
 				signingSecrets.forget(scopeOf(this));
 				const removed = await remove(this);
-				if (removed) forgetToldChecks(this, scopeOf(this)); // a failed removal keeps all, like the registration
+				if (removed) forgetToldChecks(this, scopeOf(this)); // a failed removal keeps all
 				return removed;
 			},
 		},
@@ -179,7 +175,7 @@ export class WebDataTrigger implements INodeType {
 		const req = this.getRequestObject() as unknown as WebhookRequest;
 		const headers = (req.headers ?? this.getHeaderData()) as HeaderBag;
 
-		// 1. Authenticate, before anything else is looked at.
+		// 1. Authenticate before anything else.
 		let expectedToken: string | undefined;
 		if (source === 'jobs') {
 			const token = String(this.getNodeParameter('jobToken', '') ?? '').trim();
@@ -209,7 +205,7 @@ export class WebDataTrigger implements INodeType {
 		};
 		let auth = await check(await signingSecretOf(this, scope));
 		if (!auth.ok && !auth.tokenFailed && signingSecrets.mayRefresh(scope)) {
-			// The cached secret may be out of date (changed in the credential): check once more afresh.
+			// The secret may have changed in the credential: check once more afresh.
 			auth = await check(await signingSecretOf(this, scope, true));
 		}
 		if (!auth.ok) {
@@ -235,7 +231,7 @@ export class WebDataTrigger implements INodeType {
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		if (source === 'jobs') {
 			const events = this.getNodeParameter('jobEvents', []) as string[];
-			// A crawl / batch end: its real end is read once (the open-source server announces every end as completed).
+			// A crawl / batch end: its real end is read once (FACTS.md "Webhook deliveries").
 			const end = needsJobEndRead(envelope.type, events) ? await readJobEnd(this, envelope) : undefined;
 			if (end && 'readError' in end) {
 				this.logger.warn(`Web Data Trigger "${node.name}" could not read how job ${String(envelope.id)} ended: ${end.readError}`, {
@@ -251,7 +247,7 @@ export class WebDataTrigger implements INodeType {
 			if (!decision.run) return { webhookResponse: { received: true, ignored: decision.reason } };
 			return { workflowData: [this.helpers.returnJsonArray(decision.items)], webhookResponse: ACCEPTED };
 		}
-		// Monitor events: the checks missed since the last one told come first (issue 29.2).
+		// Monitor events: missed checks come first.
 		const decision = await tellMonitorDelivery(this, envelope, {
 			scope,
 			connection,

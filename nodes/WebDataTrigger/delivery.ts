@@ -3,13 +3,12 @@ import type { IDataObject } from 'n8n-workflow';
 import { isPlainObject } from '../WebData/helpers/objects';
 import { SIGNATURE_HEADER, TOKEN_HEADER, type HeaderBag } from './verify';
 
-/** The monitor events. */
 export const MONITOR_EVENTS = ['monitor.page', 'monitor.check.completed'] as const;
 export type MonitorEvent = (typeof MONITOR_EVENTS)[number];
 
 export const PAGE_STATUSES = ['same', 'new', 'changed', 'error'] as const;
 
-/** The delivery envelope: nodes/FACTS.md "Webhook deliveries". */
+/** FACTS.md "Webhook deliveries". */
 export interface Envelope {
 	type: string;
 	id?: unknown;
@@ -22,7 +21,7 @@ export interface Envelope {
 
 export type ParseResult = { ok: true; envelope: Envelope } | { ok: false; reason: string };
 
-/** Reads the envelope from the exact bytes received (the signed material), else n8n's parsed body; undefined → 400. */
+/** From the exact bytes received (the signed material), else n8n's parsed body; undefined → 400. */
 export function parseDelivery(rawBody: Buffer | string | undefined, parsedBody: unknown): ParseResult {
 	let value: unknown;
 	if (rawBody !== undefined && rawBody.length > 0) {
@@ -55,15 +54,12 @@ export function parseDelivery(rawBody: Buffer | string | undefined, parsedBody: 
 }
 
 export interface OutputOptions {
-	/** Events chosen on the node. */
 	events: string[];
-	/** Keep only `monitor.page` entries with one of these statuses (empty = all). */
+	/** Empty = all. */
 	statuses?: string[];
-	/** Keep only `monitor.page` entries whose `isMeaningful` is true. */
 	onlyMeaningful?: boolean;
-	/** Start the workflow for event types this node does not know. */
 	passUnknownEvents?: boolean;
-	/** Headers to add to each item (already redacted), when "Include Request Headers" is on. */
+	/** Already redacted. */
 	headers?: IDataObject;
 }
 
@@ -73,7 +69,7 @@ export type Decision =
 
 const isKnown = (type: string): type is MonitorEvent => (MONITOR_EVENTS as readonly string[]).includes(type);
 
-/** What a verified monitor delivery starts: one item per `data[]` entry, the envelope fields beside (and winning). */
+/** One item per `data[]` entry, the envelope fields beside (and winning). */
 export function itemsForDelivery(envelope: Envelope, options: OutputOptions): Decision {
 	const { type } = envelope;
 	if (isKnown(type)) {
@@ -103,7 +99,6 @@ export function itemsForDelivery(envelope: Envelope, options: OutputOptions): De
 			error: (envelope.error ?? entryError ?? null) as IDataObject[string],
 			metadata: (isPlainObject(envelope.metadata) ? envelope.metadata : {}) as IDataObject,
 		};
-		// Envelope fields first (and they win over an entry key of the same name).
 		const item: IDataObject = { ...beside, ...(rest as IDataObject), ...beside };
 		if (options.headers) item.headers = options.headers;
 		return item;
@@ -111,7 +106,6 @@ export function itemsForDelivery(envelope: Envelope, options: OutputOptions): De
 	return { run: true, items };
 }
 
-/** Request headers for the output, with the secret token and the signature replaced. */
 export function redactedHeaders(headers: HeaderBag | undefined): IDataObject {
 	const secretNames = [TOKEN_HEADER.toLowerCase(), SIGNATURE_HEADER.toLowerCase(), 'authorization', 'cookie'];
 	const out: IDataObject = {};
@@ -122,7 +116,7 @@ export function redactedHeaders(headers: HeaderBag | undefined): IDataObject {
 	return out;
 }
 
-/** Job events; why the end is read, not trusted: nodes/FACTS.md "Webhook deliveries". */
+/** Why the end is read, not trusted: FACTS.md "Webhook deliveries". */
 export const JOB_EVENTS = [
 	'crawl.started',
 	'crawl.page',
@@ -141,39 +135,35 @@ export const JOB_EVENTS = [
 	'agent.cancelled',
 ] as const;
 
-/** Events whose `data[]` holds scraped pages (Documents): one item per page. */
+/** One item per page. */
 const PAGE_EVENTS = ['crawl.page', 'batch_scrape.page'];
 
-/** The events that announce a job's end. */
 const END_EVENT_KINDS = ['completed', 'failed', 'cancelled'];
 
 export type JobPrefix = 'crawl' | 'batch_scrape' | 'agent';
 
-/** A crawl / batch / agent end delivery: its job kind prefix and the end it announces, or undefined. */
 export function jobEndAnnouncement(type: string): { prefix: JobPrefix; announced: string } | undefined {
 	const match = /^(crawl|batch_scrape|agent)\.(\w+)$/.exec(type);
 	if (!match || !END_EVENT_KINDS.includes(match[2])) return undefined;
 	return { prefix: match[1] as JobPrefix, announced: match[2] };
 }
 
-/** Whether the job's status is read first: an end event of a job kind with a chosen end event. */
+/** An end event of a job kind with a chosen end event. */
 export function needsJobEndRead(type: string, events: string[]): boolean {
 	const end = jobEndAnnouncement(type);
 	if (!end) return false;
 	return END_EVENT_KINDS.some((kind) => events.includes(`${end.prefix}.${kind}`));
 }
 
-/** The event that really happened: `<prefix>.<status>` when the read status is an end, else the announced one. */
+/** `<prefix>.<status>` when the read status is an end, else the announced one. */
 export function realEndEvent(type: string, end: JobEnd | undefined): string {
 	const announcement = jobEndAnnouncement(type);
 	if (!announcement || !end || !('status' in end) || !END_EVENT_KINDS.includes(end.status)) return type;
 	return `${announcement.prefix}.${end.status}`;
 }
 
-/** The job's real end, read once with its status, or why it could not be read. */
 export type JobEnd = { status: string; total?: number; completed?: number; creditsUsed?: number } | { readError: string };
 
-/** The JobEnd of a status body. */
 export function jobEndOf(body: IDataObject): JobEnd {
 	if (typeof body.status !== 'string') return { readError: 'the status answer has no "status"' };
 	const end: JobEnd = { status: body.status };
@@ -184,28 +174,24 @@ export function jobEndOf(body: IDataObject): JobEnd {
 }
 
 export interface JobOutputOptions {
-	/** Job events chosen on the node. */
 	events: string[];
-	/** The job's status as read (needsJobEndRead), for an end event: it decides the event. */
+	/** It decides the event. */
 	end?: JobEnd;
-	/** Start the workflow for event types this node does not know (crawl.*, batch_scrape.*, agent.* only). */
+	/** crawl.*, batch_scrape.*, agent.* only. */
 	passUnknownEvents?: boolean;
-	/** Headers to add to each item (already redacted), when "Include Request Headers" is on. */
+	/** Already redacted. */
 	headers?: IDataObject;
 }
 
 const isJobEvent = (type: string): boolean => (JOB_EVENTS as readonly string[]).includes(type);
 const jobTypeOf = (type: string): string => type.split('.')[0];
 
-/**
- * What a verified job-event delivery starts: one item per page for `*.page` events, else ONE summary
- * item; an end item carries the real end beside what the service announced.
- */
+/** One item per page for `*.page` events, else one summary item; an end item carries the real end beside the announced one. */
 export function jobItemsForDelivery(envelope: Envelope, options: JobOutputOptions): Decision {
 	const { type } = envelope;
 	const announcement = jobEndAnnouncement(type);
 	const end = announcement ? options.end : undefined;
-	// Ends may all be announced as completed: nodes/FACTS.md "Webhook deliveries".
+	// Ends may all be announced as completed (FACTS.md "Webhook deliveries").
 	const event = realEndEvent(type, end);
 	if (isJobEvent(type)) {
 		if (!options.events.includes(event)) return { run: false, reason: 'event not selected' };
@@ -245,7 +231,7 @@ export function jobItemsForDelivery(envelope: Envelope, options: JobOutputOption
 		}
 	}
 	const items = bodies.map((body) => {
-		// An entry's own `error` (a page's) is kept when the envelope has none.
+		// A page's own `error` is kept when the envelope has none.
 		const own = { ...beside, error: (beside.error ?? body.error ?? null) as IDataObject[string] };
 		const item: IDataObject = { ...own, ...body, ...own };
 		if (options.headers) item.headers = options.headers;

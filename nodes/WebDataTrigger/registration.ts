@@ -9,12 +9,7 @@ import { monitorCreateBody, type MonitorFields } from './monitorBody';
 import { headerValue, newSecretToken, safeEqual, SIGNATURE_HEADER, TOKEN_HEADER, type HeaderBag } from './verify';
 import { isPlainObject } from '../WebData/helpers/objects';
 
-/**
- * Registration of the trigger with the service (webhookMethods checkExists / create / delete). Kept
- * in the node's static data: connection ('create' | 'attach', trusted by delete()), monitorId,
- * secretToken (new per registration), webhookUrl, previousWebhook (attach only). Test and production
- * registrations never share it: nodes/FACTS.md "Trigger".
- */
+/** Registration with the service, kept in static data; delete() trusts the stored `connection` (FACTS.md "Trigger"). */
 export interface Registration {
 	connection?: 'create' | 'attach';
 	monitorId?: string;
@@ -48,7 +43,7 @@ function forget(reg: Registration & IDataObject): void {
 	for (const key of REGISTRATION_KEYS) delete reg[key];
 }
 
-/** The outcome of a call, so a caller can act on a 404 and pass every other (NodeApiError) failure on. */
+/** So a caller can act on a 404 and pass every other failure on. */
 type Settled<T> = { ok: true; value: T } | { ok: false; error: Error };
 
 async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
@@ -59,12 +54,12 @@ async function settle<T>(promise: Promise<T>): Promise<Settled<T>> {
 	}
 }
 
-/** A route-level 404: the server has no such endpoint (no monitor endpoints: nodes/FACTS.md "Trigger"). */
+/** A route-level 404: no monitor endpoints (FACTS.md "Trigger"). */
 function isMissingEndpoint(error: unknown): boolean {
 	return (error as { context?: { missingEndpoint?: unknown } })?.context?.missingEndpoint === true;
 }
 
-/** The API's own JSON 404 for the monitor: it is gone (deleted, or another team's). */
+/** The API's JSON 404: the monitor is deleted or another team's. */
 function isNotFound(error: unknown): boolean {
 	const e = error as { httpCode?: unknown; context?: { httpStatus?: unknown } };
 	return (e?.httpCode === '404' || e?.context?.httpStatus === 404) && !isMissingEndpoint(error);
@@ -76,7 +71,6 @@ const NO_MONITOR_ENDPOINTS_HINT =
 	'or, without monitors, set Source to "Job Events" to receive the events of crawls and batch scrapes, which need no monitor. ' +
 	'Nothing was dropped: the registration stays stored until the monitor endpoints answer again.';
 
-/** apiRequest for a monitor endpoint; a server without monitor endpoints fails with a message that says so. */
 async function monitorRequest<T = IDataObject>(ctx: IHookFunctions, request: ApiRequest): Promise<T> {
 	const answer = await settle(apiRequest<T>(ctx, request));
 	if (answer.ok) return answer.value;
@@ -104,7 +98,6 @@ function attachedMonitorId(ctx: IHookFunctions): string {
 	return requireUuid(ctx.getNode(), 'Monitor', raw);
 }
 
-/** Whether this is a "Listen for test event" registration. */
 export function isTestRegistration(ctx: IHookFunctions): boolean {
 	return ctx.getActivationMode() === 'manual' || ctx.getMode() === 'manual';
 }
@@ -116,7 +109,7 @@ export function isPrivateHost(hostname: string): boolean {
 	return PRIVATE_HOST.test(hostname);
 }
 
-/** The service does not deliver to private or loopback addresses: say so at activation rather than wait forever. */
+/** The service skips private addresses: say so at activation rather than wait forever. */
 async function assertReachable(ctx: IHookFunctions, webhookUrl: string): Promise<void> {
 	const credentials = await ctx.getCredentials('webDataApi');
 	const base = new URL(normalizeBaseUrl(credentials.baseUrl));
@@ -135,7 +128,7 @@ async function assertReachable(ctx: IHookFunctions, webhookUrl: string): Promise
 	}
 }
 
-/** The last two path segments (`<webhookId>/<path>`) of a webhook URL: the same for its test and production forms. */
+/** `<webhookId>/<path>`: the same for a webhook URL's test and production forms. */
 function nodePathOf(url: unknown): string | undefined {
 	if (typeof url !== 'string') return undefined;
 	try {
@@ -155,7 +148,6 @@ async function getMonitor(ctx: IHookFunctions, monitorId: string): Promise<IData
 	return isPlainObject(body.data) ? body.data : {};
 }
 
-/** Only the keys a webhook may have, with string values where the API wants strings. */
 function restorableWebhook(previous: IDataObject): IDataObject {
 	const webhook: IDataObject = { url: String(previous.url) };
 	const strings = (value: unknown, drop?: string): IDataObject | undefined => {
@@ -191,18 +183,14 @@ function monitorFields(ctx: IHookFunctions): MonitorFields {
 		scheduleType: ctx.getNodeParameter('scheduleType', 'text') as 'text' | 'cron',
 		scheduleText: ctx.getNodeParameter('scheduleText', '') as string,
 		cron: ctx.getNodeParameter('cron', '') as string,
-		// Empty (the default): the workflow's time zone.
 		timezone: timezoneOrWorkflowZone(ctx.getNodeParameter('timezone', ''), () => ctx.getTimezone()) as string,
 		goal: ctx.getNodeParameter('goal', '') as string,
 	};
 }
 
-// ---- webhookMethods ----
-
-/** True when the registration in static data is intact at the service (same monitor, URL, token, events). */
 export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 	const connection = ctx.getNodeParameter('connection', 'create') as Connection;
-	if (connection === 'manual') return true; // nothing to register
+	if (connection === 'manual') return true;
 	const reg = registrationOf(ctx);
 	// Same test as webhook(): a lost or blank secret means re-register.
 	if (!reg.secretToken || !reg.monitorId || reg.connection !== connection) return false;
@@ -211,7 +199,7 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 	const found = await settle(getMonitor(ctx, reg.monitorId));
 	if (!found.ok) {
 		if (!isNotFound(found.error)) throw found.error;
-		forget(reg); // the monitor is gone: nothing to clean up or restore
+		forget(reg); // gone: nothing to clean up or restore
 		return false;
 	}
 	const monitor = found.value;
@@ -222,7 +210,6 @@ export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 	return sameEvents(webhook.events, selectedEvents(ctx));
 }
 
-/** Registers this node's webhook URL with a new secret token (creates or attaches the monitor). */
 export async function create(ctx: IHookFunctions): Promise<boolean> {
 	const connection = ctx.getNodeParameter('connection', 'create') as Connection;
 	if (connection === 'manual') return true;
@@ -241,8 +228,7 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 		body.webhook = ourWebhook(url, secretToken, events);
 		let reused: string | undefined;
 		if (reg.connection === 'create' && reg.monitorId) {
-			// Our monitor from an earlier registration (secret lost, webhook changed, or a delete that
-			// failed): bring it in line instead of leaving it behind and creating a second one.
+			// Ours from an earlier registration: bring it in line rather than create a second one.
 			const patched = await settle(
 				monitorRequest(ctx, { method: 'PATCH', path: `/monitor/${reg.monitorId}`, body, hints: MONITOR_HINTS }),
 			);
@@ -267,15 +253,13 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 		monitorId = attachedMonitorId(ctx);
 		const monitor = await getMonitor(ctx, monitorId);
 		const found = isPlainObject(monitor.webhook) && typeof monitor.webhook.url === 'string' ? monitor.webhook : null;
-		// The inert webhook an earlier deactivation left (see disarmWebhook) counts as none.
 		const current = isInert(found) ? null : found;
 		const sameRegistration = reg.connection === 'attach' && reg.monitorId === monitorId && 'previousWebhook' in reg;
 		let previous: IDataObject | null;
 		if (current && current.url === url) {
-			// Already pointing here (a re-registration): what it had before is what we stored, if anything.
 			previous = sameRegistration ? (reg.previousWebhook ?? null) : null;
 		} else if (current && !test && nodePathOf(current.url) === nodePathOf(url)) {
-			// Pointing at this node's test URL (a test listen still going): not worth restoring.
+			// This node's test URL: not worth restoring.
 			previous = sameRegistration ? (reg.previousWebhook ?? null) : null;
 		} else {
 			previous = current ? restorableWebhook(current) : null;
@@ -295,12 +279,12 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 	reg.secretToken = secretToken;
 	reg.webhookUrl = url;
 
-	// Off by default (description.ts): a test spends no credits unless asked.
+	// Off by default: a test spends no credits unless asked.
 	if (test && ctx.getNodeParameter('runCheckWhenListening', false)) {
 		try {
 			await monitorRequest(ctx, { method: 'POST', path: `/monitor/${monitorId}/run`, body: {}, hints: MONITOR_HINTS });
 		} catch (error) {
-			// A check already running (409) delivers anyway; anything else only delays the test event.
+			// A running check (409) delivers anyway.
 			ctx.logger.warn(
 				`Web Data Trigger "${ctx.getNode().name}" could not start a check now: ${(error as Error).message}. The monitor checks on its schedule.`,
 			);
@@ -309,7 +293,6 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 	return true;
 }
 
-/** Removes the registration: deletes the created monitor, or restores the attached monitor's webhook. */
 export async function remove(ctx: IHookFunctions): Promise<boolean> {
 	const reg = registrationOf(ctx);
 	if (!reg.monitorId || !reg.connection) {
@@ -321,7 +304,7 @@ export async function remove(ctx: IHookFunctions): Promise<boolean> {
 			? await settle(monitorRequest(ctx, { method: 'DELETE', path: `/monitor/${reg.monitorId}` }))
 			: await settle(restoreWebhook(ctx, reg));
 	if (!done.ok && !isNotFound(done.error)) {
-		// Kept in static data: the next activation finds the monitor again and reuses or cleans it.
+		// Kept: the next activation finds the monitor again.
 		ctx.logger.warn(
 			`Web Data Trigger "${ctx.getNode().name}" could not unregister from monitor ${reg.monitorId}: ${done.error.message}`,
 			{ workflowId: ctx.getWorkflow().id },
@@ -336,7 +319,7 @@ async function restoreWebhook(ctx: IHookFunctions, reg: Registration): Promise<v
 	const monitorId = reg.monitorId as string;
 	const found = await settle(getMonitor(ctx, monitorId));
 	if (!found.ok) {
-		if (isNotFound(found.error)) return; // deleted meanwhile: nothing to restore
+		if (isNotFound(found.error)) return; // deleted meanwhile
 		throw found.error;
 	}
 	const monitor = found.value;
@@ -352,11 +335,10 @@ async function restoreWebhook(ctx: IHookFunctions, reg: Registration): Promise<v
 		});
 		return;
 	}
-	// The API cannot remove a webhook, so leave an inert one: nodes/FACTS.md "Trigger".
+	// The API cannot remove a webhook (FACTS.md "Trigger").
 	await disarmWebhook(ctx, monitorId, reg);
 }
 
-/** Where a deactivated trigger leaves a monitor that had no webhook before: a loopback URL the service skips. */
 export const INERT_WEBHOOK_URL = 'http://127.0.0.1:9/web-data-trigger-deactivated';
 
 function isInert(webhook: IDataObject | null | undefined): boolean {
@@ -373,8 +355,7 @@ async function disarmWebhook(ctx: IHookFunctions, monitorId: string, reg: Regist
 	const inert = await patch({ url: INERT_WEBHOOK_URL, events: ['monitor.check.completed'] });
 	if (inert.ok || isNotFound(inert.error)) return;
 	if (!refusedByService(inert.error)) throw inert.error;
-	// Refused: keep this workflow's URL but with a token nobody holds (it is not stored), so every
-	// delivery is refused with 401 even after a later activation of the same workflow.
+	// Refused: a token nobody holds, so every delivery is refused with 401, even after a later activation.
 	const rotated = await patch({
 		url: reg.webhookUrl ?? INERT_WEBHOOK_URL,
 		headers: { [TOKEN_HEADER]: newSecretToken() },

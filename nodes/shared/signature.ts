@@ -1,13 +1,12 @@
 import { createHash, createHmac, timingSafeEqual } from 'crypto';
 
-/** Checks of incoming service webhooks (token, signature; constant time), shared by the trigger and the resume calls: nodes/FACTS.md "Webhook deliveries". */
+/** Token and signature checks (constant time), shared by the trigger and the resume calls (FACTS.md "Webhook deliveries"). */
 
-/** The service's HMAC signature header. */
 export const SIGNATURE_HEADER = 'X-Firecrawl-Signature';
 
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
-/** What n8n's webhook request object offers a node (n8n keeps the raw bytes of the body). */
+/** n8n keeps the raw bytes of the body. */
 export interface WebhookRequest {
 	rawBody?: Buffer;
 	body?: unknown;
@@ -15,20 +14,19 @@ export interface WebhookRequest {
 	readRawBody?: () => Promise<void>;
 }
 
-/** The part of n8n's webhook response object a node uses to refuse a call. */
 export interface WebhookResponse {
 	status(code: number): WebhookResponse;
 	json(body: unknown): unknown;
 }
 
-/** Constant-time equality of two strings of any length (their SHA-256 digests are compared). */
+/** Any length: their SHA-256 digests are compared. */
 export function safeEqual(a: string, b: string): boolean {
 	const left = createHash('sha256').update(a, 'utf8').digest();
 	const right = createHash('sha256').update(b, 'utf8').digest();
 	return timingSafeEqual(left, right);
 }
 
-/** One header's value, case-insensitively; undefined when absent or sent more than once. */
+/** Case-insensitive; undefined when absent or sent more than once. */
 export function headerValue(headers: HeaderBag | undefined, name: string): string | undefined {
 	if (!headers) return undefined;
 	const wanted = name.toLowerCase();
@@ -41,12 +39,12 @@ export function headerValue(headers: HeaderBag | undefined, name: string): strin
 	return values.length === 1 ? values[0] : undefined;
 }
 
-/** HMAC-SHA256 of the raw body as lower-case hex (what the service puts after "sha256="). */
+/** Lower-case hex, as the service sends after "sha256=". */
 export function signBody(secret: string, rawBody: Buffer | string): string {
 	return createHmac('sha256', secret).update(rawBody).digest('hex');
 }
 
-/** Whether `header` is "sha256=<hex>" and the hex equals HMAC-SHA256(secret, rawBody), in constant time. */
+/** "sha256=<hex>", compared in constant time. */
 export function signatureMatches(secret: string, rawBody: Buffer | string, header: string | undefined): boolean {
 	if (typeof header !== 'string') return false;
 	const match = /^\s*sha256=([0-9a-fA-F]{64})\s*$/.exec(header);
@@ -56,19 +54,17 @@ export function signatureMatches(secret: string, rawBody: Buffer | string, heade
 	return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** A token derived from a secret and a context (HMAC over the parts as JSON): the same in any process, so nothing is stored. */
+/** The same in any process, so nothing is stored. */
 export function derivedToken(secret: string, ...parts: string[]): string {
 	return createHmac('sha256', secret).update(JSON.stringify(parts)).digest('hex');
 }
 
 export interface DeliveryCheck {
 	headers: HeaderBag | undefined;
-	/** The exact bytes received; needed only when a signing secret is set. */
+	/** Needed only when a signing secret is set. */
 	rawBody: Buffer | string | undefined;
-	/** Header that must carry `expectedToken`, when one is required. */
 	tokenHeader?: string;
 	expectedToken?: string;
-	/** The signing secret of the credential, or undefined/empty when none is set. */
 	signingSecret?: string;
 }
 
@@ -76,10 +72,7 @@ export type DeliveryVerdict =
 	| { ok: true; verifiedBy: Array<'token' | 'signature'> }
 	| { ok: false; reason: string; /** which check refused it (the token is checked first) */ failed: 'token' | 'signature' };
 
-/**
- * Every check whose secret is set must pass: the token first, then the signature over the raw body.
- * `reason` is for logs and answers: it never contains a secret.
- */
+/** Token first, then signature; every check whose secret is set must pass. `reason` never holds a secret. */
 export function verifyDelivery(input: DeliveryCheck): DeliveryVerdict {
 	const verifiedBy: Array<'token' | 'signature'> = [];
 	if (input.expectedToken) {
@@ -105,14 +98,11 @@ export function verifyDelivery(input: DeliveryCheck): DeliveryVerdict {
 
 export interface ResumeCallCheck {
 	headers: HeaderBag | undefined;
-	/** The query of the call's URL (n8n's parsed query). */
 	query: Record<string, unknown> | undefined;
-	/** The exact bytes received; needed for the signature. */
 	rawBody: Buffer | string | undefined;
 	tokenHeader: string;
 	tokenQuery: string;
 	expectedToken: string;
-	/** The signing secret of the credential, or undefined/empty when none is set. */
 	signingSecret?: string;
 }
 
@@ -120,18 +110,14 @@ export type ResumeCallVerdict =
 	| { ok: true; verifiedBy: Array<'header token' | 'URL token' | 'signature'> }
 	| { ok: false; reason: string };
 
-/** One query value as a string; undefined when absent, `null` when sent more than once or not a string. */
+/** `null` when sent more than once or not a string. */
 function queryValue(query: Record<string, unknown> | undefined, name: string): string | null | undefined {
 	if (!query || !Object.prototype.hasOwnProperty.call(query, name)) return undefined;
 	const value = query[name];
 	return typeof value === 'string' ? value : null;
 }
 
-/**
- * A resume call is authentic when it proves at least one of: the token in the header, the token in
- * the URL (for services that drop custom headers), the signature (for services that forward
- * neither); a present but wrong proof refuses it. A signature without a secret counts as absent.
- */
+/** At least one proof (header token, URL token, signature) must hold and none be wrong; a signature without a secret counts as absent. */
 export function verifyResumeCall(input: ResumeCallCheck): ResumeCallVerdict {
 	const verifiedBy: Array<'header token' | 'URL token' | 'signature'> = [];
 	const tokenHeaderValue = headerValue(input.headers, input.tokenHeader);

@@ -1,8 +1,3 @@
-// Room fields/: the field builders, option vocabulary and server rules that several operations share
-// (scrape options, Custom Body Fields, the Output field, description ordering, version display
-// rules). It may import helpers/, tool/ and n8n-workflow; never jobs/, resources/ or the node files.
-// Layout of the whole package: nodes/README.md.
-
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
@@ -12,17 +7,10 @@ import { isToolRun } from '../helpers/toolMode';
 import type { Operation } from '../types';
 import { show } from '../helpers/validation';
 
-/**
- * "Custom Body Fields": request-body fields the node does not show yet (the API grows faster than the
- * node), merged after the operation has built and checked its body. So a custom field cannot smuggle
- * a value the node would refuse, a key a field of the operation sets (filled or not) or the node sets
- * itself is refused, `scrapeOptions` opens one level down under the same rules, and the package's
- * known rules run on the merged body; other keys go as given (the service's 400 names unknown ones).
- * A model never fills it.
- */
+/** "Custom Body Fields": merged after the operation's body is built and checked, under the same rules, so it cannot smuggle a value the node would refuse. */
 
 export const CUSTOM_BODY_NAME = 'customBody';
-// Short enough for the option list and the field label: nodes/FACTS.md "n8n editor behaviour".
+// FACTS.md "n8n editor behaviour".
 export const CUSTOM_BODY_LABEL = 'Custom Body Fields';
 
 export const customBodyOption: INodeProperties = {
@@ -34,26 +22,24 @@ export const customBodyOption: INodeProperties = {
 	description:
 		'Request fields this node does not show yet, as a JSON object merged into the body it sends. A key that a field of this node sets is refused (use that field); other keys go to the service as given.',
 	hint: 'A JSON object added to the request, for fields the panel does not have; keys of the panel\'s own fields are refused',
-	// Not offered to a model: the tool variant does not show it (and does not read it).
+	// The tool variant neither shows nor reads it.
 	displayOptions: { show: { '@tool': [false] } },
 };
 
-/** Body key → the parameters of other names that set it (an operation's `bodyKeys`). */
 export type BodyKeys = NonNullable<Operation['bodyKeys']>;
 
-/** What Custom Body Fields needs of an operation: its fields, and the body keys they set under other names. */
 export interface BodyFields {
 	properties: INodeProperties[];
 	bodyKeys?: BodyKeys;
 }
 
-/** Objects the node builds that custom fields may extend, one level down (same rules inside). */
+/** Custom fields may extend these one level down, under the same rules. */
 const OPEN_OBJECTS = ['scrapeOptions'];
 
-/** Parameter name → its display name (inside a collection: "Collection → Option"), over every field of an operation. */
+/** Inside a collection: "Collection → Option". */
 export function fieldNames(properties: INodeProperties[]): Map<string, string> {
 	const names = new Map<string, string>();
-	// The operation's own fields first, then the options of its collections (a top-level field wins a name).
+	// A top-level field wins a name.
 	const add = (property: INodeProperties, label: string) => {
 		if (property.name !== CUSTOM_BODY_NAME && !names.has(property.name)) names.set(property.name, label);
 	};
@@ -65,7 +51,6 @@ export function fieldNames(properties: INodeProperties[]): Map<string, string> {
 	return names;
 }
 
-/** The collection of the operation that holds the option, if any. */
 function holderOf(properties: INodeProperties[]): string | undefined {
 	const holder = properties.find(
 		(p) => p.type === 'collection' && Array.isArray(p.options) && (p.options as INodeProperties[]).some((o) => o.name === CUSTOM_BODY_NAME),
@@ -73,7 +58,6 @@ function holderOf(properties: INodeProperties[]): string | undefined {
 	return holder?.name;
 }
 
-/** The field of the operation that sets body key `key`, or undefined. */
 function fieldFor(key: string, names: Map<string, string>, bodyKeys: BodyKeys | undefined): string | undefined {
 	const from = bodyKeys && Object.prototype.hasOwnProperty.call(bodyKeys, key) ? bodyKeys[key] : [];
 	for (const name of [key, ...from]) {
@@ -90,7 +74,7 @@ function refused(ctx: IExecuteFunctions, i: number, message: string, description
 	});
 }
 
-/** The option's value as an object (empty when not set); a clear error when it is not a JSON object. */
+/** Empty when not set. */
 export function readCustomBody(ctx: IExecuteFunctions, i: number, raw: unknown): IDataObject {
 	if (raw === undefined || raw === null) return {};
 	let value: unknown = raw;
@@ -113,7 +97,7 @@ export function readCustomBody(ctx: IExecuteFunctions, i: number, raw: unknown):
 	return value;
 }
 
-/** Checks `custom` against what the node sets (`built`, and every field of the operation), at `path`. */
+/** `built` and every field of the operation, at `path`. */
 function merge(
 	ctx: IExecuteFunctions,
 	i: number,
@@ -126,7 +110,6 @@ function merge(
 	for (const [key, value] of Object.entries(custom)) {
 		const at = [...path, key].join('.');
 		if (path.length === 0 && OPEN_OBJECTS.includes(key) && Object.prototype.hasOwnProperty.call(built, 'formats')) {
-			// Scrape and Batch Scrape send the scrape options at the top level of their body.
 			throw refused(ctx, i, `"${at}": this operation sends its scrape options at the top level of the body`, `Put the new scrape options at the top level of ${CUSTOM_BODY_LABEL}, e.g. {"minAge": 60000}.`);
 		}
 		if (path.length === 0 && OPEN_OBJECTS.includes(key)) {
@@ -154,7 +137,6 @@ function merge(
 	return merged;
 }
 
-/** The rules the package knows for keys that may come from the custom body, run on the merged body. */
 function checkMerged(ctx: IExecuteFunctions, i: number, body: IDataObject): void {
 	const webhook = body.webhook;
 	if (isPlainObject(webhook)) {
@@ -171,7 +153,7 @@ function checkMerged(ctx: IExecuteFunctions, i: number, body: IDataObject): void
 	}
 }
 
-/** Merges item `i`'s custom fields into the checked `body` and returns it; throws before anything is sent, leaving `body` as it was. */
+/** Throws before anything is sent, leaving `body` as it was. */
 export function applyCustomBody(ctx: IExecuteFunctions, i: number, operation: BodyFields, body: IDataObject): IDataObject {
 	if (isToolRun(ctx)) return body;
 	const { properties, bodyKeys } = operation;

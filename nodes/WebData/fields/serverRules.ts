@@ -1,16 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/** Rules the real server applies to request bodies where the spec is silent: nodes/FACTS.md "Server request rules". Each returns a sentence for the error message, or undefined when the value passes. */
-
-// ---- wait times and actions ----
+/** The server's rules where the spec is silent (FACTS.md "Server request rules"); each returns a sentence for the error, or undefined. */
 
 export const MAX_WAIT_FOR_MS = 60_000;
 export const MAX_ACTIONS = 50;
-/** The wait actions of one request together. */
 export const MAX_ACTIONS_WAIT_MS = 60_000;
 export const SELECTOR_WAIT_MS = 1_000;
 
-/** waitFor: at most 60 s, and at most half of a given timeout. */
 export function waitForProblem(waitFor: number, timeout: number | undefined): string | undefined {
 	if (waitFor > MAX_WAIT_FOR_MS) return `at most ${MAX_WAIT_FOR_MS} ms (60 seconds)`;
 	if (timeout !== undefined && waitFor > 0 && waitFor > timeout / 2) {
@@ -19,7 +15,7 @@ export function waitForProblem(waitFor: number, timeout: number | undefined): st
 	return undefined;
 }
 
-/** Milliseconds the wait actions wait, as the server counts them. */
+/** As the server counts them. */
 export function actionsWaitMs(actions: IDataObject[]): number {
 	let total = 0;
 	for (const action of actions) {
@@ -30,7 +26,6 @@ export function actionsWaitMs(actions: IDataObject[]): number {
 	return total;
 }
 
-/** At most 50 actions, and their waits together at most 60 s. */
 export function actionsProblem(actions: IDataObject[]): string | undefined {
 	if (actions.length > MAX_ACTIONS) return `at most ${MAX_ACTIONS} actions (it has ${actions.length})`;
 	const wait = actionsWaitMs(actions);
@@ -40,16 +35,14 @@ export function actionsProblem(actions: IDataObject[]): string | undefined {
 	return undefined;
 }
 
-/** waitFor plus the wait actions: at most 60 s together (older servers; passes newer ones too). */
+/** Older servers cap the two together; newer ones pass too. */
 export function totalWaitProblem(waitFor: number, actions: IDataObject[]): string | undefined {
 	const total = waitFor + actionsWaitMs(actions);
 	if (actions.length === 0 || total <= MAX_ACTIONS_WAIT_MS) return undefined;
 	return `Wait For and the wait actions add up to ${total} ms; together they may wait at most ${MAX_ACTIONS_WAIT_MS} ms (60 seconds; a wait on a selector counts 1000 ms)`;
 }
 
-// ---- JSON schemas for structured output ----
-
-/** Where the schema holds a free-form dictionary structured output cannot use ("properties → tags", …), or undefined. */
+/** E.g. "properties → tags": a free-form dictionary structured output cannot use. */
 export function structuredSchemaProblem(schema: unknown): string | undefined {
 	const seen = new Set<object>();
 	const walk = (node: unknown, path: string[]): string | undefined => {
@@ -76,18 +69,12 @@ export function structuredSchemaProblem(schema: unknown): string | undefined {
 	return walk(schema, []);
 }
 
-// ---- formats and proxies: nodes/FACTS.md "Server request rules" ----
-
-/** What Search can scrape its results into. */
 export const SEARCH_FORMATS = ['markdown', 'html', 'rawHtml', 'links', 'images', 'summary', 'json', 'screenshot'];
 
 export const PROXIES = ['auto', 'basic', 'enhanced', 'stealth'];
 export const MONITOR_TARGET_PROXIES = ['basic', 'enhanced', 'auto'];
 export const PARSE_PROXIES = ['basic', 'auto'];
 
-// ---- countries ----
-
-/** The server's country table: ISO 3166-1 alpha-2 plus XK. */
 const ISO_COUNTRIES = new Set(
 	(
 		'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +
@@ -100,14 +87,11 @@ const ISO_COUNTRIES = new Set(
 	).split(' '),
 );
 
-/** Whether `code` (any case) is a country code the server knows. */
 export function isCountryCode(code: string): boolean {
 	return ISO_COUNTRIES.has(code.toUpperCase());
 }
 
 export const COUNTRY_RULE = 'a two-letter ISO 3166-1 country code such as US, DE or JP';
-
-// ---- search domains ----
 
 const SEARCH_DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/;
 
@@ -115,9 +99,7 @@ export function isSearchDomain(domain: string): boolean {
 	return SEARCH_DOMAIN.test(domain.trim().toLowerCase());
 }
 
-// ---- crawl options ----
-
-/** Seconds; the package's own bound: nodes/FACTS.md "Server request rules". */
+/** Seconds; the package's own bound (FACTS.md "Server request rules"). */
 export const MAX_CRAWL_DELAY_S = 60;
 
 export function crawlDelayProblem(delay: unknown): string | undefined {
@@ -132,10 +114,10 @@ export const MAX_PATH_PATTERN_LENGTH = 2000;
 export const MAX_TOTAL_PATH_PATTERNS = 1000;
 export const MAX_TOTAL_PATH_PATTERN_CHARS = 100_000;
 
-/** A leading inline-flag group such as (?i): the server's engine has it, RegExp has not. */
+/** The server's engine has them, RegExp has not. */
 const INLINE_FLAGS = /^\(\?([imsUux]+)\)/;
 
-/** The server compiles paths as RE2-style regex (no look-around, no backreferences); the rest is checked by compiling here. */
+/** RE2-style on the server (no look-around, no backreferences); the rest is checked by compiling here. */
 export function pathPatternProblem(pattern: string): string | undefined {
 	let inClass = false;
 	for (let k = 0; k < pattern.length; k++) {
@@ -166,13 +148,13 @@ export function pathPatternProblem(pattern: string): string | undefined {
 }
 
 export interface PathPatternIssue {
-	/** Which list: includePaths or excludePaths (undefined: both together). */
+	/** Undefined: both together. */
 	field?: 'includePaths' | 'excludePaths';
 	value: unknown;
 	rule: string;
 }
 
-/** The first problem of the path patterns, in the server's order. */
+/** In the server's order. */
 export function pathPatternsIssue(include: string[], exclude: string[]): PathPatternIssue | undefined {
 	for (const [field, list] of [
 		['includePaths', include],
@@ -202,27 +184,24 @@ export function pathPatternsIssue(include: string[], exclude: string[]): PathPat
 	return undefined;
 }
 
-// ---- webhooks ----
-
-/** The service sets X-Firecrawl- headers itself and refuses them; the whole prefix is kept for it. */
+/** The whole X-Firecrawl- prefix is kept for the service. */
 export function isReservedWebhookHeader(name: string): boolean {
 	return name.trim().toLowerCase().startsWith('x-firecrawl-');
 }
 
-/** Status reads ask for one document at most (0 means "all" on some builds): nodes/FACTS.md "Job status pages". */
+/** 0 means "all" on some builds (FACTS.md "Job status pages"). */
 export const STATUS_ONLY_LIMIT = 1;
 export const READ_PAGE_LIMIT = 100;
 
-/** An HTTP header name (RFC 9110 token): what a request header set by the user may be called. */
+/** RFC 9110 token. */
 export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** A page's load timeout, in ms: the bounds of every `timeout` of a scrape (scrape options, monitor targets, Parse). */
+/** Every scrape `timeout` (scrape options, monitor targets, Parse). */
 export const SCRAPE_TIMEOUT_MS = Object.freeze({ min: 1_000, max: 300_000 });
 
 export const RESERVED_WEBHOOK_HEADER_RULE =
 	'header names starting with X-Firecrawl- are set by the service itself (X-Firecrawl-Signature, X-Firecrawl-Event, …); use another name';
 
-/** The key of the first metadata value that is not text, or undefined. */
 export function nonTextMetadataKey(metadata: IDataObject): string | undefined {
 	return Object.keys(metadata).find((key) => typeof metadata[key] !== 'string');
 }

@@ -1,24 +1,15 @@
-// Room jobs/: starting a job and waiting for it — the start with its job ID check (start), polling
-// (poller, wait), resuming a paused execution on the service's completion webhook (resume),
-// aiming a job's webhook at a Web Data Trigger (triggerTarget) and checking signed
-// webhook deliveries (signature). It may import fields/, tool/, helpers/, transport/ and n8n-workflow;
-// never resources/, methods/ or the node files. Layout: nodes/README.md.
-
 import { defaultDeps, type TransportDeps } from '../transport';
 import { cancellableSleep, cancelledError } from '../transport/sleep';
 
-/** The one poller of the package: reads a job's status until it ends, Max Wait, an error or cancellation (nodes/FACTS.md "Polling"). */
+/** The package's one poller (FACTS.md "Polling"). */
 
 export interface PollSchedule {
-	/** Time from the start of the job to the first status request, in ms. */
 	firstPollMs: number;
-	/** The job's age at the second status request, in ms; 0: none (the share of the age from the first). */
+	/** 0: none (the share of the age from the first). */
 	growFromMs: number;
-	/** From `growFromMs` on, the interval is this share of the job's age... */
+	/** From `growFromMs` on, the interval is this share of the job's age, within min and max. */
 	ageRatio: number;
-	/** ...but at least this many ms... */
 	minIntervalMs: number;
-	/** ...and at most this many ms. */
 	maxIntervalMs: number;
 }
 
@@ -30,13 +21,11 @@ export const DEFAULT_POLL_SCHEDULE: Readonly<PollSchedule> = Object.freeze({
 	maxIntervalMs: 90_000,
 });
 
-/** Default Max Wait: 240 s, so start + wait + output stay inside n8n Cloud's 300 s execution limit. */
+/** 240 s keeps start + wait + output inside n8n Cloud's 300 s execution limit. */
 export const DEFAULT_MAX_WAIT_MS = 240_000;
 
-/** Time source and sleep of the poller; tests pass a fake clock. */
 export interface PollClock {
 	now(): number;
-	/** Resolves after `ms`, or rejects at once when `signal` aborts. */
 	sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
@@ -45,7 +34,6 @@ export const realClock: PollClock = {
 	sleep: async (ms, signal) => await cancellableSleep(ms, signal),
 };
 
-/** The wait before the next status request (DEFAULT_POLL_SCHEDULE; nodes/FACTS.md "Polling"). */
 export function pollDelay(ageMs: number, pollsDone: number, schedule: PollSchedule = DEFAULT_POLL_SCHEDULE): number {
 	const age = Math.max(0, ageMs);
 	if (pollsDone === 0) return Math.max(0, schedule.firstPollMs - age);
@@ -55,45 +43,37 @@ export function pollDelay(ageMs: number, pollsDone: number, schedule: PollSchedu
 }
 
 export interface WaitOptions<S> {
-	/** Reads the status once; pass `deps` to `apiRequest` so retry waits count against the deadline. */
+	/** Pass `deps` to `apiRequest` so retry waits count against the deadline. */
 	read(deps: TransportDeps): Promise<S>;
-	/** Whether the status is final (the wait ends and returns it). */
 	isTerminal(status: S): boolean;
-	/** How long to wait at most, from the call, in ms. 0 reads the status once. */
+	/** From the call; 0 reads the status once. */
 	maxWaitMs: number;
-	/** When the job started (epoch ms on the clock); default: now. Sets the pace of the schedule. */
+	/** Epoch ms on the clock; default now. Sets the pace of the schedule. */
 	startedAt?: number;
-	/** The execution's cancel signal (`this.getExecutionCancelSignal()`). */
 	signal?: AbortSignal;
 	schedule?: Partial<PollSchedule>;
 	clock?: PollClock;
-	/** Base transport dependencies (jitter source, attempt budget, retry observers). */
 	transportDeps?: TransportDeps;
-	/** Called after every successful read (for observers such as the benchmark). */
 	onPoll?(info: { poll: number; elapsedMs: number; status: S }): void;
 }
 
 export interface WaitResult<S> {
-	/** 'terminal': `isTerminal(status)` held. 'timeout': Max Wait passed first. */
 	outcome: 'terminal' | 'timeout';
-	/** The last status read; undefined only when Max Wait passed before any read succeeded. */
+	/** Undefined only when Max Wait passed before any read succeeded. */
 	status: S | undefined;
-	/** Status reads started. */
 	polls: number;
-	/** HTTP requests sent for them (polls plus transport retries). */
+	/** Polls plus transport retries. */
 	requests: number;
-	/** Time from the call to the end of the wait, in ms. */
 	waitedMs: number;
 }
 
-/** The error of a stopped execution; `name` AbortError, so the router never makes it an item. */
+/** `name` AbortError, so the router never makes it an item. */
 function throwIfCancelled(signal: AbortSignal | undefined): void {
 	if (signal?.aborted) throw cancelledError();
 }
 
 class DeadlineReached extends Error {}
 
-/** Polls `read` on the schedule until `isTerminal`, Max Wait, an error, or cancellation. */
 export async function waitFor<S>(options: WaitOptions<S>): Promise<WaitResult<S>> {
 	const clock = options.clock ?? realClock;
 	const schedule: PollSchedule = { ...DEFAULT_POLL_SCHEDULE, ...options.schedule };
@@ -112,14 +92,14 @@ export async function waitFor<S>(options: WaitOptions<S>): Promise<WaitResult<S>
 	const deps: TransportDeps = {
 		...base,
 		now: () => clock.now(),
-		// The transport's retry waits: on the poller's clock, bounded by the deadline, cancellable.
+		// Retry waits: on the poller's clock, bounded by the deadline, cancellable.
 		sleep: async (ms, requestSignal) => {
 			if (clock.now() + ms > deadline) {
 				deadlineHit = true;
 				throw new DeadlineReached('The retry wait would pass Max Wait');
 			}
 			await clock.sleep(ms, requestSignal ?? signal);
-			requests++; // the transport sends the next attempt right after this wait
+			requests++;
 		},
 		onRetry: (info) => {
 			if (info.status === 429) slowDownMs = Math.max(slowDownMs, info.delayMs);
@@ -155,7 +135,6 @@ export async function waitFor<S>(options: WaitOptions<S>): Promise<WaitResult<S>
 
 		polls++;
 		requests++;
-		// Read errors are the transport's NodeApiErrors; they end the wait as they are.
 		const read = await options.read(deps).then(
 			(status) => ({ ok: true as const, status }),
 			(error: unknown) => ({ ok: false as const, error }),

@@ -18,39 +18,28 @@ import { invalid, isUuid } from '../helpers/validation';
 import type { CompletionWaiter, ResumeContext, ResumeRead } from '../types';
 import type { OnTimeout } from './wait';
 
-/**
- * Run and Wait with Wait Method "Resume on Completion Webhook", for every job that ends with a
- * webhook; a job kind plugs in a CompletionWaiter. Events only wake; the service's state is the
- * truth: a check entry queued behind the paused one reads the job on each resume, and webhook()
- * only authenticates, matches and wakes. Why, and what of n8n's engine it needs: nodes/FACTS.md "Resume".
- */
+/** Run and Wait with Wait Method "Resume on Completion Webhook": events only wake, a check entry reads the job (FACTS.md "Resume"). */
 
 export const WAIT_METHOD_POLL = 'poll';
 export const WAIT_METHOD_WEBHOOK = 'completionWebhook';
 
-/** Header the service sends back with every delivery (the webhook's `headers`): the per-execution token. */
+/** Per-execution token the service sends back with every delivery. */
 export const RESUME_TOKEN_HEADER = 'X-WebData-Resume-Token';
 
-/** Query parameter of the URL the service delivers to: the same token, for services that do not forward custom headers. */
+/** The same token in the delivery URL, for services that drop custom headers. */
 export const RESUME_TOKEN_QUERY = 'webdataToken';
 
-/**
- * The token the service must send back: HMAC-SHA256 keyed with the API key over the execution id
- * and the node, never stored, so the resume URL alone cannot resume. The purpose string names the
- * agent only because executions that already wait must keep their token.
- */
+/** Derived, never stored, so the resume URL alone cannot resume; "agent" in the purpose keeps waiting executions' tokens valid. */
 export function resumeToken(apiKey: string, executionId: string, node: INode): string {
 	return derivedToken(apiKey, 'webdata-agent-resume', executionId, node.id ?? node.name);
 }
 
 export type { CompletionWaiter, ResumeContext, ResumeRead } from '../types';
 
-/** A node parameter as the waiting run read it (the first item's). */
 export function resumeParameter(ctx: ResumeContext, name: string, fallback: unknown): unknown {
 	return ctx.getNodeParameter(name, 0, fallback);
 }
 
-/** The Wait Method field of a Run and Wait operation, and its notice (`noun`: "run", "crawl", "batch scrape"). */
 export function waitMethodFields(noun: string, oneItem: boolean, notice: string): INodeProperties[] {
 	return [
 		{
@@ -83,7 +72,6 @@ export function waitMethodFields(noun: string, oneItem: boolean, notice: string)
 	];
 }
 
-/** Wait Method, checked (saved workflows without the field poll). */
 export function readWaitMethod(ctx: IExecuteFunctions, i: number): string {
 	const value = ctx.getNodeParameter('waitMethod', i, WAIT_METHOD_POLL);
 	if (value !== WAIT_METHOD_POLL && value !== WAIT_METHOD_WEBHOOK) {
@@ -92,7 +80,7 @@ export function readWaitMethod(ctx: IExecuteFunctions, i: number): string {
 	return value;
 }
 
-/** Whether a host name is loopback, private, link-local, or a bare name (not reachable from the internet). */
+/** Loopback, private, link-local or bare host names are not reachable from the internet. */
 export function isPrivateHost(hostname: string): boolean {
 	const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
 	if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) return true;
@@ -104,10 +92,10 @@ export function isPrivateHost(hostname: string): boolean {
 	if (host.includes(':')) {
 		return host === '::1' || host === '::' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith('::ffff:127.') || host.startsWith('::ffff:10.') || host.startsWith('::ffff:192.168.');
 	}
-	return !host.includes('.'); // a bare name such as "n8n" (a container or LAN name)
+	return !host.includes('.'); // a container or LAN name
 }
 
-/** The execution's resume URL, checked: absolute http(s) of a real execution, reachable by the service. */
+/** The resume URL, checked to be usable and reachable by the service. */
 function readResumeUrl(ctx: IExecuteFunctions, i: number, serviceBaseUrl: string): string {
 	const node = ctx.getNode();
 	const raw = ctx.evaluateExpression('{{ $execution.resumeUrl }}', i);
@@ -140,9 +128,6 @@ function readResumeUrl(ctx: IExecuteFunctions, i: number, serviceBaseUrl: string
 	return text;
 }
 
-// ---- the engine state the check needs (checked, never guessed) ----
-
-/** Why a waiting Run and Wait cannot use n8n's execution state here; nothing was sent when it is thrown at the start. */
 function engineStateError(ctx: IExecuteFunctions | IWebhookFunctions, what: string, itemIndex?: number): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), `"Resume on Completion Webhook" cannot pause this execution: ${what}`, {
 		...(itemIndex !== undefined ? { itemIndex } : {}),
@@ -151,7 +136,7 @@ function engineStateError(ctx: IExecuteFunctions | IWebhookFunctions, what: stri
 	});
 }
 
-/** The node's own stack entry and n8n's execution stack, checked (no public handle: nodes/FACTS.md "Resume"). */
+/** No public handle on the stack: FACTS.md "Resume". */
 function engineState(ctx: IExecuteFunctions, i?: number): { entry: IExecuteData; stack: IExecuteData[] } {
 	const entry = typeof ctx.getExecuteData === 'function' ? ctx.getExecuteData() : undefined;
 	if (!entry || typeof entry !== 'object' || !entry.data || entry.node?.name !== ctx.getNode().name) {
@@ -168,40 +153,30 @@ export interface WaitForWebhookParameters {
 	waiter: CompletionWaiter;
 	maxWaitMs: number;
 	onTimeout: OnTimeout;
-	/** Whether the job is one input item's (Agent, Crawl): then an execution may have one input item only. */
+	/** Then an execution may have one input item only. */
 	oneItemPerExecution: boolean;
-	/** Starts the job with this `webhook` config; gives its id. */
 	start(webhook: IDataObject): Promise<string>;
-	/** Items output before the job's (error items of bad input items under Continue On Fail); kept on resume. */
+	/** Error items of bad input items under Continue On Fail, kept on resume. */
 	carried?: INodeExecutionData[];
-	/** pairedItem of the job's items (default: the item being run). */
 	pairedItem?: INodeExecutionData['pairedItem'];
-	/** Facts the waiter needs on resume, kept with the waiting stack entry (see resumeFacts). */
+	/** Kept with the waiting stack entry (see resumeFacts). */
 	keep?: IDataObject;
 }
 
-/** Where `keep` is held: a key of the stack entry's metadata, which n8n saves with the waiting execution. */
+/** n8n saves the stack entry's metadata with the waiting execution. */
 const KEEP_KEY = 'webDataResume';
 
-/** The facts kept by startAndWaitForWebhook for the resume (`keep`), or an empty object. */
 export function resumeFacts(entry: IExecuteData): IDataObject {
 	const kept = (entry.metadata as IDataObject | undefined)?.[KEEP_KEY];
 	return kept !== null && typeof kept === 'object' && !Array.isArray(kept) ? (kept as IDataObject) : {};
 }
 
-// ---- when the waiting execution reads the job ----
-
-/**
- * The service may deliver once, so the execution also reads the job itself: 80 s after the start,
- * then every max(80 s, 45 % of its age), never under n8n's 60 s wait-tracker tick, and at Max Wait
- * (`npm run bench:lost-delivery`).
- */
+/** The service may deliver once, so the execution reads the job itself (FACTS.md "Resume"; `npm run bench:lost-delivery`). */
 export const CHECK_SCHEDULE = Object.freeze({ firstMs: 80_000, minGapMs: 80_000, ageShare: 0.45, afterDeliveryMs: 60_000 });
 
-/** A delivery this close to a planned check does not wake: it would race n8n's timer (nodes/FACTS.md "Resume"). */
+/** A delivery this close to a planned check does not wake: it would race n8n's timer (FACTS.md "Resume"). */
 export const WAKE_SKIP_MS = 5_000;
 
-/** When the waiting execution next reads the job: `now` + the gap of CHECK_SCHEDULE, at most `deadline`. */
 export function nextCheckAt(startedAt: number, now: number, deadline: number, afterDelivery = false): number {
 	const age = Math.max(0, now - startedAt);
 	let gap = Math.max(CHECK_SCHEDULE.minGapMs, CHECK_SCHEDULE.ageShare * age);
@@ -209,22 +184,18 @@ export function nextCheckAt(startedAt: number, now: number, deadline: number, af
 	return Math.min(deadline, Math.round(now + gap));
 }
 
-/** What a waiting Run and Wait keeps (metadata[KEEP_KEY].wait) to check its job. */
 interface WaitState extends IDataObject {
 	jobId: string;
-	/** The execution that started the job: a Retry replays the entry in a new execution, which starts anew. */
+	/** A Retry replays the entry in a new execution, which starts anew. */
 	executionId: string;
 	startedAt: number;
 	deadline: number;
-	/** When the execution was paused to check next. */
 	checkAt: number;
 	onTimeout: OnTimeout;
 	carried: INodeExecutionData[];
 	pairedItem: INodeExecutionData['pairedItem'];
-	/** Status reads made by checks so far, and when the last one said "still going". */
 	reads: number;
 	lastReadAt?: number;
-	/** 'check': the stack entry that reads the job when the execution resumes; 'waiting': the paused entry. */
 	phase: 'waiting' | 'check';
 }
 
@@ -241,17 +212,13 @@ function withWaitState(entry: IExecuteData, state: WaitState): IExecuteData['met
 	return { ...(entry.metadata ?? {}), [KEEP_KEY]: { ...kept, wait: state } } as IExecuteData['metadata'];
 }
 
-/**
- * Pauses the execution until the next check (or Max Wait). n8n resumes by passing the first entry's
- * data on without running node code, so the paused entry holds no items and a check entry goes behind
- * it. Neither keeps "Always Output Data": a check that outputs nothing must start nothing downstream.
- */
+/** n8n resumes without running the first entry, so the paused entry holds no items and a check entry goes behind it (FACTS.md "Resume"). */
 function pause(ctx: IExecuteFunctions, entry: IExecuteData, stack: IExecuteData[], waiter: CompletionWaiter, state: WaitState, input: IExecuteData['data'], woken: boolean): Promise<void> {
 	const now = Date.now();
 	const checkAt = nextCheckAt(state.startedAt, now, state.deadline, woken);
 	const node = { ...entry.node, disabled: false, alwaysOutputData: false };
 	const metadata = (phase: WaitState['phase']) => withWaitState(entry, { ...state, checkAt, phase });
-	stack.unshift({ node, data: input, source: entry.source, metadata: metadata('check') }); // n8n puts the paused entry in front of it
+	stack.unshift({ node, data: input, source: entry.source, metadata: metadata('check') });
 	entry.data = { main: [] };
 	entry.node = { ...entry.node, alwaysOutputData: false };
 	entry.metadata = metadata('waiting');
@@ -263,7 +230,6 @@ function maxWaitSeconds(state: WaitState): number {
 	return Math.round((state.deadline - state.startedAt) / 1000);
 }
 
-/** The On Timeout "Return Last Status" item: `lastRead` is when a check last found the job running. */
 function timedOutJson(waiter: CompletionWaiter, state: WaitState, lastRead: number | undefined): IDataObject {
 	const seconds = maxWaitSeconds(state);
 	const id = state.jobId;
@@ -295,10 +261,9 @@ function timeoutError(node: INode, waiter: CompletionWaiter, state: WaitState, l
 	return error;
 }
 
-/** HTTP statuses of a status read that waiting cannot change: the job is gone or not this key's. */
+/** The job is gone or not this key's: waiting cannot change that. */
 const FINAL_READ_STATUSES = ['401', '403', '404'];
 
-/** The error of a check whose read was answered 401, 403 or 404: the wait ends there. */
 function unreadableJobError(node: INode, waiter: CompletionWaiter, state: WaitState, error: NodeApiError): NodeOperationError {
 	const code = String(error.httpCode);
 	const why =
@@ -314,7 +279,6 @@ function unreadableJobError(node: INode, waiter: CompletionWaiter, state: WaitSt
 	return ended;
 }
 
-/** The paused entry as the waiters know it: the carried items, then the job's item (its pairedItem). */
 function waiterView(entry: IExecuteData, state: WaitState): IExecuteData {
 	return { ...entry, data: { main: [[...state.carried, { json: { id: state.jobId }, pairedItem: state.pairedItem }]] } };
 }
@@ -328,14 +292,12 @@ function errorAsItem(error: NodeOperationError, facts: IDataObject | undefined, 
 	return { json, pairedItem };
 }
 
-// ---- one check at a time (n8n 1.x has no guard against two resumes of one execution) ----
+// n8n 1.x may resume one execution twice at once (FACTS.md "Resume").
 
-/** Checks running in this process, and jobs whose result this process has output, by execution and node. */
 const checksRunning = new Set<string>();
 const resultsOutput = new Map<string, number>();
 const RESULT_MEMORY_MS = 15 * 60_000;
 
-/** Claims the check of one waiting job in this process: n8n 1.x may resume an execution twice at once (nodes/FACTS.md "Resume"). */
 function claimCheck(key: string): boolean {
 	const now = Date.now();
 	for (const [k, at] of resultsOutput) if (now - at > RESULT_MEMORY_MS) resultsOutput.delete(k);
@@ -344,10 +306,7 @@ function claimCheck(key: string): boolean {
 	return true;
 }
 
-/**
- * execute() of a check entry: reads the job; ended → the output, still going → pause again. Only
- * 401/403/404 end the wait. Undefined when this run is no check of this execution (a Retry starts anew).
- */
+/** execute() of a check entry; undefined when this run is no check of this execution (a Retry starts anew). */
 export async function continueWaiting(ctx: IExecuteFunctions, waiter: CompletionWaiter | undefined): Promise<INodeExecutionData[] | undefined> {
 	const own = typeof ctx.getExecuteData === 'function' ? ctx.getExecuteData() : undefined;
 	const found = waitState(own);
@@ -375,7 +334,7 @@ export async function continueWaiting(ctx: IExecuteFunctions, waiter: Completion
 				if (!continuesWithRegularOutput(node)) throw ended;
 				return [...state.carried, errorAsItem(ended, { jobId: state.jobId, httpCode: String(error.httpCode) }, state.pairedItem)];
 			}
-			if (isCancellation(error)) throw cancelledError(); // the execution was stopped: no error item
+			if (isCancellation(error)) throw cancelledError(); // no error item
 			ctx.logger?.warn?.(`Web Data "${node.name}" could not read ${waiter.noun} ${state.jobId} while waiting: ${(error as Error).message}`);
 			read = undefined;
 		}
@@ -401,17 +360,15 @@ export async function continueWaiting(ctx: IExecuteFunctions, waiter: Completion
 	}
 }
 
-/** The item a paused Run and Wait outputs while it waits (seen in the execution's data). */
 function waitingJson(waiter: CompletionWaiter, state: WaitState): IDataObject {
 	return { id: state.jobId, status: waiter.runningStatus, waitMethod: WAIT_METHOD_WEBHOOK, waitingUntil: new Date(state.deadline).toISOString() };
 }
 
-/** The URL the service delivers to: the resume URL with the node's token in it too (for services that drop custom headers). */
 function deliveryUrl(resumeUrl: string, token: string): string {
 	return `${resumeUrl}${resumeUrl.includes('?') ? '&' : '?'}${RESUME_TOKEN_QUERY}=${token}`;
 }
 
-/** Starts the job with its webhook aimed at the resume URL and pauses until the first check; call it after every field is checked. */
+/** Call it after every field is checked. */
 export async function startAndWaitForWebhook(
 	ctx: IExecuteFunctions,
 	i: number,
@@ -462,15 +419,13 @@ export async function startAndWaitForWebhook(
 	return [...state.carried, { json: waitingJson(waiter, state), pairedItem: state.pairedItem }];
 }
 
-// ---- the resume call: authenticate, match, wake ----
-
 function refuse(ctx: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
 	const res = ctx.getResponseObject() as unknown as WebhookResponse;
 	res.status(status).json({ success: false, error: message });
 	return { noWebhookResponse: true };
 }
 
-/** The waiting node's stack entry, to match a delivery to its job (the webhook context's `executeData`: nodes/FACTS.md "Resume"). */
+/** The webhook context's `executeData`: FACTS.md "Resume". */
 export function waitingStackEntry(ctx: IWebhookFunctions): IExecuteData | undefined {
 	const inner = ctx as unknown as {
 		executeData?: IExecuteData;
@@ -483,7 +438,7 @@ export function waitingStackEntry(ctx: IWebhookFunctions): IExecuteData | undefi
 	return undefined;
 }
 
-/** The delivery's type and run id, from the exact bytes received (or n8n's parsed body). */
+/** From the exact bytes received, else n8n's parsed body. */
 export function readEnvelope(rawBody: Buffer | string | undefined, parsed: unknown): { type: string; id: unknown } | undefined {
 	let value: unknown = parsed;
 	if (rawBody !== undefined && rawBody.length > 0) {
@@ -498,15 +453,11 @@ export function readEnvelope(rawBody: Buffer | string | undefined, parsed: unkno
 	return typeof type === 'string' && type !== '' ? { type, id } : undefined;
 }
 
-/** Executions this process woke recently: a second delivery right after the first does not wake again. */
+/** A second delivery right after the first does not wake again. */
 const recentWakes = new Map<string, number>();
 const WAKE_MEMORY_MS = 60_000;
 
-/**
- * webhook() of the waiting node: a delivery of the job's end wakes the execution; nothing is read,
- * so the answer comes at once. 401 no proof · 400 not an envelope · 500 unexpected wait state ·
- * 200 {ignored} or {received}.
- */
+/** webhook() of the waiting node: authenticates, matches and wakes; reads nothing so it answers at once. */
 export async function resumeWebhook(this: IWebhookFunctions, waiter: CompletionWaiter | undefined): Promise<IWebhookResponseData> {
 	const node = this.getNode();
 	const where = { workflowId: this.getWorkflow().id, executionId: this.getExecutionId() };
@@ -564,6 +515,5 @@ export async function resumeWebhook(this: IWebhookFunctions, waiter: CompletionW
 		return { webhookResponse: { received: true, ignored: 'the execution was woken by an earlier delivery' } };
 	}
 	recentWakes.set(wakeKey, now);
-	// Wake: the paused entry passes nothing on, and the check behind it reads the job now.
 	return { workflowData: [], webhookResponse: { received: true } };
 }

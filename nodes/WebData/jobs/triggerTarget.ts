@@ -3,19 +3,14 @@ import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n
 import { invalid } from '../helpers/validation';
 import { requireHttpUrl } from '../fields/scrapeOptions';
 
-/**
- * "Send Events to Web Data Trigger": aims a Crawl, Batch Scrape or Agent job's `webhook` at a Web
- * Data Trigger (Job Events) in another workflow, with its token in a header so the secret never
- * becomes part of a URL (nodes/FACTS.md "Webhook deliveries").
- */
+/** "Send Events to Web Data Trigger": the token goes in a header, never in a URL (FACTS.md "Webhook deliveries"). */
 
-/** The trigger's token header (the same name as nodes/WebDataTrigger/verify.ts TOKEN_HEADER). */
+/** Same name as WebDataTrigger/verify.ts TOKEN_HEADER. */
 export const TRIGGER_TOKEN_HEADER = 'X-WebData-Trigger-Token';
 const TOKEN_QUERY = 'token';
 
 export type EventJob = 'crawl' | 'batch' | 'agent';
 
-/** Short event names the webhook config takes, per job kind. */
 const EVENTS: Record<EventJob, Array<{ name: string; value: string; description?: string }>> = {
 	crawl: [
 		{ name: 'Completed', value: 'completed' },
@@ -50,18 +45,13 @@ export const TRIGGER_URL = 'Trigger Production URL';
 export const TRIGGER_TOKEN = 'Trigger Token';
 export const RUN_METADATA = 'Run Metadata';
 
-/**
- * What "Send Events to Web Data Trigger" does, and for a crawl or batch scrape how it differs from the
- * Webhook URL option beside it (an agent run has no such option).
- */
 function sendToTriggerDescription(job: EventJob): string {
 	const start = `Start another n8n workflow on this ${NOUN[job]}'s events: its Web Data Trigger (Source: Job Events) gets one execution per event (one per page). Activate that workflow first.`;
 	if (job === 'agent') return start;
 	return `${start} To send events to any other address, use Webhook URL instead (one or the other: a job has one webhook).`;
 }
 
-/** The two options, for the job's Options collection (names sorted as the collection lists them). */
-/** The job's `webhook`, set by Send Events to Web Data Trigger and Run Metadata (an operation's bodyKeys). */
+/** An operation's bodyKeys. */
 export const TRIGGER_TARGET_BODY_KEYS = { webhook: ['sendToTrigger', 'runMetadata'] } as const;
 
 export function triggerTargetOptions(job: EventJob): INodeProperties[] {
@@ -118,7 +108,7 @@ export function triggerTargetOptions(job: EventJob): INodeProperties[] {
 							displayName: 'Events',
 							name: 'events',
 							type: 'multiOptions',
-							default: [...DEFAULT_EVENTS[job]], // per job (a copy: no list shared between the jobs' fields)
+							default: [...DEFAULT_EVENTS[job]], // a copy per job: no list shared between fields
 							description: `Which events to send (they arrive as ${PREFIX[job]}.page, ${PREFIX[job]}.completed, …); choose the same ones under the trigger's Job Events. Failed also asks the service for Completed (some servers announce every end as completed): the trigger reads how the ${NOUN[job]} really ended and starts only for the events it listens to. None chosen: all.`,
 							options: EVENTS[job],
 						},
@@ -129,22 +119,18 @@ export function triggerTargetOptions(job: EventJob): INodeProperties[] {
 	];
 }
 
-/**
- * The short event names `webhook.events` asks for: a chosen Failed or Cancelled also asks for
- * Completed, as the server may announce every end so (nodes/FACTS.md "Webhook deliveries").
- */
+/** A chosen Failed or Cancelled also asks for Completed (FACTS.md "Webhook deliveries"). */
 export function eventsToAsk(chosen: string[]): string[] {
 	const asked = [...chosen];
 	if ((chosen.includes('failed') || chosen.includes('cancelled')) && !chosen.includes('completed')) asked.push('completed');
 	return asked;
 }
 
-/** Which field set a job's `webhook` object (for the errors that refuse it), by object identity. */
+/** By object identity, for the errors that refuse it. */
 const setBy = new WeakMap<object, string>();
-/** Trigger webhooks built without a token: verifiable only by the signature (see assertTriggerVerifiable). */
+/** Verifiable only by the signature (see assertTriggerVerifiable). */
 const withoutToken = new WeakSet<object>();
 
-/** The display name of the field that set this webhook object, when it was built here. */
 export function webhookFieldOf(webhook: unknown): string | undefined {
 	return webhook !== null && typeof webhook === 'object' ? setBy.get(webhook) : undefined;
 }
@@ -153,7 +139,6 @@ function isObject(value: unknown): value is IDataObject {
 	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** The Run Metadata as `{name: text}`, or undefined when none is set. */
 export function readRunMetadata(node: INode, options: IDataObject, i: number): IDataObject | undefined {
 	const raw = options.runMetadata;
 	if (raw === undefined || raw === null || raw === '') return undefined;
@@ -166,7 +151,7 @@ export function readRunMetadata(node: INode, options: IDataObject, i: number): I
 		const name = typeof e.name === 'string' ? e.name.trim() : String(e.name ?? '').trim();
 		if (name === '') throw invalid(node, `${RUN_METADATA} → Name`, e.name ?? '', 'every value needs a name', i);
 		if (Object.prototype.hasOwnProperty.call(metadata, name)) throw invalid(node, `${RUN_METADATA} → Name`, name, 'each name may appear once', i);
-		// The service takes text values only: numbers and booleans go as text.
+		// The service takes text values only.
 		const value = e.value ?? '';
 		if (typeof value === 'number' || typeof value === 'boolean') metadata[name] = String(value);
 		else if (typeof value === 'string') metadata[name] = value;
@@ -175,7 +160,6 @@ export function readRunMetadata(node: INode, options: IDataObject, i: number): I
 	return Object.keys(metadata).length ? metadata : undefined;
 }
 
-/** The `webhook` object of "Send Events to Web Data Trigger" (URL, token and events checked), or undefined. */
 export function readTriggerTarget(node: INode, options: IDataObject, job: EventJob, i: number): IDataObject | undefined {
 	const raw = options.sendToTrigger;
 	if (raw === undefined || raw === null || raw === '') return undefined;
@@ -208,7 +192,7 @@ export function readTriggerTarget(node: INode, options: IDataObject, job: EventJ
 	if (/\s/.test(field)) throw invalid(node, TRIGGER_TOKEN, '[hidden]', 'it must not contain spaces or line breaks', i);
 
 	const webhook: IDataObject = { url };
-	// A token typed in the field goes in the header the trigger reads; one pasted with the URL stays there.
+	// A token typed in the field goes in the header; one pasted with the URL stays there.
 	if (field !== '' && inUrl.length === 0) {
 		webhook.headers = { [TRIGGER_TOKEN_HEADER]: field };
 	}
@@ -223,13 +207,12 @@ export function readTriggerTarget(node: INode, options: IDataObject, job: EventJ
 		webhook.events = eventsToAsk(events.map(String));
 	}
 	setBy.set(webhook, SEND_TO_TRIGGER);
-	// No token: allowed only when the credential holds the Webhook Signing Secret (checked by the
-	// sender, which can read the credential: assertTriggerVerifiable).
+	// No token: allowed only with a signing secret, checked by the sender (assertTriggerVerifiable).
 	if (field === '' && inUrl.length === 0) withoutToken.add(webhook);
 	return webhook;
 }
 
-/** The job's `webhook` from the trigger option, Run Metadata and the older Webhook options; a job has one webhook. */
+/** A job has one webhook. */
 export function buildEventWebhook(
 	node: INode,
 	options: IDataObject,
@@ -273,7 +256,7 @@ export function buildEventWebhook(
 	return webhook;
 }
 
-/** Agent → Run and Wait, "Resume on Completion Webhook": the run's one webhook is the resume URL, so one set by the options is refused. */
+/** The run's one webhook is the resume URL. */
 export function refuseEventWebhookWithResume(node: INode, webhook: unknown, i: number): void {
 	if (webhook === undefined) return;
 	const field = webhookFieldOf(webhook) ?? RUN_METADATA;
@@ -286,12 +269,11 @@ export function refuseEventWebhookWithResume(node: INode, webhook: unknown, i: n
 	);
 }
 
-/** Whether this webhook goes to a trigger without a token (so only the signature can verify it). */
 export function sendsNoToken(webhook: unknown): boolean {
 	return webhook !== null && typeof webhook === 'object' && withoutToken.has(webhook);
 }
 
-/** Without a Trigger Token only the signature can verify a delivery, so the credential must hold the signing secret; else nothing is sent. */
+/** Without a token only the signature verifies a delivery; nothing is sent without the signing secret. */
 export async function assertTriggerVerifiable(ctx: IExecuteFunctions, webhook: unknown, i: number): Promise<void> {
 	if (!sendsNoToken(webhook)) return;
 	let secret = '';

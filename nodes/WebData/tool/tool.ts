@@ -1,7 +1,3 @@
-// Room tool/: everything an AI Agent's tool call gets — tool-mode detection and descriptions (tool),
-// results shaped for a model (toolResult) and errors a model can act on (toolError). It may import
-// helpers/ and n8n-workflow; never fields/, jobs/, resources/ or the node files. Layout: nodes/README.md.
-
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import {
@@ -15,11 +11,7 @@ import type { Operation, Resource, ToolUse } from '../types';
 import { isToolRun } from '../helpers/toolMode';
 import { invalid } from '../helpers/validation';
 
-/**
- * The node as an AI Agent's tool: n8n builds the tool variant, but its automatic description says only
- * "<action> in Web Data", so the node brings its own, per operation (nodes/FACTS.md "n8n editor
- * behaviour"). What each operation is for a model is the operation's own `tool`.
- */
+/** n8n's automatic tool description says only "<action> in Web Data", so each operation brings its own (FACTS.md "n8n editor behaviour"). */
 
 const TOOL = { '@tool': [true] };
 
@@ -33,7 +25,7 @@ function described(resources: Record<string, Resource>, resource: string, operat
 	return `${action} with the Web Data service${option?.description ? `: ${option.description}` : ''}.`;
 }
 
-/** "Tool Description" of the tool variant: per operation by default, or the user's own text. */
+/** Per operation by default, or the user's own text. */
 export function toolDescriptionProperties(resources: Record<string, Resource>): INodeProperties[] {
 	const perOperation: INodeProperties[] = Object.entries(resources).flatMap(([resource, r]) =>
 		Object.keys(r.operations).map(
@@ -78,7 +70,6 @@ export function toolDescriptionProperties(resources: Record<string, Resource>): 
 	];
 }
 
-/** The resource and operation values of the operations whose tool use `has`. */
 function operationsWhere(resources: Record<string, Resource>, has: (tool: ToolUse) => boolean): { resource: string[]; operation: string[] } {
 	const pairs = Object.entries(resources).flatMap(([resource, r]) =>
 		Object.entries(r.operations)
@@ -88,7 +79,6 @@ function operationsWhere(resources: Record<string, Resource>, has: (tool: ToolUs
 	return { resource: [...new Set(pairs.map(([r]) => r))], operation: [...new Set(pairs.map(([, o]) => o))] };
 }
 
-/** Fields of the tool variant only: the result budget and where to go on. */
 export function toolResultProperties(resources: Record<string, Resource>): INodeProperties[] {
 	const pageLists = operationsWhere(resources, (tool) => tool.pageList !== undefined);
 	const jobReaders = operationsWhere(resources, (tool) => tool.readsFinishedJob === true);
@@ -106,7 +96,7 @@ export function toolResultProperties(resources: Record<string, Resource>): INode
 		{
 			displayName: 'Continue From (Offset)',
 			name: 'toolOffset',
-			// A string: it holds the model's $fromAI expression; readToolRequest checks the number.
+			// It holds the model's $fromAI expression; readToolRequest checks the number.
 			type: 'string',
 			default: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('offset', 'Leave 0. When a result was cut, the offset its marker names, to read on', 'number', 0) }}",
 			displayOptions: { show: TOOL },
@@ -115,7 +105,7 @@ export function toolResultProperties(resources: Record<string, Resource>): INode
 		{
 			displayName: 'Page to Read',
 			name: 'toolPage',
-			type: 'string', // the model's $fromAI expression, like Continue From (Offset)
+			type: 'string', // the model's $fromAI expression
 			default: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('page', 'Leave 0 for the list. To read one listed page in full, its number from the list', 'number', 0) }}",
 			displayOptions: { show: { ...TOOL, ...pageLists } },
 			description: 'Which page of a list of pages to show in full (0 = the list). The model fills it.',
@@ -140,7 +130,7 @@ function wholeNumber(ctx: IExecuteFunctions, name: string, field: string, fallba
 	return value;
 }
 
-/** The tool's request (budget, offset, page), read before anything is sent. */
+/** Read before anything is sent. */
 export function readToolRequest(ctx: IExecuteFunctions, operation: Operation): ToolRequest {
 	return {
 		budget: wholeNumber(ctx, 'toolResultBudget', 'Tool Result Budget (Characters)', DEFAULT_TOOL_BUDGET, MIN_TOOL_BUDGET, MAX_TOOL_BUDGET),
@@ -150,14 +140,12 @@ export function readToolRequest(ctx: IExecuteFunctions, operation: Operation): T
 	};
 }
 
-/** The job ID a model asked to read instead of starting a new job, if any. */
 export function readToolJobId(ctx: IExecuteFunctions, i: number): string | undefined {
 	if (!isToolRun(ctx)) return undefined;
 	const raw = String(ctx.getNodeParameter('toolJobId', i, '') ?? '').trim();
 	return raw === '' ? undefined : raw;
 }
 
-/** The one item a model receives for this call. */
 export function toolOutput(items: INodeExecutionData[], request: ToolRequest): INodeExecutionData[] {
 	return [{ json: shapeToolResult(items.map((item) => item.json as IDataObject), request), pairedItem: { item: 0 } }];
 }

@@ -3,34 +3,26 @@ import type { INode, JsonObject } from 'n8n-workflow';
 
 import { isRetryableStatus } from './retry';
 
-/** What went wrong with one API call, after all attempts. */
 export interface ApiFailure {
 	method: string;
 	path: string;
-	/** HTTP status; undefined when no answer arrived (network failure, malformed body). */
+	/** Undefined when no answer arrived. */
 	status?: number;
-	/** The parsed response body, when there was one. */
 	body?: unknown;
-	/** The start of a body that is not JSON (an HTML error page, say); never shown as it is. */
+	/** Never shown as it is. */
 	rawText?: string;
-	/** Node-level failure code such as ECONNRESET, when no answer arrived. */
+	/** When no answer arrived. */
 	networkCode?: string;
-	/** Free text for failures that are not HTTP answers (a malformed body, say). */
+	/** For failures that are not HTTP answers. */
 	reason?: string;
 	attempts: number;
 	retryAfterMs?: number;
-	/** Hints given by the operation for this call, keyed by status ("404") or API code. */
+	/** Keyed by status ("404") or API code. */
 	hints?: Record<string, string>;
-	/** Where the service lives, for messages about unreachable hosts. */
 	baseUrl?: string;
-	/** Time spent on this call before giving up (attempts and waits), in ms. */
 	elapsedMs?: number;
-	/**
-	 * When the call stopped retrying only because of the time budget (tool use): the wait the next
-	 * attempt needed (Retry-After, else the backoff), in ms.
-	 */
+	/** Tool use: the wait the next attempt needed when only the time budget stopped the retries. */
 	budgetStopWaitMs?: number;
-	/** The time budget the retries had to keep, in ms (tool use). */
 	budgetMs?: number;
 }
 
@@ -72,7 +64,7 @@ const STATUS_HINTS: Record<number, string> = {
 	504: 'The service gateway timed out. Try again later, or send less work per request.',
 };
 
-/** The literal words of the API's paths; every other path segment is an id (nodes/FACTS.md "Server request rules"). */
+/** Every other path segment is an id (FACTS.md "Server request rules"). */
 const PATH_WORDS = new Set([
 	'active', 'activity', 'agent', 'ask', 'batch', 'checks', 'crawl', 'credit-usage', 'developer',
 	'docs-search', 'errors', 'execute', 'extract', 'feedback', 'historical', 'interact', 'map', 'monitor',
@@ -80,7 +72,6 @@ const PATH_WORDS = new Set([
 	'similar', 'snapshots', 'support', 'team', 'threat-protection', 'token-usage', 'trace',
 ]);
 
-/** The path below /v2 of a request path or of an absolute link, without query or fragment. */
 export function apiPath(path: string): string {
 	const withoutOrigin = path.replace(/^https?:\/\/[^/?#]*/i, '');
 	const pathname = withoutOrigin.split(/[?#]/)[0];
@@ -88,7 +79,6 @@ export function apiPath(path: string): string {
 	return `/${below.replace(/^\/+/, '')}`;
 }
 
-/** Whether the request path names a resource by id (`/crawl/{id}`, `/monitor/{id}/checks`), not an endpoint only. */
 export function pathHasId(path: string): boolean {
 	return apiPath(path)
 		.split('/')
@@ -96,14 +86,14 @@ export function pathHasId(path: string): boolean {
 		.some((segment) => !PATH_WORDS.has(segment.toLowerCase()));
 }
 
-/** The body is the API's own error; anything else came from a server without this endpoint, or a proxy. */
+/** Anything else came from a server without this endpoint, or a proxy. */
 function isApiErrorBody(body: unknown): boolean {
 	return body !== null && typeof body === 'object' && !Array.isArray(body) && typeof (body as JsonObject).error === 'string';
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', quot: '"', '#39': "'", apos: "'", nbsp: ' ' };
 
-/** The readable text of a page that is not JSON, short and without markup (`&lt;` stays escaped). */
+/** Short and without markup (`&lt;` stays escaped). */
 export function pageText(raw: string, max = 160): string {
 	let text = raw
 		.replace(/<!--[\s\S]*?(-->|$)/g, ' ')
@@ -119,7 +109,7 @@ export function pageText(raw: string, max = 160): string {
 
 const HOSTED_BASE_URL = 'https://api.firecrawl.dev';
 
-/** What to do when the server has no such endpoint (self-hosted servers: nodes/FACTS.md "Server request rules"). */
+/** Self-hosted servers lack some endpoints (FACTS.md "Server request rules"). */
 const MISSING_ENDPOINT_HINT =
 	'The server at the Base URL has no such endpoint. Self-hosted servers of the open-source edition (as of 2025-08) have no parse, agent, monitor, interact, team activity, queue status or usage history endpoints. ' +
 	`For this operation use the hosted service (Base URL ${HOSTED_BASE_URL} in the Web Data API credential), or a newer self-hosted server that has this endpoint. ` +
@@ -131,7 +121,6 @@ function asObject(value: unknown): JsonObject {
 		: {};
 }
 
-/** Removes every occurrence of the secret from a text. */
 export function redact(text: string, secret: string | undefined): string {
 	if (!secret || secret.length < 4) return text;
 	return text.split(secret).join('[redacted]');
@@ -160,7 +149,7 @@ function describeDetails(details: unknown): string | undefined {
 	return parts.join('; ');
 }
 
-/** The hint for a failure: the operation's, then the API code's, then the status's; a 404 hint only when the path holds an id. */
+/** The operation's, then the API code's, then the status's; a 404 hint only when the path holds an id. */
 function hintFor(failure: ApiFailure, code: string | undefined, serverText: string): string {
 	const { status, hints } = failure;
 	const statusHintApplies = status !== 404 || pathHasId(failure.path);
@@ -176,7 +165,7 @@ function hintFor(failure: ApiFailure, code: string | undefined, serverText: stri
 	return 'The service answered with an unexpected error.';
 }
 
-/** Message and hint for an answer whose body is not the API's JSON error (an HTML page, a proxy's text). */
+/** A body that is not the API's JSON error (an HTML page, a proxy's text). */
 function foreignAnswer(failure: ApiFailure & { status: number }): { message: string; hint: string; text: string } {
 	const raw = failure.rawText;
 	let text = '';
@@ -207,7 +196,7 @@ function foreignAnswer(failure: ApiFailure & { status: number }): { message: str
 	};
 }
 
-/** Turns a failed call into a NodeApiError with a hint a person can act on; the API key is removed from every text. */
+/** The API key is removed from every text. */
 export function toNodeApiError(
 	node: INode,
 	failure: ApiFailure,
@@ -241,7 +230,7 @@ export function toNodeApiError(
 		message = foreign.message;
 		hint = foreign.hint;
 		serverText = foreign.text;
-		// The server has no such route, unlike the API's own 404 for an unknown id.
+		// Unlike the API's own 404 for an unknown id.
 		missingEndpoint = failure.status === 404;
 	} else {
 		message = serverText || `The service answered HTTP ${failure.status}`;
@@ -284,14 +273,14 @@ export function toNodeApiError(
 		httpCode: failure.status !== undefined ? String(failure.status) : undefined,
 		itemIndex,
 	});
-	// NodeApiError rewrites some messages (network codes, status texts); keep the precise one.
+	// NodeApiError rewrites some messages (FACTS.md "n8n editor behaviour").
 	error.message = redact(message, secret);
 	error.context.httpStatus = failure.status ?? null;
 	error.context.apiCode = code ?? null;
 	error.context.retryable = retryable;
 	error.context.attempts = failure.attempts;
 	if (missingEndpoint) error.context.missingEndpoint = true;
-	// What a model needs in tool use, where n8n hands it the message only (tool/toolError.ts).
+	// In tool use n8n hands the model the message only (tool/toolError.ts).
 	error.context.hint = redact(baseHint ?? hint, secret);
 	error.context.serverText = redact(serverText || message, secret);
 	if (failure.retryAfterMs !== undefined) error.context.retryAfterMs = failure.retryAfterMs;

@@ -21,10 +21,10 @@ export const CREDENTIAL_TYPE = 'webDataApi';
 
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
 
-/** The stream type n8n's binary helpers return (importing 'stream' is not allowed on n8n Cloud). */
+/** Importing 'stream' is not allowed on n8n Cloud. */
 export type BinaryStream = Awaited<ReturnType<IExecuteFunctions['helpers']['getBinaryStream']>>;
 
-/** A prepared request body (a stream, or a buffer when the file is in memory anyway), opened anew for every attempt. */
+/** Opened anew for every attempt. */
 export interface UploadBody {
 	body: BinaryStream | Buffer;
 	headers: Record<string, string>;
@@ -32,30 +32,26 @@ export interface UploadBody {
 
 export interface ApiRequest {
 	method: IHttpRequestMethods;
-	/** Path below /v2 (for example "/agent/123"), or an absolute URL on the service's own origin. */
+	/** Below /v2, or an absolute URL on the service's own origin. */
 	path: string;
 	qs?: IDataObject;
 	body?: IDataObject;
-	/** Opens a streamed body; called once per attempt so a retry re-reads the source. */
+	/** Called once per attempt so a retry re-reads the source. */
 	openUpload?: () => Promise<UploadBody>;
-	/** Client-side timeout of one attempt, in ms. */
 	timeoutMs?: number;
 	itemIndex?: number;
-	/** Operation-specific hints, keyed by status ("404"), API code, or "text:<part of the error text>". */
+	/** Keyed by status ("404"), API code, or "text:<part of the error text>". */
 	hints?: Record<string, string>;
-	/** A list in the editor: one short attempt, so it says at once why it cannot load. Default: on for load-options contexts. */
+	/** One short attempt, so the editor says at once why it cannot load. Default: on for load-options contexts. */
 	editorList?: boolean;
 }
 
-/** Client-side timeout of a request made for a list in the editor. */
 export const EDITOR_LIST_TIMEOUT_MS = 5000;
 
-/** A load-options context: what n8n gives listSearch / loadOptions methods (no input data). */
 function isLoadOptionsContext(ctx: ApiContext): boolean {
 	return 'getCurrentNodeParameter' in ctx && !('getInputData' in ctx);
 }
 
-/** Plain words for a connection failure of an editor list. */
 function unreachableReason(code: string | undefined, timeoutMs: number): string {
 	if (code === 'ECONNREFUSED') return 'connection refused: nothing answers at that address and port';
 	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name was not found';
@@ -67,17 +63,16 @@ function unreachableReason(code: string | undefined, timeoutMs: number): string 
 	return code ? `connection failed (${code})` : 'connection failed';
 }
 
-/** What the retry loop needs from the outside world; tests replace both. */
+/** Tests replace both. */
 export interface TransportDeps {
 	sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 	random: () => number;
 	now: () => number;
 	maxAttempts: number;
-	/** Called before each wait, for observers such as a benchmark. */
 	onRetry?: (info: { attempt: number; status?: number; delayMs: number }) => void;
-	/** The shared pace of one execution and credential: nodes/FACTS.md "Pace". */
+	/** FACTS.md "Pace". */
 	pace?: Pace;
-	/** Most time one call may spend on attempts and waits, in ms (tool use: a model hears back in time). */
+	/** Tool use: a model hears back in time. */
 	budgetMs?: number;
 }
 
@@ -88,7 +83,7 @@ export const defaultDeps: TransportDeps = {
 	maxAttempts: MAX_ATTEMPTS,
 };
 
-/** The service origin from the credential: trailing slashes and a trailing /v2 are dropped. */
+/** Trailing slashes and a trailing /v2 are dropped. */
 export function normalizeBaseUrl(raw: unknown): string {
 	let url = String(raw ?? '').trim();
 	if (url === '') url = 'https://api.firecrawl.dev';
@@ -117,17 +112,13 @@ function cancelSignal(ctx: ApiContext): AbortSignal | undefined {
 	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
 }
 
-/**
- * The one request function of the package: bearer auth through the credential, base URL, retries of
- * spec 7.3, and error mapping of spec 7. Returns the parsed JSON body of a 2xx answer.
- */
+/** The one request function: auth, base URL, retries (spec 7.3) and error mapping (spec 7). */
 export async function apiRequest<T = IDataObject>(
 	ctx: ApiContext,
 	request: ApiRequest,
 	deps: TransportDeps = defaultDeps,
 ): Promise<T> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
-	// An invalid Base URL (no scheme, an API path…) is refused before anything is sent.
 	const checkedBase = checkBaseUrl(credentials.baseUrl);
 	if (!checkedBase.ok) {
 		throw new NodeOperationError(ctx.getNode(), baseUrlMessage(checkedBase), {
@@ -145,7 +136,7 @@ export async function apiRequest<T = IDataObject>(
 	let attempt = 0;
 	const startedAt = deps.now();
 	let waitedMs = 0;
-	// Real time when the clock moves, else the sum of waits (tests with a fixed clock).
+	// Fixed-clock tests: the sum of waits.
 	const elapsed = (): number => Math.max(deps.now() - startedAt, waitedMs);
 	for (;;) {
 		attempt++;
@@ -153,7 +144,7 @@ export async function apiRequest<T = IDataObject>(
 		// Opened before the turn, so the request goes out the moment its turn comes.
 		const upload = request.openUpload ? await request.openUpload() : undefined;
 		let ticket: PaceTicket | undefined;
-		// Tool use: a hold past this call's budget is not waited for, like the call's own 429.
+		// Tool use: a hold past this call's budget is not waited for.
 		const holdMs = deps.pace && deps.budgetMs !== undefined ? deps.pace.state.resumeAt - deps.now() : 0;
 		if (holdMs > 0 && deps.budgetMs !== undefined && elapsed() + holdMs > deps.budgetMs) {
 			discardUpload(upload);
@@ -163,7 +154,7 @@ export async function apiRequest<T = IDataObject>(
 					method: request.method,
 					path: request.path,
 					status: 429,
-					// Not an answer to this call: the 429 another call of the execution got.
+					// Another call of the execution got this 429.
 					body: { success: false, error: 'Rate limit: the service asked this execution to wait (Retry-After)' },
 					attempts: attempt - 1,
 					retryAfterMs: holdMs,
@@ -197,7 +188,7 @@ export async function apiRequest<T = IDataObject>(
 		if (upload) {
 			options.body = upload.body as unknown as IDataObject;
 			options.headers = upload.headers;
-			// A redirect-following client would keep every byte of an upload in memory; the API does not redirect uploads.
+			// The API does not redirect uploads; following would buffer the whole upload.
 			options.disableFollowRedirect = true;
 		} else if (request.body !== undefined) {
 			options.body = request.body;
@@ -248,7 +239,7 @@ export async function apiRequest<T = IDataObject>(
 					path: request.path,
 					status: answer.status,
 					body: parsed.ok ? parsed.value : undefined,
-					// Not JSON: kept for its readable text only, never shown as it is.
+					// Not JSON: kept for its readable text only.
 					rawText: parsed.ok ? undefined : String(answer.body).slice(0, 4000),
 					attempts: attempt,
 					retryAfterMs: parseRetryAfter(headerValue(answer.headers, 'retry-after'), deps.now()),
@@ -260,10 +251,9 @@ export async function apiRequest<T = IDataObject>(
 
 		const current = failure as ApiFailure;
 		if (editorList) {
-			// One attempt: the editor's list shows this error (message, description, HTTP code) at once.
 			const error = toNodeApiError(ctx.getNode(), current, secret, request.itemIndex);
 			if (current.status === undefined && !current.reason) {
-				// How the editor shows a list error: nodes/FACTS.md "n8n editor behaviour".
+				// FACTS.md "n8n editor behaviour".
 				error.message = `The Web Data service cannot be reached (${unreachableReason(current.networkCode, timeoutMs ?? EDITOR_LIST_TIMEOUT_MS)})`;
 				error.description = `Address: ${baseUrl}. Check the Base URL in the credential and that this n8n can reach it, then open the list again.`;
 				error.httpCode = null;
@@ -271,7 +261,7 @@ export async function apiRequest<T = IDataObject>(
 			throw error;
 		}
 		const delay = retryDelayFor(request.method, current, attempt, deps);
-		// Every 429 holds the whole run, also when this request gives up (the others must still wait).
+		// Every 429 holds the whole run, also when this request gives up.
 		if (current.status === 429) deps.pace?.rateLimited(delay ?? current.retryAfterMs ?? 0, ticket);
 		current.elapsedMs = elapsed();
 		if (deps.budgetMs !== undefined) current.budgetMs = deps.budgetMs;
@@ -290,13 +280,12 @@ export async function apiRequest<T = IDataObject>(
 	}
 }
 
-/** Closes an opened upload stream that will not be sent. */
 function discardUpload(upload: UploadBody | undefined): void {
 	const body = upload?.body as { destroy?: () => void } | undefined;
 	if (body && !Buffer.isBuffer(body) && typeof body.destroy === 'function') body.destroy();
 }
 
-/** Connection failures are retried like a 503, but only for requests that are safe to repeat. */
+/** Connection failures are retried only for requests that are safe to repeat. */
 const IDEMPOTENT: readonly string[] = ['GET', 'DELETE', 'HEAD', 'PUT'];
 
 function retryDelayFor(
@@ -317,10 +306,7 @@ function headerValue(headers: Record<string, unknown>, name: string): unknown {
 	return key === undefined ? undefined : headers[key];
 }
 
-/**
- * Joins the base URL and a /v2 path. An absolute URL (a `next` link) is accepted only on the
- * service's own origin, so the API key is never sent anywhere else.
- */
+/** An absolute URL (a `next` link) only on the service's own origin, so the API key goes nowhere else. */
 export function resolveUrl(baseUrl: string, path: string): string {
 	if (/^https?:\/\//i.test(path)) {
 		const target = new URL(path);

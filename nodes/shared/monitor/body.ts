@@ -7,7 +7,7 @@ import { buildSchedule, type ScheduleInput } from './schedule';
 import { checkTargets, hasSearchTarget, isHttpUrl, splitList, type TargetLabeler } from './targets';
 import { isPlainObject } from '../../WebData/helpers/objects';
 
-/** The building blocks of a monitor request body, each checking its rules before anything is sent (the trigger reuses `buildWebhook`). */
+/** Monitor body blocks, each checked before anything is sent (the trigger reuses `buildWebhook`). */
 
 export const MAX_NAME_LENGTH = 256;
 export const MAX_GOAL_LENGTH = 2000;
@@ -16,12 +16,12 @@ export const MAX_RETENTION_DAYS = 365;
 export const MAX_EMAIL_RECIPIENTS = 25;
 export const WEBHOOK_EVENTS = ['monitor.page', 'monitor.check.completed'];
 export const MONITOR_STATUSES = ['active', 'paused'];
-/** The service signs deliveries with this header; a monitor may not set it. */
+/** A monitor may not set it. */
 export { SIGNATURE_HEADER };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** Field names in messages (as the node's form shows them). */
+/** As the node's form shows them. */
 export const FIELD = {
 	name: 'Name',
 	goal: 'Goal',
@@ -42,7 +42,6 @@ function text(value: unknown): string {
 	return typeof value === 'string' ? value : String(value);
 }
 
-/** A monitor name: required, not blank, at most 256 characters. */
 export function checkName(node: INode, value: unknown, itemIndex?: number, field = FIELD.name): string {
 	const name = text(value).trim();
 	if (name === '') throw invalid(node, field, value ?? '', 'it is required; give the monitor a name', itemIndex);
@@ -52,7 +51,7 @@ export function checkName(node: INode, value: unknown, itemIndex?: number, field
 	return name;
 }
 
-/** A monitor goal: at most 2000 characters; '' when blank. */
+/** '' when blank. */
 export function checkGoal(node: INode, value: unknown, itemIndex?: number, field = FIELD.goal): string {
 	const goal = text(value).trim();
 	if (goal.length > MAX_GOAL_LENGTH) {
@@ -61,7 +60,6 @@ export function checkGoal(node: INode, value: unknown, itemIndex?: number, field
 	return goal;
 }
 
-/** Retention of snapshots and diffs, in days: a whole number from 1 to 365. */
 export function checkRetentionDays(node: INode, value: unknown, itemIndex?: number, field = FIELD.retentionDays): number {
 	const days = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
 	if (typeof days !== 'number' || !Number.isInteger(days) || days < MIN_RETENTION_DAYS || days > MAX_RETENTION_DAYS) {
@@ -75,7 +73,7 @@ function checkBoolean(node: INode, field: string, value: unknown, itemIndex?: nu
 	return value;
 }
 
-/** Name/value pairs given as an object, or as a list of {name, value} / {key, value} entries. */
+/** An object, or a list of {name, value} / {key, value} entries. */
 function pairs(value: unknown): Array<[string, unknown]> {
 	if (value === undefined || value === null || value === '') return [];
 	if (Array.isArray(value)) {
@@ -85,18 +83,16 @@ function pairs(value: unknown): Array<[string, unknown]> {
 	return [['', value]];
 }
 
-/** A webhook as a person gives it (the trigger passes plain objects for headers and metadata). */
 export interface WebhookInput {
 	url: unknown;
-	/** Event kinds; undefined sends none (the service then sends both kinds). */
+	/** Undefined sends none; the service then sends both kinds. */
 	events?: unknown;
-	/** Header names and values: an object, or a list of {name, value}. */
 	headers?: unknown;
-	/** Extra fields for every delivery: an object, or a list of {key, value}. Values are sent as strings. */
+	/** Sent as strings. */
 	metadata?: unknown;
 }
 
-/** Metadata values are sent as strings: the service accepts strings only. */
+/** The service accepts strings only. */
 export function metadataValue(value: unknown): string {
 	if (typeof value === 'string') return value;
 	if (value === undefined || value === null) return '';
@@ -104,7 +100,7 @@ export function metadataValue(value: unknown): string {
 	return String(value);
 }
 
-/** The `webhook` object of a monitor: URL, events, headers (never the service's own), metadata as strings. */
+/** Never the service's own headers. */
 export function buildWebhook(node: INode, input: WebhookInput, itemIndex?: number): IDataObject {
 	const url = text(input.url).trim();
 	if (!isHttpUrl(url)) {
@@ -156,15 +152,14 @@ export function buildWebhook(node: INode, input: WebhookInput, itemIndex?: numbe
 	return webhook;
 }
 
-/** E-mail notification as a person gives it. */
 export interface EmailInput {
 	enabled?: unknown;
 	includeDiffs?: unknown;
-	/** Addresses: a list, or a text separated by commas, semicolons or new lines. Empty: the team's members. */
+	/** A list, or text separated by commas, semicolons or new lines; empty: the team's members. */
 	recipients?: unknown;
 }
 
-/** The `notification` object (spec 2.9): `email` with enabled, includeDiffs and up to 25 valid recipients. */
+/** Spec 2.9. */
 export function buildNotification(node: INode, email: EmailInput, itemIndex?: number): IDataObject {
 	const out: IDataObject = {};
 	if (email.enabled !== undefined) out.enabled = checkBoolean(node, FIELD.emailEnabled, email.enabled, itemIndex);
@@ -182,23 +177,22 @@ export function buildNotification(node: INode, email: EmailInput, itemIndex?: nu
 	return { email: out };
 }
 
-/** Everything a monitor body may hold, as the node read it. `undefined` means "not given". */
+/** `undefined` means "not given". */
 export interface MonitorInput {
 	name?: unknown;
 	goal?: unknown;
 	judgeEnabled?: unknown;
 	schedule?: ScheduleInput;
 	scheduleLabels?: Parameters<typeof buildSchedule>[3];
-	/** The target list with how to name its fields in messages. */
 	targets?: { list: unknown; label: TargetLabeler; field: string };
 	retentionDays?: unknown;
 	webhook?: WebhookInput;
 	email?: EmailInput;
-	/** Update only: 'active' or 'paused'. */
+	/** Update only. */
 	status?: unknown;
 }
 
-/** The body of POST /v2/monitor (create) or PATCH /v2/monitor/{id} (update: only what is given; a blank goal clears). */
+/** Update sends only what is given; a blank goal clears. */
 export function buildMonitorBody(node: INode, input: MonitorInput, mode: 'create' | 'update', itemIndex?: number): IDataObject {
 	const body: IDataObject = {};
 	const create = mode === 'create';
@@ -227,7 +221,7 @@ export function buildMonitorBody(node: INode, input: MonitorInput, mode: 'create
 	if (create || input.targets !== undefined) {
 		const t = input.targets ?? { list: [], label: () => 'Targets', field: 'Targets' };
 		body.targets = checkTargets(node, t.list, t.label, t.field, itemIndex);
-		// Spec 2.9. On update without a goal, the service checks it against the goal it has.
+		// Spec 2.9: on update without a goal, the service checks the goal it has.
 		if (hasSearchTarget(body.targets) && (create || goal !== undefined) && !goal && body.judgeEnabled !== false) {
 			const n = (body.targets as IDataObject[]).findIndex((x) => x.type === 'search');
 			throw invalid(

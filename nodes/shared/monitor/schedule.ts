@@ -2,22 +2,21 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { invalid } from '../../WebData/helpers/validation';
 
-/** Limits of a monitor schedule. */
 export const MAX_CRON_LENGTH = 128;
 export const MAX_SCHEDULE_TEXT_LENGTH = 128;
 export const MIN_INTERVAL_MINUTES = 5;
-/** The schedule a new monitor starts with (Monitor Create and the Web Data Trigger). */
+/** Monitor Create and the Web Data Trigger start with it. */
 export const DEFAULT_SCHEDULE_TEXT = 'every 30 minutes';
 export const DEFAULT_CRON = '*/30 * * * *';
 
-/** What a person gives for a schedule: exactly one of `cron` or `text`, and an optional time zone. */
+/** Exactly one of `cron` or `text`. */
 export interface ScheduleInput {
 	cron?: unknown;
 	text?: unknown;
 	timezone?: unknown;
 }
 
-/** Field names used in messages; the Create and Update screens label them differently. */
+/** The Create and Update screens label the fields differently. */
 export interface ScheduleLabels {
 	cron: string;
 	text: string;
@@ -30,18 +29,16 @@ export const SCHEDULE_LABELS: ScheduleLabels = {
 	timezone: 'Time Zone',
 };
 
-// The service's schedule rules, and where they were read: nodes/FACTS.md "Monitor schedules".
+// The service's schedule rules and their sources: FACTS.md "Monitor schedules".
 
-/** Longest time zone name the service accepts. */
 export const MAX_TIMEZONE_LENGTH = 128;
 
 interface CronField {
 	name: string;
 	min: number;
 	max: number;
-	/** Names people write in other cron dialects; the service reads numbers only. */
+	/** Names of other cron dialects; the service reads numbers only. */
 	names?: string[];
-	/** What the numbers mean, for messages. */
 	numbers: string;
 }
 
@@ -65,7 +62,7 @@ const CRON_FIELDS: CronField[] = [
 	},
 ];
 
-/** The field with names (MON, JAN) written as the numbers the service reads, or undefined. */
+/** Names (MON, JAN) written as numbers, or undefined. */
 function withNumbers(text: string, field: CronField): string | undefined {
 	if (!field.names) return undefined;
 	let unknown = false;
@@ -77,11 +74,9 @@ function withNumbers(text: string, field: CronField): string | undefined {
 	return unknown ? undefined : out;
 }
 
-/** The values one cron field allows, or a reason the service would refuse it. */
 function cronFieldValues(text: string, field: CronField): Set<number> | string {
 	const values = new Set<number>();
 	for (const item of text.split(',')) {
-		// Each item is *, N or N-M, optionally /S; numbers only.
 		const match = /^(\*|(\d+)(?:-(\d+))?)(?:\/(\d+))?$/.exec(item);
 		if (!match) {
 			if (/[a-z]/i.test(item)) {
@@ -95,7 +90,7 @@ function cronFieldValues(text: string, field: CronField): Set<number> | string {
 		const [, range, first, last, stepText] = match;
 		const step = stepText === undefined ? 1 : Number(stepText);
 		if (!(step >= 1)) return `the step "${stepText}" in the ${field.name} field must be a whole number of 1 or more`;
-		// The service reads "N/S" as the single value N, unlike other cron dialects.
+		// "N/S" is the single value N, unlike other cron dialects.
 		if (first !== undefined && last === undefined && stepText !== undefined) {
 			return `"${item}" in the ${field.name} field would mean only ${first} to the service (a step needs * or a range); write "${first}-${field.max}/${stepText}"`;
 		}
@@ -105,21 +100,15 @@ function cronFieldValues(text: string, field: CronField): Set<number> | string {
 			if (!(n >= field.min && n <= field.max)) return `the ${field.name} field "${text}" must use values from ${field.min} to ${field.max}`;
 		}
 		if (low > high) return `the range "${range}" in the ${field.name} field runs backwards`;
-		// Day of week 7 is Sunday, like 0.
 		for (let n = low; n <= high; n += step) values.add(field.name === 'day of week' && n === 7 ? 0 : n);
 	}
 	return values;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** How far ahead the service looks for a run. */
 const SEARCH_DAYS = 366;
 
-/**
- * Why a five-field cron expression would be refused by the service, or undefined when it is fine:
- * syntax with numbers only, ranges, a run within a year, and runs at least 5 minutes apart.
- * `now` only matters for the run-within-a-year rule.
- */
+/** Why the service would refuse a five-field cron expression; `now` matters only for the run-within-a-year rule. */
 export function cronProblem(expression: string, now: Date = new Date()): string | undefined {
 	const parts = expression.trim().split(/\s+/);
 	if (parts.length !== 5) {
@@ -133,7 +122,7 @@ export function cronProblem(expression: string, now: Date = new Date()): string 
 	}
 	const [minutes, hours, daysOfMonth, months, daysOfWeek] = sets;
 
-	// Both day fields must match (unlike classic cron), and a run must come within a year.
+	// Both day fields must match, and a run must come within a year.
 	const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
 	let runDays = 0;
 	let nextDayToo = false;
@@ -150,7 +139,7 @@ export function cronProblem(expression: string, now: Date = new Date()): string 
 		return 'no day in the next year matches it (the service needs a run within a year, and a day must match the day of month, the month and the day of week together)';
 	}
 
-	// Any gap under 5 minutes: the service measures the next two runs, so it refuses it at some times.
+	// The service measures the next two runs, so any gap under 5 minutes is refused at some times.
 	const times: number[] = [];
 	for (const h of [...hours].sort((a, b) => a - b)) for (const m of [...minutes].sort((a, b) => a - b)) times.push(h * 60 + m);
 	const gaps = times.slice(1).map((t, k) => t - times[k]);
@@ -161,39 +150,33 @@ export function cronProblem(expression: string, now: Date = new Date()): string 
 	return undefined;
 }
 
-/** The "in words" phrases the service understands, for help texts. */
 export const SCHEDULE_TEXT_PHRASES =
 	'"every N minutes" (N divides 60: 5, 6, 10, 12, 15, 20, 30 or 60; may end with "starting at :07"), "hourly" or "hourly at :15", "every N hours" (N divides 24: 1, 2, 3, 4, 6, 8, 12 or 24), "daily", "daily at 9am", "daily at 5:30 PM", "daily at 17:30", "weekly" (Sundays at midnight)';
 
-/** Help texts of the schedule fields (Web Data Monitor Create/Update and the Web Data Trigger). */
 export const SCHEDULE_TEXT_HELP = `Only these phrases work: ${SCHEDULE_TEXT_PHRASES}. For anything else, such as weekdays only, use a cron expression.`;
 export const CRON_HELP =
 	'Five fields with numbers only: minute, hour, day of month, month (1-12), day of week (0-7, 0 and 7 = Sunday): "0 9 * * 1-5", not MON-FRI. A step needs * or a range ("5-59/15"). When both day fields are set, a day must match both. Checks must be at least 5 minutes apart.';
 export const TIMEZONE_HELP = 'A name such as "Europe/Berlin" or "America/New_York", not an offset such as +02:00.';
 export const SCHEDULE_TEXT_DESCRIPTION = `When to check, in words. ${SCHEDULE_TEXT_HELP}`;
-/** Time Zone (Web Data Monitor Create/Update, the Web Data Trigger): empty by default. */
 export const TIMEZONE_DESCRIPTION = `The IANA time zone the schedule is read in. Empty (the default) means this workflow's time zone: the n8n instance's, unless the workflow's settings set one; it is read when the node runs. ${TIMEZONE_HELP}`;
 
-/** An empty Time Zone means the workflow's time zone (n8n's getTimezone()). */
 export function timezoneOrWorkflowZone(value: unknown, workflowZone: () => string): unknown {
 	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '') ? workflowZone() : value;
 }
 
 const TEXT_HELP = `the service understands only: ${SCHEDULE_TEXT_PHRASES}. For anything else (e.g. weekdays only) use a cron expression such as "0 9 * * 1-5".`;
 
-/** The cron a schedule text stands for, or the reason the service would refuse the text. */
+/** The cron a schedule text stands for, or why the service would refuse it. */
 export function scheduleTextCron(input: string): { cron: string } | { problem: string } {
 	const text = input.trim().toLowerCase().replace(/[.,]/g, '').replace(/\s+/g, ' ');
 	const problem = (rule: string) => ({ problem: rule });
 	let m: RegExpExecArray | null;
 
-	// "every minute" has no number and so is not in the grammar, but its problem is the interval.
+	// Not in the grammar, but its real problem is the interval.
 	if (/^every (minute|min)$/.test(text)) return problem(`the shortest interval is ${MIN_INTERVAL_MINUTES} minutes (e.g. "every ${MIN_INTERVAL_MINUTES} minutes")`);
 
-	// every N minutes [starting at :MM]
 	if ((m = /^every (\d+) (?:minutes?|mins?)(?: (?:starting|start)(?: at| on)? :?(\d{1,2}))?$/.exec(text))) {
 		const n = Number(m[1]);
-		// Below 5 minutes the phrase parses but the 5-minute floor refuses it.
 		if (n < MIN_INTERVAL_MINUTES) return problem(`the shortest interval is ${MIN_INTERVAL_MINUTES} minutes (e.g. "every ${MIN_INTERVAL_MINUTES} minutes")`);
 		if (n > 60) return problem(`the minute interval must be from ${MIN_INTERVAL_MINUTES} to 60; for longer intervals say "every N hours" (e.g. "every 2 hours")`);
 		if (60 % n !== 0) return problem(`the minute interval must divide 60 evenly: 5, 6, 10, 12, 15, 20, 30 or 60 (e.g. "every 30 minutes"); for other patterns use a cron expression`);
@@ -201,19 +184,16 @@ export function scheduleTextCron(input: string): { cron: string } | { problem: s
 		if (start > 59) return problem(`the start minute must be from 0 to 59 (e.g. "every 15 minutes starting at :07")`);
 		return { cron: start === 0 ? `*/${n} * * * *` : `${start}-59/${n} * * * *` };
 	}
-	// hourly | every hour [at|starting at :MM]
 	if ((m = /^(?:hourly|every hour)(?: (?:at|starting at) :?(\d{1,2}))?$/.exec(text))) {
 		const start = m[1] === undefined ? 0 : Number(m[1]);
 		if (start > 59) return problem('the minute must be from 0 to 59 (e.g. "hourly at :15")');
 		return { cron: `${start} * * * *` };
 	}
-	// every N hours
 	if ((m = /^every (\d+) (?:hours?|hrs?)$/.exec(text))) {
 		const n = Number(m[1]);
 		if (n < 1 || n > 24 || 24 % n !== 0) return problem('the hour interval must divide 24 evenly: 1, 2, 3, 4, 6, 8, 12 or 24 (e.g. "every 6 hours"); for other patterns use a cron expression');
 		return { cron: `0 */${n} * * *` };
 	}
-	// daily | every day [at H[:MM][am|pm]]
 	if ((m = /^(?:daily|every day)(?: at (\d{1,2})(?::(\d{2}))?\s*(am|pm)?)?$/.exec(text))) {
 		let hour = m[1] === undefined ? 0 : Number(m[1]);
 		const minute = m[2] === undefined ? 0 : Number(m[2]);
@@ -225,12 +205,11 @@ export function scheduleTextCron(input: string): { cron: string } | { problem: s
 		if (minute > 59) return problem('the minute must be from 0 to 59 (e.g. "daily at 9:30")');
 		return { cron: `${minute} ${hour} * * *` };
 	}
-	// weekly | every week = Sundays at 00:00
 	if (text === 'weekly' || text === 'every week') return { cron: '0 0 * * 0' };
 	return problem(TEXT_HELP);
 }
 
-/** Whether this is an IANA time zone the runtime knows; offsets are refused (nodes/FACTS.md "Monitor schedules"). */
+/** Offsets are refused (FACTS.md "Monitor schedules"). */
 export function isTimeZone(value: string): boolean {
 	return timeZoneProblem(value) === undefined;
 }
@@ -254,7 +233,7 @@ function asText(value: unknown): string | undefined {
 	return typeof value === 'string' ? value.trim() : String(value).trim();
 }
 
-/** The `schedule` object of a monitor body, every rule checked before anything is sent. */
+/** Every rule checked before anything is sent. */
 export function buildSchedule(
 	node: INode,
 	input: ScheduleInput,
@@ -295,7 +274,7 @@ export function buildSchedule(
 		if (text.length > MAX_SCHEDULE_TEXT_LENGTH) {
 			throw invalid(node, labels.text, text, `it has ${text.length} characters; at most ${MAX_SCHEDULE_TEXT_LENGTH} are allowed`, itemIndex);
 		}
-		// The cron a phrase stands for must pass the cron rules too ("every 2 minutes" runs too often).
+		// The cron of a phrase must pass the cron rules too ("every 2 minutes").
 		const parsed = scheduleTextCron(text);
 		if ('problem' in parsed) throw invalid(node, labels.text, text, parsed.problem, itemIndex);
 		const problem = cronProblem(parsed.cron);

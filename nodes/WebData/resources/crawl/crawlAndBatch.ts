@@ -13,17 +13,13 @@ import type { OnTimeout } from '../../jobs/wait';
 import { READ_PAGE_LIMIT, STATUS_ONLY_LIMIT } from '../../fields/serverRules';
 import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';
 
-/**
- * What Crawl and Batch Scrape share: job status reads that follow the `next` links, page items,
- * the wait, cancel and errors. Both are jobs at `/crawl/{id}` or `/batch/scrape/{id}` with the same
- * status shape (status, total, completed, creditsUsed, expiresAt, next, data: Document[]).
- */
+/** What Crawl and Batch Scrape share: both are jobs at `/crawl/{id}` or `/batch/scrape/{id}` with one status shape. */
 
 export type JobKind = 'crawl' | 'batch';
 
 const PATH: Record<JobKind, string> = { crawl: '/crawl', batch: '/batch/scrape' };
 const NOUN: Record<JobKind, string> = { crawl: 'crawl', batch: 'batch scrape' };
-/** Safety bound for following `next` links; readAllDocuments stops long before it. */
+/** Safety bound; readAllDocuments stops long before it. */
 const MAX_STATUS_PAGES = 1000;
 
 export const TERMINAL = ['completed', 'failed', 'cancelled'];
@@ -38,7 +34,6 @@ export function jobHints(kind: JobKind): Record<string, string> {
 	};
 }
 
-/** The job ID (resource locator) of Get Status, Get Errors and Cancel. */
 export function jobIdField(kind: JobKind): INodeProperties {
 	return kind === 'crawl'
 		? uuidLocator({
@@ -62,7 +57,6 @@ export function readJobId(ctx: IExecuteFunctions, kind: JobKind, i: number): str
 	return requireUuid(ctx.getNode(), kind === 'crawl' ? 'Crawl ID' : 'Batch Job ID', raw, i);
 }
 
-/** The job's status fields without the page data, the `next` link and `success`. */
 export function statusJson(id: string, body: IDataObject): IDataObject {
 	const { success: _s, data: _d, next: _n, ...rest } = body;
 	void _s;
@@ -73,7 +67,6 @@ export function statusJson(id: string, body: IDataObject): IDataObject {
 
 export { READ_PAGE_LIMIT, STATUS_ONLY_LIMIT };
 
-/** One status read (first page only), asking for at most `limit` documents. */
 export async function readStatusPage(
 	ctx: ApiContext,
 	kind: JobKind,
@@ -85,10 +78,7 @@ export async function readStatusPage(
 	return await apiRequest<IDataObject>(ctx, { method: 'GET', path: `${PATH[kind]}/${id}`, qs: { limit }, itemIndex: i, hints: jobHints(kind) }, deps);
 }
 
-/**
- * Every page of the result so far. A running job has a `next` link on every page, an empty one too,
- * so the reader follows it only while it can bring documents (nodes/FACTS.md "Job status pages").
- */
+/** A running job has a `next` link on every page, an empty one too (FACTS.md "Job status pages"). */
 export async function readAllDocuments(
 	ctx: ApiContext,
 	kind: JobKind,
@@ -114,11 +104,11 @@ export async function readAllDocuments(
 		followed.add(next);
 		body = await apiRequest<IDataObject>(ctx, { method: 'GET', path: next, itemIndex: i, hints: jobHints(kind) }, deps);
 	}
-	// The status fields of the last page are the freshest.
+	// The last page's status fields are the freshest.
 	return { status: { ...first, ...last }, documents };
 }
 
-/** Whether a followed page repeats the first page's documents (a server that ignores `skip`: nodes/FACTS.md "Job status pages"). */
+/** A server that ignores `skip` repeats the first page (FACTS.md "Job status pages"). */
 function startsLike(data: IDataObject[], firstData: IDataObject[]): boolean {
 	const n = Math.min(3, data.length, firstData.length);
 	if (n === 0) return false;
@@ -148,21 +138,17 @@ function skipIgnoredError(ctx: ApiContext, kind: JobKind, read: number, body: ID
 	);
 }
 
-/** The note on the status item of a job that is still running. */
 function runningNote(kind: JobKind, id: string, status: IDataObject): string {
 	const readOp = kind === 'crawl' ? 'Crawl → Get Status' : 'Batch Scrape → Get Status';
 	return `The ${NOUN[kind]} is still running (status "${String(status.status)}", ${String(status.completed ?? 0)} of ${String(status.total ?? '?')} pages done); no page is finished yet. Read it again later with ${readOp} (ID ${id}), or wait for it with Run and Wait.`;
 }
 
-/** One item per page: `jobId`, `jobStatus`, then the Document (Full or Compact). */
 export function pageJson(id: string, status: IDataObject, doc: IDataObject, mode: OutputMode): IDataObject {
 	return { jobId: id, jobStatus: status.status, ...documentJson(doc, mode) };
 }
 
-/** The signature of a one-call job request: the job's kind and ID, the item, the transport. */
 type JobCall = (ctx: IExecuteFunctions, kind: JobKind, id: string, i: number, deps: TransportDeps) => Promise<IDataObject>;
 
-/** One request on `/crawl/{id}<suffix>` or `/batch/scrape/{id}<suffix>`. */
 async function jobRequest(ctx: IExecuteFunctions, kind: JobKind, method: 'GET' | 'DELETE', id: string, suffix: string, i: number, deps: TransportDeps): Promise<IDataObject> {
 	return await apiRequest<IDataObject>(ctx, { method, path: `${PATH[kind]}/${id}${suffix}`, itemIndex: i, hints: jobHints(kind) }, deps);
 }
@@ -177,7 +163,6 @@ export const readErrors: JobCall = async (ctx, kind, id, i, deps) => {
 	return { id, errors: body.errors ?? [], robotsBlocked: body.robotsBlocked ?? [] };
 };
 
-/** Status-only / pages choice of Get Status. */
 export const returnField: INodeProperties = {
 	displayName: 'Return',
 	name: 'return',
@@ -200,7 +185,6 @@ export function readReturn(ctx: IExecuteFunctions, i: number): 'pages' | 'status
 	return value;
 }
 
-/** Get Status: the status item, or one item per page. */
 export async function getStatusItems(
 	ctx: IExecuteFunctions,
 	kind: JobKind,
@@ -222,16 +206,11 @@ export async function getStatusItems(
 }
 
 export interface WaitOutcome {
-	/** Final status with all documents, or the last status on a Return Last Status timeout. */
 	status: IDataObject;
 	documents: IDataObject[];
 	timedOut: boolean;
 }
 
-/**
- * Waits for a started job with THE poller, then reads all its pages. On timeout, On Timeout decides;
- * a failed or cancelled job is an error naming the job.
- */
 export async function waitForJob(
 	ctx: IExecuteFunctions,
 	kind: JobKind,
@@ -244,7 +223,7 @@ export async function waitForJob(
 	const noun = NOUN[kind];
 	const readOp = kind === 'crawl' ? 'Crawl → Get Status' : 'Batch Scrape → Get Status';
 	const wait = await waitFor<IDataObject>({
-		// A poll needs only the status: the smallest page, not the documents finished so far.
+		// A poll needs only the status: the smallest page.
 		read: async (pollDeps) => await readStatusPage(ctx, kind, id, i, pollDeps, STATUS_ONLY_LIMIT),
 		isTerminal: (s) => TERMINAL.includes(String(s.status)),
 		maxWaitMs,
@@ -256,7 +235,6 @@ export async function waitForJob(
 	if (wait.outcome === 'timeout') {
 		const last = wait.status ? `status "${String(wait.status.status)}", ${String(wait.status.completed ?? 0)} of ${String(wait.status.total ?? '?')} pages done` : 'no status could be read';
 		if (opts.onTimeout === 'returnStatus' && wait.status) {
-			// Marked like Agent → Run and Wait at Max Wait: timedOut, when the wait ended, what to do.
 			const status: IDataObject = {
 				...statusJson(id, wait.status),
 				timedOut: true,
@@ -284,13 +262,12 @@ export async function waitForJob(
 	}
 	const final = wait.status as IDataObject;
 	if (final.status !== 'completed') throw endedJobError(node, kind, id, final, i);
-	// The last poll asked for one document at most: read the pages from the start.
+	// The last poll asked for one document at most.
 	const first = await readStatusPage(ctx, kind, id, i, deps, READ_PAGE_LIMIT);
 	const all = await readAllDocuments(ctx, kind, first, i, deps);
 	return { status: statusJson(id, all.status), documents: all.documents, timedOut: false };
 }
 
-/** The error of a job that ended without completing ("failed", "cancelled"): the pages done and where to read them. */
 export function endedJobError(node: INode, kind: JobKind, id: string, final: IDataObject, i: number): NodeOperationError {
 	const readOp = kind === 'crawl' ? 'Crawl → Get Status' : 'Batch Scrape → Get Status';
 	const error = new NodeOperationError(node, `The ${NOUN[kind]} ended with status "${String(final.status)}"`, {
@@ -301,11 +278,7 @@ export function endedJobError(node: INode, kind: JobKind, id: string, final: IDa
 	return error;
 }
 
-/**
- * Crawl / Batch Scrape → Run and Wait, "Resume on Completion Webhook" (jobs/resume.ts): the webhook
- * asks for `completed` and `failed` (`cancelled` accepted when a newer server sends it; nodes/FACTS.md
- * "Job status pages"); a check reads the status first and the pages only once the job has ended.
- */
+/** The webhook asks for `completed` and `failed` (`cancelled` when a newer server sends it: FACTS.md "Job status pages"). */
 export function jobWaiter(
 	kind: JobKind,
 	pages: (entry: IExecuteData, id: string, status: IDataObject, documents: IDataObject[], mode: OutputMode) => INodeExecutionData[],
@@ -319,7 +292,6 @@ export function jobWaiter(
 		events: ['completed', 'failed'],
 		endEventTypes: [`${prefix}.completed`, `${prefix}.failed`, `${prefix}.cancelled`],
 		async resume(ctx: ResumeContext, id: string, entry: IExecuteData): Promise<ResumeRead> {
-			// The status first (one document at most); the pages only once the job has ended.
 			const current = await readStatusPage(ctx, kind, id, 0, defaultDeps, STATUS_ONLY_LIMIT);
 			if (!TERMINAL.includes(String(current.status))) return { running: true };
 			const first = current.status === 'completed' ? await readStatusPage(ctx, kind, id, 0, defaultDeps, READ_PAGE_LIMIT) : current;
@@ -338,11 +310,10 @@ export function jobWaiter(
 	};
 }
 
-/** The job has one `webhook`, the resume URL here, so a Webhook URL of the user's own is refused before anything is sent. */
+/** The job has one `webhook`, the resume URL here. */
 export function refuseOwnWebhook(node: INode, body: IDataObject, i: number): void {
 	if (body.webhook === undefined) return;
 	const url = (body.webhook as IDataObject).url;
-	// The field that set it: Webhook URL, or Send Events to Web Data Trigger (jobs/triggerTarget.ts).
 	const field = webhookFieldOf(body.webhook) ?? 'Webhook URL';
 	throw invalid(
 		node,
@@ -353,7 +324,6 @@ export function refuseOwnWebhook(node: INode, body: IDataObject, i: number): voi
 	);
 }
 
-/** The Wait Method field and notice of Crawl / Batch Scrape → Run and Wait. */
 export function jobWaitMethodFields(kind: JobKind): INodeProperties[] {
 	const items =
 		kind === 'crawl' ? 'One input item per execution (use "Loop Over Items" for more).' : 'All input items go into the one job.';
@@ -364,16 +334,14 @@ export function jobWaitMethodFields(kind: JobKind): INodeProperties[] {
 	);
 }
 
-/** Under Continue On Fail, an error becomes an item; otherwise (or when cancelled) it is thrown. */
+/** Thrown when cancelled, even under Continue On Fail. */
 export function failOrItem(ctx: IExecuteFunctions, error: unknown, i: number): INodeExecutionData[] {
 	if (isCancellation(error) || !ctx.continueOnFail()) throw error;
 	return [errorItem(error, i)];
 }
 
-/** The page output field of job results (Run and Wait, Get Status). */
 export const JOB_OUTPUT = outputModeField('url, title, Markdown (or summary), JSON and the page error');
 
-/** What a model reads of Get Status as a tool. */
 const GET_STATUS_TOOL: Record<JobKind, ToolUse> = {
 	crawl: {
 		description: "Read a crawl that was already started, by its crawl ID: its status and a compact list of its pages; page=N gives page N's content. Costs nothing extra.",
@@ -385,7 +353,6 @@ const GET_STATUS_TOOL: Record<JobKind, ToolUse> = {
 	},
 };
 
-/** Get Status of a job (Crawl → Get Status, Batch Scrape → Get Status). */
 export function jobGetStatus(kind: JobKind): Operation {
 	return {
 		tool: GET_STATUS_TOOL[kind],
@@ -399,7 +366,6 @@ export function jobGetStatus(kind: JobKind): Operation {
 	};
 }
 
-/** Get Errors or Cancel of a job: one call on the job's ID, one item. */
 function jobCall(kind: JobKind, call: JobCall): Operation {
 	return {
 		properties: [jobIdField(kind)],
@@ -410,12 +376,10 @@ function jobCall(kind: JobKind, call: JobCall): Operation {
 	};
 }
 
-/** Get Errors of a job (Crawl → Get Errors, Batch Scrape → Get Errors). */
 export function jobGetErrors(kind: JobKind): Operation {
 	return jobCall(kind, readErrors);
 }
 
-/** Cancel of a job (Crawl → Cancel, Batch Scrape → Cancel). */
 export function jobCancel(kind: JobKind): Operation {
 	return jobCall(kind, cancelJob);
 }
