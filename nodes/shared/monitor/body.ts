@@ -1,10 +1,9 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { HEADER_NAME, isReservedWebhookHeader, RESERVED_WEBHOOK_HEADER_RULE } from '../../WebData/fields/serverRules';
-import { SIGNATURE_HEADER } from '../signature';
-import { invalid } from '../../WebData/helpers/validation';
+import { invalid, isHttpUrl } from '../../WebData/helpers/validation';
 import { buildSchedule, type ScheduleInput } from './schedule';
-import { checkTargets, hasSearchTarget, isHttpUrl, splitList, type TargetLabeler } from './targets';
+import { checkTargets, hasSearchTarget, splitList, type TargetLabeler } from './targets';
 import { isPlainObject } from '../../WebData/helpers/objects';
 
 /** The building blocks of a monitor request body, each checking its rules before anything is sent (the trigger reuses `buildWebhook`). */
@@ -16,8 +15,6 @@ export const MAX_RETENTION_DAYS = 365;
 export const MAX_EMAIL_RECIPIENTS = 25;
 export const WEBHOOK_EVENTS = ['monitor.page', 'monitor.check.completed'];
 export const MONITOR_STATUSES = ['active', 'paused'];
-/** The service signs deliveries with this header; a monitor may not set it. */
-export { SIGNATURE_HEADER };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

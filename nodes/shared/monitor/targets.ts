@@ -13,7 +13,6 @@ export const MAX_SEARCH_RESULTS = 50;
 export const MAX_DOMAINS = 50;
 export const SEARCH_WINDOWS = ['5m', '15m', '1h', '6h', '24h', '7d'];
 export const TARGET_TYPES = ['scrape', 'crawl', 'search'];
-export const SCRAPE_PROXIES = MONITOR_TARGET_PROXIES;
 export const MIN_SCRAPE_TIMEOUT_MS = SCRAPE_TIMEOUT_MS.min;
 export const MAX_SCRAPE_TIMEOUT_MS = SCRAPE_TIMEOUT_MS.max;
 
@@ -55,8 +54,6 @@ export function formLabeler(field = 'Targets', numberInGroup: number[] = []): Ta
 export function jsonLabeler(field = 'Targets (JSON)'): TargetLabeler {
 	return (index, _type, path) => `${field} [${index}]${path ? `.${path}` : ''}`;
 }
-
-export { isHttpUrl };
 
 const HOSTNAME = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/i;
 
@@ -114,8 +111,8 @@ function checkScrapeOptions(fail: Fail, options: unknown): IDataObject {
 				}
 				break;
 			case 'proxy':
-				if (typeof value !== 'string' || !SCRAPE_PROXIES.includes(value)) {
-					throw fail(path, value, `it must be one of ${SCRAPE_PROXIES.join(', ')}`);
+				if (typeof value !== 'string' || !MONITOR_TARGET_PROXIES.includes(value)) {
+					throw fail(path, value, `it must be one of ${MONITOR_TARGET_PROXIES.join(', ')}`);
 				}
 				break;
 			case 'location':

@@ -71,8 +71,6 @@ export function statusJson(id: string, body: IDataObject): IDataObject {
 	return { id, ...rest };
 }
 
-export { READ_PAGE_LIMIT, STATUS_ONLY_LIMIT };
-
 /** One status read (first page only), asking for at most `limit` documents. */
 export async function readStatusPage(
 	ctx: ApiContext,
