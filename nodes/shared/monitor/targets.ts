@@ -69,7 +69,7 @@ export function splitLines(value: unknown): string[] {
 	return splitList(value, /\r?\n/);
 }
 
-type Fail = (path: string, value: unknown, rule: string) => Error;
+export type Fail = (path: string, value: unknown, rule: string) => Error;
 
 function wholeNumber(fail: Fail, path: string, value: unknown, min: number, max?: number): number {
 	if (typeof value !== 'number' || !Number.isInteger(value) || value < min || (max !== undefined && value > max)) {
@@ -83,8 +83,10 @@ function stringList(fail: Fail, path: string, value: unknown): string[] {
 	return value as string[];
 }
 
-function checkBoolean(fail: Fail, path: string, value: unknown): void {
+/** The value when it is true or false; otherwise `fail`'s error. */
+export function checkBoolean(fail: Fail, path: string, value: unknown): boolean {
 	if (typeof value !== 'boolean') throw fail(path, value, 'it must be true or false');
+	return value;
 }
 
 /** Checks the scrape options of a target (spec 2.9 `scrapeOptions`); unknown keys go to the service as they are. */
