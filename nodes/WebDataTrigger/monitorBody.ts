@@ -2,8 +2,8 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { checkGoal, checkName } from '../shared/monitor/body';
 import { buildSchedule } from '../shared/monitor/schedule';
-import { isHttpUrl, splitList } from '../shared/monitor/targets';
-import { invalid } from '../WebData/helpers/validation';
+import { splitList } from '../shared/monitor/targets';
+import { invalid, isHttpUrl } from '../WebData/helpers/validation';
 
 /**
  * The monitor the trigger creates in "Create a Monitor for This Workflow" mode (spec 2.9, 4.2;

@@ -116,7 +116,7 @@ if (bad.length) {
 
 async function checkBytes() {
 	const { startFakeApi } = require(path.join(ROOT, 'test/fake-api/server'));
-	const { STATUS_ONLY_LIMIT, READ_PAGE_LIMIT } = require(path.join(ROOT, 'dist/nodes/WebData/resources/crawl/crawlAndBatch'));
+	const { STATUS_ONLY_LIMIT, READ_PAGE_LIMIT } = require(path.join(ROOT, 'dist/nodes/WebData/fields/serverRules'));
 	const api = await startFakeApi({ apiKey: 'bench-key' });
 	const headers = { authorization: 'Bearer bench-key', 'content-type': 'application/json' };
 	try {

@@ -8,7 +8,6 @@ import {
 	isCountryCode,
 	PROXIES,
 	SCRAPE_TIMEOUT_MS,
-	SEARCH_FORMATS,
 	structuredSchemaProblem,
 	totalWaitProblem,
 	waitForProblem,
@@ -39,7 +38,6 @@ export const SCRAPE_FORMATS = [
 	'changeTracking',
 ] as const;
 export const CHANGE_TRACKING_MODES = ['git-diff', 'json'];
-export { PROXIES, SEARCH_FORMATS };
 /** The server's cap on the JSON format's prompt (nodes/FACTS.md "Server request rules"). */
 export const MAX_JSON_PROMPT_LENGTH = 10_000;
 export const PDF_MODES = ['auto', 'fast', 'ocr'];

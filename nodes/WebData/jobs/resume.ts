@@ -11,6 +11,7 @@ import type {
 } from 'n8n-workflow';
 
 import { isCancellation } from '../helpers/items';
+import { RecentKeys } from '../helpers/recentKeys';
 import { normalizeBaseUrl } from '../transport';
 import { cancelledError } from '../transport/sleep';
 import { derivedToken, type HeaderBag, verifyResumeCall, type WebhookRequest, type WebhookResponse } from '../../shared/signature';
@@ -295,12 +296,9 @@ function errorAsItem(error: NodeOperationError, facts: IDataObject | undefined, 
 // n8n 1.x may resume one execution twice at once (FACTS.md "Resume").
 
 const checksRunning = new Set<string>();
-const resultsOutput = new Map<string, number>();
-const RESULT_MEMORY_MS = 15 * 60_000;
+const resultsOutput = new RecentKeys(15 * 60_000);
 
 function claimCheck(key: string): boolean {
-	const now = Date.now();
-	for (const [k, at] of resultsOutput) if (now - at > RESULT_MEMORY_MS) resultsOutput.delete(k);
 	if (checksRunning.has(key) || resultsOutput.has(key)) return false;
 	checksRunning.add(key);
 	return true;
@@ -330,7 +328,7 @@ export async function continueWaiting(ctx: IExecuteFunctions, waiter: Completion
 		} catch (error) {
 			if (error instanceof NodeApiError && FINAL_READ_STATUSES.includes(String(error.httpCode))) {
 				const ended = unreadableJobError(node, waiter, state, error);
-				resultsOutput.set(key, Date.now());
+				resultsOutput.remember(key);
 				if (!continuesWithRegularOutput(node)) throw ended;
 				return [...state.carried, errorAsItem(ended, { jobId: state.jobId, httpCode: String(error.httpCode) }, state.pairedItem)];
 			}
@@ -339,7 +337,7 @@ export async function continueWaiting(ctx: IExecuteFunctions, waiter: Completion
 			read = undefined;
 		}
 		if (read && !read.running) {
-			resultsOutput.set(key, Date.now());
+			resultsOutput.remember(key);
 			if (read.error) {
 				if (!continuesWithRegularOutput(node)) throw read.error;
 				return [...state.carried, errorAsItem(read.error, read.errorFacts, read.pairedItem ?? state.pairedItem)];
@@ -348,7 +346,7 @@ export async function continueWaiting(ctx: IExecuteFunctions, waiter: Completion
 		}
 		const lastRead = read ? now : undefined;
 		if (final) {
-			resultsOutput.set(key, Date.now());
+			resultsOutput.remember(key);
 			if (state.onTimeout === 'fail') throw timeoutError(node, waiter, state, lastRead);
 			return [...state.carried, { json: timedOutJson(waiter, state, lastRead), pairedItem: state.pairedItem }];
 		}
@@ -425,15 +423,16 @@ function refuse(ctx: IWebhookFunctions, status: number, message: string): IWebho
 	return { noWebhookResponse: true };
 }
 
-/** The webhook context's `executeData`: FACTS.md "Resume". */
-export function waitingStackEntry(ctx: IWebhookFunctions): IExecuteData | undefined {
+/** The waiting node's stack entry and its wait state (the webhook context's `executeData`: FACTS.md "Resume"). */
+export function waitingStackEntry(ctx: IWebhookFunctions): { entry: IExecuteData; state: WaitState } | undefined {
 	const inner = ctx as unknown as {
 		executeData?: IExecuteData;
 		runExecutionData?: { executionData?: { nodeExecutionStack?: IExecuteData[] } } | null;
 	};
 	const name = ctx.getNode().name;
 	for (const entry of [inner.executeData, inner.runExecutionData?.executionData?.nodeExecutionStack?.[0]]) {
-		if (entry && typeof entry === 'object' && entry.node?.name === name && waitState(entry)) return entry;
+		const state = entry && typeof entry === 'object' && entry.node?.name === name ? waitState(entry) : undefined;
+		if (entry && state) return { entry, state };
 	}
 	return undefined;
 }
@@ -454,8 +453,7 @@ export function readEnvelope(rawBody: Buffer | string | undefined, parsed: unkno
 }
 
 /** A second delivery right after the first does not wake again. */
-const recentWakes = new Map<string, number>();
-const WAKE_MEMORY_MS = 60_000;
+const recentWakes = new RecentKeys(60_000);
 
 /** webhook() of the waiting node: authenticates, matches and wakes; reads nothing so it answers at once. */
 export async function resumeWebhook(this: IWebhookFunctions, waiter: CompletionWaiter | undefined): Promise<IWebhookResponseData> {
@@ -497,7 +495,7 @@ export async function resumeWebhook(this: IWebhookFunctions, waiter: CompletionW
 	if (!waiter.endEventTypes.includes(envelope.type)) {
 		return { webhookResponse: { received: true, ignored: `"${envelope.type}" does not end the ${waiter.noun}` } };
 	}
-	const state = waitState(waitingStackEntry(this));
+	const state = waitingStackEntry(this)?.state;
 	if (!state) {
 		this.logger.error(`Web Data "${node.name}" got a resume call but cannot read the execution's waiting state (not what this n8n version is expected to hold); its next check reads the ${waiter.noun}`, where);
 		return refuse(this, 500, `The waiting state of this execution could not be read; it reads the ${waiter.noun} at its next check`);
@@ -510,10 +508,9 @@ export async function resumeWebhook(this: IWebhookFunctions, waiter: CompletionW
 		return { webhookResponse: { received: true, note: `the execution reads the ${waiter.noun} at ${new Date(state.checkAt).toISOString()}` } };
 	}
 	const wakeKey = `${String(this.getExecutionId())}\u0000${node.name}\u0000${state.checkAt}`;
-	for (const [k, at] of recentWakes) if (now - at > WAKE_MEMORY_MS) recentWakes.delete(k);
-	if (recentWakes.has(wakeKey)) {
+	if (recentWakes.has(wakeKey, now)) {
 		return { webhookResponse: { received: true, ignored: 'the execution was woken by an earlier delivery' } };
 	}
-	recentWakes.set(wakeKey, now);
+	recentWakes.remember(wakeKey, now);
 	return { workflowData: [], webhookResponse: { received: true } };
 }

@@ -1,10 +1,9 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { HEADER_NAME, isReservedWebhookHeader, RESERVED_WEBHOOK_HEADER_RULE } from '../../WebData/fields/serverRules';
-import { SIGNATURE_HEADER } from '../signature';
-import { invalid } from '../../WebData/helpers/validation';
+import { invalid, isHttpUrl } from '../../WebData/helpers/validation';
 import { buildSchedule, type ScheduleInput } from './schedule';
-import { checkTargets, hasSearchTarget, isHttpUrl, splitList, type TargetLabeler } from './targets';
+import { checkBoolean, checkTargets, hasSearchTarget, splitList, type Fail, type TargetLabeler } from './targets';
 import { isPlainObject } from '../../WebData/helpers/objects';
 
 /** Monitor body blocks, each checked before anything is sent (the trigger reuses `buildWebhook`). */
@@ -16,8 +15,6 @@ export const MAX_RETENTION_DAYS = 365;
 export const MAX_EMAIL_RECIPIENTS = 25;
 export const WEBHOOK_EVENTS = ['monitor.page', 'monitor.check.completed'];
 export const MONITOR_STATUSES = ['active', 'paused'];
-/** A monitor may not set it. */
-export { SIGNATURE_HEADER };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -68,9 +65,9 @@ export function checkRetentionDays(node: INode, value: unknown, itemIndex?: numb
 	return days;
 }
 
-function checkBoolean(node: INode, field: string, value: unknown, itemIndex?: number): boolean {
-	if (typeof value !== 'boolean') throw invalid(node, field, value, 'it must be true or false', itemIndex);
-	return value;
+/** Fails as `invalid` does, for the field named. */
+function failAt(node: INode, itemIndex?: number): Fail {
+	return (field, value, rule) => invalid(node, field, value, rule, itemIndex);
 }
 
 /** An object, or a list of {name, value} / {key, value} entries. */
@@ -162,8 +159,8 @@ export interface EmailInput {
 /** Spec 2.9. */
 export function buildNotification(node: INode, email: EmailInput, itemIndex?: number): IDataObject {
 	const out: IDataObject = {};
-	if (email.enabled !== undefined) out.enabled = checkBoolean(node, FIELD.emailEnabled, email.enabled, itemIndex);
-	if (email.includeDiffs !== undefined) out.includeDiffs = checkBoolean(node, FIELD.emailIncludeDiffs, email.includeDiffs, itemIndex);
+	if (email.enabled !== undefined) out.enabled = checkBoolean(failAt(node, itemIndex), FIELD.emailEnabled, email.enabled);
+	if (email.includeDiffs !== undefined) out.includeDiffs = checkBoolean(failAt(node, itemIndex), FIELD.emailIncludeDiffs, email.includeDiffs);
 	const recipients = splitList(email.recipients, /[\s,;]+/);
 	if (recipients.length) {
 		const bad = recipients.find((r) => !EMAIL.test(r));
@@ -207,7 +204,7 @@ export function buildMonitorBody(node: INode, input: MonitorInput, mode: 'create
 	}
 
 	if (input.judgeEnabled !== undefined) {
-		const judge = checkBoolean(node, FIELD.judgeEnabled, input.judgeEnabled, itemIndex);
+		const judge = checkBoolean(failAt(node, itemIndex), FIELD.judgeEnabled, input.judgeEnabled);
 		if (judge && goal === '') {
 			throw invalid(node, FIELD.judgeEnabled, true, 'judging compares changes with the goal, so it needs a non-empty Goal; write a goal or switch judging off', itemIndex);
 		}

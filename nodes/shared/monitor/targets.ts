@@ -13,7 +13,6 @@ export const MAX_SEARCH_RESULTS = 50;
 export const MAX_DOMAINS = 50;
 export const SEARCH_WINDOWS = ['5m', '15m', '1h', '6h', '24h', '7d'];
 export const TARGET_TYPES = ['scrape', 'crawl', 'search'];
-export const SCRAPE_PROXIES = MONITOR_TARGET_PROXIES;
 export const MIN_SCRAPE_TIMEOUT_MS = SCRAPE_TIMEOUT_MS.min;
 export const MAX_SCRAPE_TIMEOUT_MS = SCRAPE_TIMEOUT_MS.max;
 
@@ -56,8 +55,6 @@ export function jsonLabeler(field = 'Targets (JSON)'): TargetLabeler {
 	return (index, _type, path) => `${field} [${index}]${path ? `.${path}` : ''}`;
 }
 
-export { isHttpUrl };
-
 const HOSTNAME = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/i;
 
 /** A list from a list, or from text split at commas, new lines or spaces. */
@@ -72,7 +69,7 @@ export function splitLines(value: unknown): string[] {
 	return splitList(value, /\r?\n/);
 }
 
-type Fail = (path: string, value: unknown, rule: string) => Error;
+export type Fail = (path: string, value: unknown, rule: string) => Error;
 
 function wholeNumber(fail: Fail, path: string, value: unknown, min: number, max?: number): number {
 	if (typeof value !== 'number' || !Number.isInteger(value) || value < min || (max !== undefined && value > max)) {
@@ -86,8 +83,10 @@ function stringList(fail: Fail, path: string, value: unknown): string[] {
 	return value as string[];
 }
 
-function checkBoolean(fail: Fail, path: string, value: unknown): void {
+/** The value when it is true or false; otherwise `fail`'s error. */
+export function checkBoolean(fail: Fail, path: string, value: unknown): boolean {
 	if (typeof value !== 'boolean') throw fail(path, value, 'it must be true or false');
+	return value;
 }
 
 /** Checks the scrape options of a target (spec 2.9 `scrapeOptions`); unknown keys go to the service as they are. */
@@ -114,8 +113,8 @@ function checkScrapeOptions(fail: Fail, options: unknown): IDataObject {
 				}
 				break;
 			case 'proxy':
-				if (typeof value !== 'string' || !SCRAPE_PROXIES.includes(value)) {
-					throw fail(path, value, `it must be one of ${SCRAPE_PROXIES.join(', ')}`);
+				if (typeof value !== 'string' || !MONITOR_TARGET_PROXIES.includes(value)) {
+					throw fail(path, value, `it must be one of ${MONITOR_TARGET_PROXIES.join(', ')}`);
 				}
 				break;
 			case 'location':

@@ -65,8 +65,6 @@ export function statusJson(id: string, body: IDataObject): IDataObject {
 	return { id, ...rest };
 }
 
-export { READ_PAGE_LIMIT, STATUS_ONLY_LIMIT };
-
 export async function readStatusPage(
 	ctx: ApiContext,
 	kind: JobKind,

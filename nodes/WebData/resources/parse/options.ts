@@ -31,7 +31,6 @@ export const PDF_MODES = ['fast', 'auto', 'ocr'];
 export const REDACT_KEYS = ['mode', 'replaceStyle', 'entities'];
 export const REDACT_MODES = ['accurate', 'aggressive', 'fast'];
 export const REPLACE_STYLES = ['tag', 'mask', 'remove'];
-export const PROXIES = PARSE_PROXIES;
 export const MAX_TIMEOUT_MS = SCRAPE_TIMEOUT_MS.max;
 export const MIN_TIMEOUT_MS = SCRAPE_TIMEOUT_MS.min;
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -146,7 +145,7 @@ export function buildParseOptions(node: INode, p: ParseParameters, itemIndex?: n
 		out.timeout = t;
 	}
 	if (o.proxy !== undefined) {
-		if (!PROXIES.includes(String(o.proxy))) {
+		if (!PARSE_PROXIES.includes(String(o.proxy))) {
 			throw invalid(node, label('proxy', 'Proxy'), o.proxy, 'parsing supports only "basic" and "auto"', itemIndex);
 		}
 		out.proxy = o.proxy;
