@@ -17,7 +17,8 @@ import { searchMonitors } from './listSearch';
 import { checkExists, create, registrationOf, remove, type Connection } from './registration';
 import { SigningSecretCache } from './secretCache';
 import type { WebhookRequest, WebhookResponse } from '../shared/signature';
-import { authenticateDelivery, authenticateJobDelivery, DeliveryDeduper, type HeaderBag } from './verify';
+import type { HeaderBag } from '../shared/signature';
+import { authenticateDelivery, authenticateJobDelivery, DeliveryDeduper } from './verify';
 
 /** Bounded; see DeliveryDeduper. */
 const deliveries = new DeliveryDeduper();

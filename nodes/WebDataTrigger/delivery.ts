@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isPlainObject } from '../WebData/helpers/objects';
-import { SIGNATURE_HEADER, TOKEN_HEADER, type HeaderBag } from './verify';
+import { SIGNATURE_HEADER, type HeaderBag } from '../shared/signature';
+import { TOKEN_HEADER } from './verify';
 
 export const MONITOR_EVENTS = ['monitor.page', 'monitor.check.completed'] as const;
 export type MonitorEvent = (typeof MONITOR_EVENTS)[number];

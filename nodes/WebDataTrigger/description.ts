@@ -3,7 +3,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { uuidLocator } from '../WebData/fields/fields';
 import { timezoneField } from '../shared/monitor/fields';
 import { CRON_HELP, DEFAULT_CRON, DEFAULT_SCHEDULE_TEXT, SCHEDULE_TEXT_DESCRIPTION } from '../shared/monitor/schedule';
-import { SIGNATURE_HEADER, TOKEN_HEADER, TOKEN_QUERY } from './verify';
+import { SIGNATURE_HEADER } from '../shared/signature';
+import { TOKEN_HEADER, TOKEN_QUERY } from './verify';
 
 /** What each crawl / batch-scrape end choice receives: the end that really happened (nodes/FACTS.md "Webhook deliveries"). */
 const JOB_END_TEXT = {

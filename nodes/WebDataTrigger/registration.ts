@@ -1,12 +1,13 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
-import { requireUuid } from '../WebData/helpers/validation';
+import { isPrivateHost, requireUuid } from '../WebData/helpers/validation';
 import { apiRequest, type ApiRequest, normalizeBaseUrl } from '../WebData/transport';
 import { timezoneOrWorkflowZone } from '../shared/monitor/schedule';
 import { MONITOR_EVENTS } from './delivery';
 import { monitorCreateBody, type MonitorFields } from './monitorBody';
-import { headerValue, newSecretToken, safeEqual, SIGNATURE_HEADER, TOKEN_HEADER, type HeaderBag } from './verify';
+import { headerValue, safeEqual, SIGNATURE_HEADER, type HeaderBag } from '../shared/signature';
+import { newSecretToken, TOKEN_HEADER } from './verify';
 import { isPlainObject } from '../WebData/helpers/objects';
 
 /** Registration with the service, kept in static data; delete() trusts the stored `connection` (FACTS.md "Trigger"). */
@@ -100,13 +101,6 @@ function attachedMonitorId(ctx: IHookFunctions): string {
 
 export function isTestRegistration(ctx: IHookFunctions): boolean {
 	return ctx.getActivationMode() === 'manual' || ctx.getMode() === 'manual';
-}
-
-const PRIVATE_HOST =
-	/^(localhost|.*\.localhost|127\.\d+\.\d+\.\d+|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+|169\.254\.\d+\.\d+|0\.0\.0\.0|\[?::1\]?|\[?f[cd][0-9a-f]{2}:.*|host\.docker\.internal)$/i;
-
-export function isPrivateHost(hostname: string): boolean {
-	return PRIVATE_HOST.test(hostname);
 }
 
 /** The service skips private addresses: say so at activation rather than wait forever. */

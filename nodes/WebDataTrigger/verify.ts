@@ -2,9 +2,6 @@ import { randomBytes } from 'crypto';
 
 import { type HeaderBag, headerValue, verifyDelivery } from '../shared/signature';
 
-// Shared with the resume calls; the trigger's modules import them from here.
-export { headerValue, type HeaderBag, safeEqual, SIGNATURE_HEADER, signatureMatches, signBody } from '../shared/signature';
-
 /** Pure, so they test without n8n; de-duplication comes after authentication (FACTS.md "Webhook deliveries"). */
 /** Per activation. */
 export const TOKEN_HEADER = 'X-WebData-Trigger-Token';

@@ -15,7 +15,8 @@ const crypto = require('crypto');
 const { runWorkflow } = require('../helpers/workflow-runner');
 const { CANARY_KEY, record } = require('../helpers/canary');
 const { resumeCaller, useSigningFakeApi } = require('../helpers/resume-context');
-const resume = require('../../dist/nodes/WebData/resources/agent/resume');
+const resume = require('../../dist/nodes/WebData/jobs/resume');
+const { isPrivateHost } = require('../../dist/nodes/WebData/helpers/validation');
 const signature = require('../../dist/nodes/shared/signature');
 
 jest.setTimeout(30000);
@@ -300,10 +301,10 @@ describe('checked before anything is sent', () => {
 
 test('isPrivateHost: loopback, private, link-local, CGNAT, IPv6 local and bare names; public names and addresses are not', () => {
 	for (const h of ['localhost', 'n8n', '127.0.0.1', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.1.10', '169.254.1.1', '100.64.0.1', '0.0.0.0', '[::1]', 'fd00::1', 'fe80::1', 'host.docker.internal', 'box.local']) {
-		expect([h, resume.isPrivateHost(h)]).toEqual([h, true]);
+		expect([h, isPrivateHost(h)]).toEqual([h, true]);
 	}
 	for (const h of ['n8n.example.com', 'api.firecrawl.dev', '8.8.8.8', '172.32.0.1', '100.128.0.1', '2001:db8::1']) {
-		expect([h, resume.isPrivateHost(h)]).toEqual([h, false]);
+		expect([h, isPrivateHost(h)]).toEqual([h, false]);
 	}
 });
 

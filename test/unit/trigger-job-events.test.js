@@ -2,7 +2,8 @@
 // into items, their authentication (Token in the URL or header, HMAC signature), and the parameters
 // that keep saved monitor workflows as they were. Build first.
 const crypto = require('crypto');
-const { authenticateJobDelivery, TOKEN_HEADER, SIGNATURE_HEADER } = require('../../dist/nodes/WebDataTrigger/verify');
+const { authenticateJobDelivery, TOKEN_HEADER } = require('../../dist/nodes/WebDataTrigger/verify');
+const { SIGNATURE_HEADER } = require('../../dist/nodes/shared/signature');
 const { jobItemsForDelivery, JOB_EVENTS, MONITOR_EVENTS } = require('../../dist/nodes/WebDataTrigger/delivery');
 const { triggerProperties } = require('../../dist/nodes/WebDataTrigger/description');
 

@@ -2,20 +2,11 @@
 // signature over the raw body), de-duplication with bounded memory, envelope parsing, output shape
 // and filters, and the create body of "Create a Monitor for This Workflow". Build first.
 const crypto = require('crypto');
-const {
-	TOKEN_HEADER,
-	SIGNATURE_HEADER,
-	newSecretToken,
-	safeEqual,
-	headerValue,
-	signBody,
-	signatureMatches,
-	authenticateDelivery,
-	DeliveryDeduper,
-} = require('../../dist/nodes/WebDataTrigger/verify');
+const { TOKEN_HEADER, newSecretToken, authenticateDelivery, DeliveryDeduper } = require('../../dist/nodes/WebDataTrigger/verify');
+const { SIGNATURE_HEADER, safeEqual, headerValue, signBody, signatureMatches } = require('../../dist/nodes/shared/signature');
 const { parseDelivery, itemsForDelivery, redactedHeaders } = require('../../dist/nodes/WebDataTrigger/delivery');
 const { monitorCreateBody, splitUrls } = require('../../dist/nodes/WebDataTrigger/monitorBody');
-const { isPrivateHost } = require('../../dist/nodes/WebDataTrigger/registration');
+const { isPrivateHost } = require('../../dist/nodes/WebData/helpers/validation');
 
 const SECRET = 'whsec-test-signing-secret';
 const hmac = (secret, raw) => `sha256=${crypto.createHmac('sha256', secret).update(raw).digest('hex')}`;
@@ -342,4 +333,11 @@ test('private and loopback hosts are recognised (the service does not deliver th
 		expect(isPrivateHost(h)).toBe(true);
 	}
 	for (const h of ['n8n.example.com', '172.32.0.1', '8.8.8.8', 'api.firecrawl.dev']) expect(isPrivateHost(h)).toBe(false);
+});
+
+test('the trigger\'s activation check uses the one private-host rule of Run and Wait: a container name, CGNAT and IPv6 link-local are private too', () => {
+	for (const h of ['n8n', 'box.local', '100.64.0.1', 'fe80::1']) expect([h, isPrivateHost(h)]).toEqual([h, true]);
+	const registration = require('fs').readFileSync(require('path').join(__dirname, '../../nodes/WebDataTrigger/registration.ts'), 'utf8');
+	expect(registration).toMatch(/import \{[^}]*\bisPrivateHost\b[^}]*\} from '\.\.\/WebData\/helpers\/validation'/);
+	expect(registration).not.toMatch(/function isPrivateHost|PRIVATE_HOST/);
 });

@@ -69,3 +69,18 @@ export function parseJsonText(node: INode, field: string, value: unknown, expect
 	if (value.trim() === '') throw invalid(node, field, value, `it is empty; enter ${expected}`, itemIndex);
 	return parseJsonOrFail(node, field, value, itemIndex);
 }
+
+/** Loopback, private, link-local or bare host names are not reachable from the internet. */
+export function isPrivateHost(hostname: string): boolean {
+	const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+	if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) return true;
+	const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+	if (v4) {
+		const [a, b] = [Number(v4[1]), Number(v4[2])];
+		return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
+	}
+	if (host.includes(':')) {
+		return host === '::1' || host === '::' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith('::ffff:127.') || host.startsWith('::ffff:10.') || host.startsWith('::ffff:192.168.');
+	}
+	return !host.includes('.'); // a container or LAN name
+}

@@ -15,7 +15,7 @@ import { RecentKeys } from '../helpers/recentKeys';
 import { normalizeBaseUrl } from '../transport';
 import { cancelledError } from '../transport/sleep';
 import { derivedToken, type HeaderBag, verifyResumeCall, type WebhookRequest, type WebhookResponse } from '../../shared/signature';
-import { invalid, isUuid } from '../helpers/validation';
+import { invalid, isPrivateHost, isUuid } from '../helpers/validation';
 import type { CompletionWaiter, ResumeContext, ResumeRead } from '../types';
 import type { OnTimeout } from './wait';
 
@@ -79,21 +79,6 @@ export function readWaitMethod(ctx: IExecuteFunctions, i: number): string {
 		throw invalid(ctx.getNode(), 'Wait Method', value, `choose one of ${WAIT_METHOD_POLL}, ${WAIT_METHOD_WEBHOOK}`, i);
 	}
 	return value;
-}
-
-/** Loopback, private, link-local or bare host names are not reachable from the internet. */
-export function isPrivateHost(hostname: string): boolean {
-	const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-	if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.local') || host.endsWith('.internal')) return true;
-	const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-	if (v4) {
-		const [a, b] = [Number(v4[1]), Number(v4[2])];
-		return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
-	}
-	if (host.includes(':')) {
-		return host === '::1' || host === '::' || /^f[cd]/.test(host) || /^fe[89ab]/.test(host) || host.startsWith('::ffff:127.') || host.startsWith('::ffff:10.') || host.startsWith('::ffff:192.168.');
-	}
-	return !host.includes('.'); // a container or LAN name
 }
 
 /** The resume URL, checked to be usable and reachable by the service. */

@@ -4,9 +4,6 @@ import { type CompletionWaiter, type ResumeContext, type ResumeRead, resumeParam
 import { getAgentJob } from './get';
 import { classifyRun, isUnsuccessful, runFacts, unsuccessfulRunError } from './outcome';
 
-// The shared mechanism (jobs/resume.ts), re-exported under the names Agent had first.
-export { isPrivateHost, readEnvelope, RESUME_TOKEN_HEADER, resumeToken, waitingStackEntry, WAIT_METHOD_POLL, WAIT_METHOD_WEBHOOK } from '../../jobs/resume';
-
 /** The agent webhook events asked for (short names of the webhook config, api-facts 3). */
 export const RESUME_EVENTS = ['completed', 'failed', 'cancelled'];
 /** Delivery types that end a run (api-facts 3). */
