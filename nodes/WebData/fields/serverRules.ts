@@ -196,8 +196,14 @@ export const READ_PAGE_LIMIT = 100;
 /** RFC 9110 token. */
 export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** Every scrape `timeout` (scrape options, monitor targets, Parse). */
+/** Every scrape `timeout` (scrape options, monitor targets, Parse); Search and Map take the same bounds. */
 export const SCRAPE_TIMEOUT_MS = Object.freeze({ min: 1_000, max: 300_000 });
+
+/** Why a Search or Map `timeout` is refused, or undefined when it is valid. */
+export function requestTimeoutProblem(value: unknown): string | undefined {
+	const ok = typeof value === 'number' && Number.isInteger(value) && value >= SCRAPE_TIMEOUT_MS.min && value <= SCRAPE_TIMEOUT_MS.max;
+	return ok ? undefined : `a whole number of milliseconds from ${SCRAPE_TIMEOUT_MS.min} to ${SCRAPE_TIMEOUT_MS.max}`;
+}
 
 export const RESERVED_WEBHOOK_HEADER_RULE =
 	'header names starting with X-Firecrawl- are set by the service itself (X-Firecrawl-Signature, X-Firecrawl-Event, …); use another name';

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import { requireHttpUrl, SCRAPE_HINTS } from '../../fields/scrapeOptions';
 import type { Operation, RunContext } from '../../types';
-import { COUNTRY_RULE, isCountryCode } from '../../fields/serverRules';
+import { COUNTRY_RULE, isCountryCode, requestTimeoutProblem, SCRAPE_TIMEOUT_MS } from '../../fields/serverRules';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
 
@@ -99,7 +99,7 @@ const properties: INodeProperties[] = [
 				displayName: 'Timeout (Milliseconds)',
 				name: 'timeout',
 				type: 'number',
-				typeOptions: { minValue: 1000, maxValue: 300000, numberPrecision: 0 },
+				typeOptions: { minValue: SCRAPE_TIMEOUT_MS.min, maxValue: SCRAPE_TIMEOUT_MS.max, numberPrecision: 0 },
 				default: 60000,
 				description: 'How long the service may work, in milliseconds (no limit when not set)',
 			},
@@ -128,11 +128,9 @@ export function buildMapBody(ctx: IExecuteFunctions, i: number): IDataObject {
 		body.limit = l;
 	}
 	if (o.timeout !== undefined) {
-		const t = o.timeout;
-		if (typeof t !== 'number' || !Number.isInteger(t) || t < 1000 || t > 300000) {
-			throw invalid(node, 'Options → Timeout (Milliseconds)', t, 'a whole number of milliseconds from 1000 to 300000', i);
-		}
-		body.timeout = t;
+		const problem = requestTimeoutProblem(o.timeout);
+		if (problem) throw invalid(node, 'Options → Timeout (Milliseconds)', o.timeout, problem, i);
+		body.timeout = o.timeout;
 	}
 	if (o.locationCountry !== undefined && String(o.locationCountry).trim() !== '') {
 		const country = String(o.locationCountry).trim().toUpperCase();

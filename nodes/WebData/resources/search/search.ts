@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodePr
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import { documentJson, outputModeField, readOutputMode } from '../../fields/document';
 import { readScrapeOptions, SCRAPE_HINTS, SCRAPE_OPTION_BODY_KEYS, scrapeOptionProperties } from '../../fields/scrapeOptions';
-import { COUNTRY_RULE, isCountryCode, isSearchDomain, SEARCH_FORMATS } from '../../fields/serverRules';
+import { COUNTRY_RULE, isCountryCode, isSearchDomain, requestTimeoutProblem, SCRAPE_TIMEOUT_MS, SEARCH_FORMATS } from '../../fields/serverRules';
 import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
@@ -152,7 +152,7 @@ const properties: INodeProperties[] = [
 				displayName: 'Timeout (Milliseconds)',
 				name: 'timeout',
 				type: 'number',
-				typeOptions: { minValue: 1000, maxValue: 300000, numberPrecision: 0 },
+				typeOptions: { minValue: SCRAPE_TIMEOUT_MS.min, maxValue: SCRAPE_TIMEOUT_MS.max, numberPrecision: 0 },
 				default: 60000,
 				description: 'How long the whole search (with scraping) may take, in milliseconds (1000 to 300000)',
 			},
@@ -219,11 +219,9 @@ export function buildSearchBody(ctx: IExecuteFunctions, i: number): IDataObject 
 		body.country = country;
 	}
 	if (o.timeout !== undefined) {
-		const t = o.timeout;
-		if (typeof t !== 'number' || !Number.isInteger(t) || t < 1000 || t > 300000) {
-			throw invalid(node, 'Options → Timeout (Milliseconds)', t, 'a whole number of milliseconds from 1000 to 300000', i);
-		}
-		body.timeout = t;
+		const problem = requestTimeoutProblem(o.timeout);
+		if (problem) throw invalid(node, 'Options → Timeout (Milliseconds)', o.timeout, problem, i);
+		body.timeout = o.timeout;
 	}
 	const include = o.includeDomains !== undefined ? domainList(node, 'Options → Include Domains', o.includeDomains, i) : [];
 	const exclude = o.excludeDomains !== undefined ? domainList(node, 'Options → Exclude Domains', o.excludeDomains, i) : [];
