@@ -143,10 +143,10 @@ class ResumeSuite extends Phase {
 		const q = `/executions?workflowId=${encodeURIComponent(workflowId)}&limit=250`;
 		const [done, running] = [await this.api('GET', q), await this.api('GET', `${q}&status=running`)];
 		const byId = new Map([...(done.data || []), ...(running.data || [])].map((e) => [e.id, e]));
-		// On n8n 1.123 neither list shows an execution that waits in the process that ran it: n8n keeps it
-		// among its active executions, all of which the unfiltered list leaves out (2.41 leaves out only
-		// running ones), and its stored status is "waiting". One that reaches its wait between two looks
-		// is found by id instead: ids count up, so the ids above the highest one seen are asked for.
+		// The unfiltered list leaves out the executions n8n holds as active (n8n 1.123: all of them, one
+		// that waits included; 2.41: those it marks running), and status=running shows only a stored
+		// "running". One that changes state between two looks can be in neither, so it is also looked
+		// for by id: ids count up, and the ids above the highest one seen are asked for.
 		for (const e of byId.values()) this.highestExecutionId = Math.max(this.highestExecutionId ?? 0, Number(e.id));
 		for (let id = (this.highestExecutionId ?? 0) + 1, misses = 0; misses < 3; id++) {
 			const e = await this.api('GET', `/executions/${id}`).catch((error) => {
