@@ -16,8 +16,7 @@ import { chosenNamesExpression } from '../WebData/fields/description';
 import { searchMonitors } from './listSearch';
 import { checkExists, create, registrationOf, remove, type Connection } from './registration';
 import { SigningSecretCache } from './secretCache';
-import type { WebhookRequest, WebhookResponse } from '../shared/signature';
-import type { HeaderBag } from '../shared/signature';
+import type { HeaderBag, WebhookRequest, WebhookResponse } from '../shared/signature';
 import { authenticateDelivery, authenticateJobDelivery, DeliveryDeduper } from './verify';
 
 /** Bounded; see DeliveryDeduper. */
