@@ -4,17 +4,10 @@
 // `node test/unit/comment-share.test.js` prints the share and the heaviest files.
 const fs = require('fs');
 const path = require('path');
+const { tsFiles } = require('../helpers/source-files');
 
 const ROOT = path.join(__dirname, '../..');
 const LIMIT = 0.12;
-
-function tsFiles(dir) {
-	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-		const full = path.join(dir, entry.name);
-		if (entry.isDirectory()) return tsFiles(full);
-		return entry.name.endsWith('.ts') ? [full] : [];
-	});
-}
 
 /** Characters of `//` and `/* *\/` comments in TypeScript text, strings and template literals skipped. */
 function commentChars(text) {

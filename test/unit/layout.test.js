@@ -4,6 +4,7 @@
 // WebData's resources; every resource's index.ts lists its operations, one file each.
 const fs = require('fs');
 const path = require('path');
+const { tsFiles } = require('../helpers/source-files');
 
 const NODES = path.join(__dirname, '../../nodes');
 const ROOT = path.join(NODES, 'WebData');
@@ -15,14 +16,6 @@ const SHARED_MAY_IMPORT = ['fields', 'helpers', 'transport'];
 /** Rooms from the top down: a file may import its own room and the rooms after it. */
 const ORDER = ['methods', 'resources', 'jobs', 'fields', 'tool', 'helpers', 'transport'];
 // fields/ and tool/ are siblings (see the test below): neither imports the other.
-
-function tsFiles(dir) {
-	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-		const full = path.join(dir, entry.name);
-		if (entry.isDirectory()) return tsFiles(full);
-		return entry.name.endsWith('.ts') ? [full] : [];
-	});
-}
 
 function roomOf(file) {
 	return path.relative(ROOT, file).split(path.sep)[0];
