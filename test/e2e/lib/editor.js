@@ -194,6 +194,7 @@ class EditorHost {
 		if (packageDir) fs.cpSync(packageDir, path.join(this.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME), { recursive: true });
 		else await packInto(this.root, this.dir, this.userFolder);
 		const fake = await startFake({ root: this.root, apiKey: this.apiKey, logFile: path.join(this.dir, 'fake-api.log') });
+		this.fakeChild = fake.child;
 		this.fakeUrl = fake.url;
 		this.port = await freePort();
 		this.base = `http://127.0.0.1:${this.port}`;
@@ -294,13 +295,15 @@ class EditorHost {
 		return created.id;
 	}
 
+	/** Stops n8n and this host's fake API (a script that exits without proc.stopAll() leaves no fake behind). */
 	async stop() {
-		const child = this.child;
-		if (!child || child.exitCode !== null || child.signalCode !== null) return;
-		const ended = new Promise((r) => child.once('exit', r));
-		proc.killGroup(child, 'SIGTERM');
-		await Promise.race([ended, sleep(10000)]);
-		if (child.exitCode === null && child.signalCode === null) proc.killGroup(child, 'SIGKILL');
+		for (const [child, graceMs] of [[this.child, 10000], [this.fakeChild, 2000]]) {
+			if (!child || child.exitCode !== null || child.signalCode !== null) continue;
+			const ended = new Promise((r) => child.once('exit', r));
+			proc.killGroup(child, 'SIGTERM');
+			await Promise.race([ended, sleep(graceMs)]);
+			if (child.exitCode === null && child.signalCode === null) proc.killGroup(child, 'SIGKILL');
+		}
 	}
 }
 
