@@ -271,6 +271,14 @@ class Phase {
 		await this.fake.call('POST', '/__fake/settled', { timeoutMs: 20000 });
 	}
 
+	/** Runs one check of a monitor at the fake; resolves {check, delivered}: the check and the deliveries it made, all settled. */
+	async runCheck(monitorId) {
+		const from = (await this.deliveries()).length;
+		const check = await this.fake.call('POST', `/__fake/monitor/${monitorId}/tick`);
+		await this.settled();
+		return { check, delivered: (await this.deliveries()).slice(from) };
+	}
+
 	async monitorsAtFake() {
 		const res = await fetch(`${this.fake.url}/v2/monitor?limit=100`, { headers: { authorization: `Bearer ${this.apiKey}` } });
 		return (await res.json()).data;
@@ -502,10 +510,7 @@ class Phase {
 			assert.ok(log.every((l) => l === `GET /v2/monitor/${monitorId} 200`), `start-up at most checks that the monitor exists (got ${log.join('; ') || 'nothing'})`);
 			assert.equal((await this.monitorsAtFake()).length, 1, 'no second monitor');
 			const before = await countNow();
-			const deliveredBefore = (await this.deliveries()).length;
-			await this.fake.call('POST', `/__fake/monitor/${monitorId}/tick`);
-			await this.settled();
-			const second = (await this.deliveries()).slice(deliveredBefore);
+			const { delivered: second } = await this.runCheck(monitorId);
 			assert.deepEqual(second.map((d) => d.responseStatus), [200, 200, 200]);
 			const executions = await this.executions(w.id, { count: before + 3 });
 			assert.equal(executions.length, before + 3);
@@ -517,19 +522,13 @@ class Phase {
 		await this.step(`${label}: n8n down during a check (its deliveries fail, the service sends each once): the next check's first delivery brings the lost check first, caughtUp, each page once`, async () => {
 			await this.fake.call('POST', '/__fake/webhook-delivery', { retries: false });
 			await this.stopN8n();
-			const deliveredBefore = (await this.deliveries()).length;
-			await this.fake.call('POST', `/__fake/monitor/${monitorId}/tick`);
-			await this.settled();
-			const lost = (await this.deliveries()).slice(deliveredBefore);
+			const { delivered: lost } = await this.runCheck(monitorId);
 			assert.deepEqual(lost.map((d) => [d.type, d.responseStatus]), [['monitor.page', null], ['monitor.page', null], ['monitor.check.completed', null]], 'n8n was down: every delivery of that check failed');
 			const lostCheckId = lost[0].checkId;
 			await this.startN8n();
 			await this.until(async () => (await this.postToN8n(w.productionUrl, '{}', {})).status !== 404, 'the production webhook to be served again', 60000);
 			const before = await countNow();
-			const nextFrom = (await this.deliveries()).length;
-			await this.fake.call('POST', `/__fake/monitor/${monitorId}/tick`);
-			await this.settled();
-			const next = (await this.deliveries()).slice(nextFrom);
+			const { delivered: next } = await this.runCheck(monitorId);
 			assert.deepEqual(next.map((d) => d.responseStatus), [200, 200, 200]);
 			const executions = (await this.executions(w.id, { count: before + 3 })).slice(before);
 			const items = executions.flatMap((e) => e.trigger);
@@ -784,11 +783,7 @@ class Phase {
 		const monitorId = crypto.randomUUID();
 		let w;
 		let node;
-		const tick = async () => {
-			const check = await this.fake.call('POST', `/__fake/monitor/${monitorId}/tick`);
-			await this.settled();
-			return check.id;
-		};
+		const tick = async () => (await this.runCheck(monitorId)).check.id;
 		const execution = async (id) => await this.api('GET', `/executions/${id}?includeData=true`);
 		const pollExecutions = async () => (await this.executions(w.id)).filter((e) => e.mode === 'trigger');
 
@@ -970,10 +965,7 @@ class Phase {
 			assert.notEqual(after.url, bare.productionUrl, 'the webhook no longer points at n8n');
 			assert.ok(!JSON.stringify(after).includes(token), 'the secret token is gone from the monitor');
 			assert.match(after.url, /^http:\/\/127\.0\.0\.1:9\//, 'an inert loopback address');
-			const delivered = (await this.deliveries()).length;
-			await this.fake.call('POST', `/__fake/monitor/${bareId}/tick`);
-			await this.settled();
-			const later = (await this.deliveries()).slice(delivered);
+			const { delivered: later } = await this.runCheck(bareId);
 			assert.ok(later.every((d) => d.url === after.url && d.responseStatus === null), `later deliveries go to the inert address only (got ${later.map((d) => `${d.url} ${d.responseStatus}`).join(', ')})`);
 			assert.equal((await this.executions(bare.id)).length, 0, 'no execution');
 			const old = await this.postToN8n(bare.productionUrl, JSON.stringify({ type: 'monitor.page', webhookId: crypto.randomUUID(), data: [{}] }), { [TOKEN_HEADER]: token });
