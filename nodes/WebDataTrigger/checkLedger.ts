@@ -44,20 +44,21 @@ function isToldCheck(value: unknown): value is ToldCheck {
 	return isPlainObject(value) && typeof value.id === 'string' && typeof value.done === 'boolean';
 }
 
+/** A copy in stored form: a done check keeps only its id; an open one its pages and whether it ended. */
+function storedForm(c: ToldCheck): ToldCheck {
+	return c.done ? { id: c.id, done: true } : { id: c.id, done: false, pages: [...(c.pages ?? [])], ...(c.ended === true ? { ended: true } : {}) };
+}
+
 export function storedLedger(staticData: IDataObject, monitorId: string): ToldCheck[] {
 	const all = staticData[STATIC_KEY];
 	const list = isPlainObject(all) ? all[monitorId] : undefined;
 	if (!Array.isArray(list)) return [];
-	return list.filter(isToldCheck).map((c) =>
-		c.done ? { id: c.id, done: true } : { id: c.id, done: false, pages: Array.isArray(c.pages) ? c.pages.filter((p) => typeof p === 'string') : [], ...(c.ended === true ? { ended: true } : {}) },
-	);
+	return list.filter(isToldCheck).map((c) => storedForm({ ...c, pages: Array.isArray(c.pages) ? c.pages.filter((p) => typeof p === 'string') : [] }));
 }
 
 export function storeLedger(staticData: IDataObject, monitorId: string, ledger: ToldCheck[]): void {
 	const all = isPlainObject(staticData[STATIC_KEY]) ? (staticData[STATIC_KEY] as IDataObject) : {};
-	all[monitorId] = ledger
-		.slice(-KEEP_CHECKS)
-		.map((c) => (c.done ? { id: c.id, done: true } : { id: c.id, done: false, pages: [...(c.pages ?? [])], ...(c.ended ? { ended: true } : {}) })) as unknown as IDataObject[];
+	all[monitorId] = ledger.slice(-KEEP_CHECKS).map(storedForm) as unknown as IDataObject[];
 	staticData[STATIC_KEY] = all;
 }
 
