@@ -89,7 +89,8 @@ export class WebData implements INodeType {
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
-				path: '',
+				// resumeSuffix() in jobs/resume.ts: a delivery reaches only this node's wait.
+				path: '={{ "webdata-" + $nodeId }}',
 				restartWebhook: true,
 				responseData: '',
 			},
@@ -248,7 +249,7 @@ export class WebData implements INodeType {
 					const out = await execute.call(this, i, run);
 					return out.map((item) => ({ ...item, pairedItem: { item: i } }));
 				} catch (error) {
-					if (this.continueOnFail() && !isCancellation(error)) return [errorItem(error, i)];
+					if (this.continueOnFail() && !isCancellation(error)) return [errorItem(error, i, this.getNode())];
 					throw failed(error, i);
 				}
 			});

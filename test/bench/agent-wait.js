@@ -166,7 +166,7 @@ async function resume() {
 				leave(from);
 				if (result.status !== 'waiting') throw new Error(`run ${k} did not wait (${result.status}: ${result.error?.message})`);
 				const start = api.requests({ method: 'POST', path: '/v2/agent' }).find((r) => r.body.prompt === `Bench run ${k} FAKE_DURATION_MS=${RUN_S * 1000}`);
-				const executionId = new URL(start.body.webhook.url).pathname.split('/').pop();
+				const executionId = new URL(start.body.webhook.url).pathname.split('/')[2];
 				return { k, executionId, data: result.run.data, entry: result.run.data.executionData.nodeExecutionStack[0], jobId: result.json('Run agent')[0].id, startedMs: Date.now() - t0 };
 			}),
 		);

@@ -86,7 +86,7 @@ async function resume(pages, ms) {
 	const rawBody = Buffer.from(delivery.rawBody);
 	const response = { status: () => response, json: () => response, end: () => response, setHeader: () => response };
 	const start = (await control('/__fake/log')).filter((x) => x.method === 'POST' && x.path === '/v2/crawl').pop();
-	const executionId = new URL(start.body.webhook.url).pathname.split('/').pop();
+	const executionId = new URL(start.body.webhook.url).pathname.split('/')[2];
 	const additionalData = {
 		...makeAdditionalData(credentials, undefined, executionId),
 		httpRequest: { headers, body: JSON.parse(delivery.rawBody), rawBody, params: {}, query: {}, method: 'POST' },

@@ -76,10 +76,10 @@ describe('the run starts and the execution waits', () => {
 		const { webhook, ...rest } = start.body;
 		expect(rest).toEqual({ prompt: `Find robotics start-ups ${LONG}`, maxCredits: 50 });
 		const runData = result.run.data;
-		const executionId = new URL(webhook.url).pathname.split('/').pop();
+		const executionId = new URL(webhook.url).pathname.split('/')[2];
 		const node = { id: 'agent-node-id', name: NODE };
 		const token = resume.resumeToken(CANARY_KEY, executionId, node);
-		expect(webhook.url).toBe(`http://127.0.0.1:5678/webhook-waiting/${executionId}?signature=${runData.resumeToken}&webdataToken=${token}`);
+		expect(webhook.url).toBe(`http://127.0.0.1:5678/webhook-waiting/${executionId}/webdata-agent-node-id?signature=${runData.resumeToken}&webdataToken=${token}`);
 		expect(webhook.events).toEqual(['completed', 'failed', 'cancelled']);
 		expect(webhook.headers).toEqual({ [resume.RESUME_TOKEN_HEADER]: token });
 		// The token is bound to the execution and the node, and needs the API key.
@@ -223,7 +223,7 @@ describe('the run starts and the execution waits', () => {
 		expect(retried.status).toBe('waiting');
 		const starts = api.requests({ method: 'POST', path: '/v2/agent' });
 		expect(starts).toHaveLength(2);
-		expect(starts[1].body.webhook.url).toContain('/webhook-waiting/retry-of-it?');
+		expect(starts[1].body.webhook.url).toContain('/webhook-waiting/retry-of-it/webdata-agent-node-id?');
 		const newId = retried.json(NODE)[0].id;
 		expect(newId).not.toBe(w.jobId);
 		expect(retried.run.data.executionData.nodeExecutionStack[1].metadata.webDataResume.wait).toMatchObject({ jobId: newId, executionId: 'retry-of-it', reads: 0 });
@@ -322,7 +322,7 @@ async function waitingRun(parameters = {}, { prompt = `Find robotics start-ups $
 	expect(result.status).toBe('waiting');
 	const stack = result.run.data.executionData.nodeExecutionStack; // [the paused entry, its check entry]
 	const entry = stack[0];
-	const executionId = new URL(start.body.webhook.url).pathname.split('/').pop();
+	const executionId = new URL(start.body.webhook.url).pathname.split('/')[2];
 	const token = start.body.webhook.headers[resume.RESUME_TOKEN_HEADER];
 	if (outcome !== 'running') api.finishAgentJob(jobId);
 	const envelope = (over = {}) => ({ success: true, type: 'agent.completed', id: jobId, webhookId: crypto.randomUUID(), data: [{ creditsUsed: 10, data: {} }], metadata: {}, ...over });
@@ -453,6 +453,19 @@ describe('the resume call (WebData.webhook): it wakes, the check reads', () => {
 		const { returned } = await callWebhook({ entry: w.entry, executionId: w.executionId, raw, headers: w.headersFor(raw) });
 		expect(returned.workflowData).toBeUndefined();
 		expect(returned.webhookResponse).toEqual({ received: true, note: expect.stringMatching(/^the execution reads the agent run at /) });
+	});
+
+	test('a leaked resume URL cannot keep the execution reading: after 3 woken checks that found the run going, deliveries no longer wake it (the planned checks go on)', async () => {
+		const w = await waitingRun({}, { outcome: 'running' });
+		const again = await afterWake(w);
+		expect(again.run.data.executionData.nodeExecutionStack[1].metadata.webDataResume.wait.wokenReads).toBe(1);
+		const entry = again.run.data.executionData.nodeExecutionStack[0];
+		for (const [wokenReads, wakes] of [[2, true], [3, false]]) {
+			entry.metadata.webDataResume.wait = { ...entry.metadata.webDataResume.wait, wokenReads, checkAt: Date.now() + 50_000 };
+			const raw = Buffer.from(JSON.stringify({ ...w.envelope(), webhookId: crypto.randomUUID() }));
+			const { returned } = await callWebhook({ entry, executionId: w.executionId, raw, headers: w.headersFor(raw) });
+			expect([wokenReads, Array.isArray(returned.workflowData)]).toEqual([wokenReads, wakes]);
+		}
 	});
 
 	test('a run that does not read as ended yet after a wake: the check pauses again, at most 60 s', async () => {

@@ -66,8 +66,8 @@ async function startWaiting(resource, parameters, opts = {}) {
 	const waiting = result.status === 'waiting';
 	const stack = waiting ? result.run.data.executionData.nodeExecutionStack : undefined; // [the paused entry, its check entry]
 	const entry = stack?.[0];
-	const executionId = start?.body?.webhook ? new URL(start.body.webhook.url).pathname.split('/').pop() : undefined;
-	const jobId = waiting ? result.items(NODE).at(-1).json.id : undefined;
+	const executionId = start?.body?.webhook ? new URL(start.body.webhook.url).pathname.split('/')[2] : undefined;
+	const jobId = waiting ? result.items(NODE)[0].json.id : undefined; // the waiting item comes first
 	return { result, t0, start, jobId, entry, stack, executionId, params: parameters, opts };
 }
 
@@ -121,7 +121,7 @@ describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 		const runData = w.result.run.data;
 		const token = resume.resumeToken(CANARY_KEY, w.executionId, { id: NODE_ID, name: NODE });
 		expect(webhook).toEqual({
-			url: `http://127.0.0.1:5678/webhook-waiting/${w.executionId}?signature=${runData.resumeToken}&webdataToken=${token}`,
+			url: `http://127.0.0.1:5678/webhook-waiting/${w.executionId}/webdata-${NODE_ID}?signature=${runData.resumeToken}&webdataToken=${token}`,
 			headers: { [resume.RESUME_TOKEN_HEADER]: token },
 			events: ['completed', 'failed'],
 		});
@@ -312,8 +312,9 @@ describe('Batch Scrape → Run and Wait, "Resume on Completion Webhook"', () => 
 		expect(w.start.body.urls).toEqual(urls);
 		expect(w.start.body.webhook.events).toEqual(['completed', 'failed']);
 		const waitingOut = w.result.items(NODE);
-		expect(waitingOut[0].json.error).toMatch(/^URL "not a url" is not valid/);
-		expect(waitingOut.at(-1)).toEqual({ json: expect.objectContaining({ id: w.jobId, status: 'scraping', waitMethod: 'completionWebhook' }), pairedItem: [{ item: 0 }, { item: 2 }, { item: 3 }, { item: 4 }] });
+		// The waiting item first: n8n's Retry On Fail runs a node again when its first item has an error.
+		expect(waitingOut.at(-1).json.error).toMatch(/^URL "not a url" is not valid/);
+		expect(waitingOut[0]).toEqual({ json: expect.objectContaining({ id: w.jobId, status: 'scraping', waitMethod: 'completionWebhook' }), pairedItem: [{ item: 0 }, { item: 2 }, { item: 3 }, { item: 4 }] });
 		// The check entry keeps the carried error item for its output.
 		expect(w.stack[1].metadata.webDataResume.wait.carried).toHaveLength(1);
 

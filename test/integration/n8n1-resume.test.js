@@ -48,7 +48,7 @@ async function waitingAgent(parameters) {
 	expect(result.status).toBe('waiting');
 	const start = api.requests({ method: 'POST', path: '/v2/agent' })[0];
 	const entry = result.run.data.executionData.nodeExecutionStack[0];
-	const executionId = new URL(start.body.webhook.url).pathname.split('/').pop();
+	const executionId = new URL(start.body.webhook.url).pathname.split('/')[2];
 	return { result, entry, executionId, jobId: result.items(NODE)[0].json.id, token: start.body.webhook.headers[resume.RESUME_TOKEN_HEADER] };
 }
 
@@ -98,4 +98,41 @@ test('On Timeout "Fail" with the resume webhook: the run starts and waits; at Ma
 	expect(failed.error.message).toBe('The agent run did not end within Max Wait (1 s)');
 	expect(failed.error.description).toContain(jobId);
 	expect(api.agentPolls(jobId)).toBe(1);
+});
+
+describe('n8n 1.x resumes a woken execution a second time when its wait tracker armed a timer before the wake (issue 34.4)', () => {
+	const checkEntry = (w) => w.result.run.data.executionData.nodeExecutionStack[1];
+
+	test('a delivery within 75 s of the planned check does not wake (the timer may be armed): the check reads the run then', async () => {
+		const parameters = { prompt: `Find ${LONG}` };
+		const w = await waitingAgent(parameters);
+		const checkAt = Date.now() + 40_000;
+		checkEntry(w).metadata.webDataResume.wait.checkAt = checkAt;
+		w.entry.metadata.webDataResume.wait.checkAt = checkAt;
+		const raw = Buffer.from(JSON.stringify({ success: true, type: 'agent.completed', id: w.jobId, webhookId: crypto.randomUUID(), data: [], metadata: {} }));
+		const headers = { 'content-type': 'application/json', [resume.RESUME_TOKEN_HEADER.toLowerCase()]: w.token };
+		const { returned } = await resumeCaller({ api, apiKey: CANARY_KEY })({ node: { ...w.entry.node }, entry: w.entry, executionId: w.executionId, raw, headers });
+		expect(returned).toEqual({ webhookResponse: { received: true, note: `the execution reads the agent run at ${new Date(checkAt).toISOString()}` } });
+	});
+
+	test('a woken check that starts within 75 s of its planned time (it waited in n8n\'s queue) reads nothing and pauses until that time, so the timer\'s resume is the only one that reads', async () => {
+		const parameters = { prompt: `Find ${LONG}` };
+		const w = await waitingAgent(parameters);
+		const checkAt = Date.now() + 40_000;
+		checkEntry(w).metadata.webDataResume.wait.checkAt = checkAt;
+		const again = record(await runWorkflow(workflow(parameters), { credentials: credentials(), resume: w.result.run.data }));
+		expect(again.status).toBe('waiting');
+		expect(new Date(again.run.data.waitTill).getTime()).toBe(checkAt);
+		expect(api.agentPolls(w.jobId)).toBe(0);
+		expect(again.run.data.executionData.nodeExecutionStack[1].metadata.webDataResume.wait).toMatchObject({ jobId: w.jobId, checkAt, reads: 0, phase: 'check' });
+	});
+
+	test('in a sub-workflow (n8n 1.x continues the parent when the child pauses a second time): refused before anything is sent, naming what to use', async () => {
+		const parameters = { prompt: `Find ${LONG}` };
+		const result = record(await runWorkflow(workflow(parameters), { credentials: credentials(), mode: 'integrated' }));
+		expect(result.status).toBe('error');
+		expect(result.error.message).toBe('"Resume on Completion Webhook" cannot wait inside a sub-workflow on this n8n version');
+		expect(result.error.description).toMatch(/Set Wait Method to "Poll"/);
+		expect(api.log).toHaveLength(0);
+	});
 });

@@ -2,7 +2,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 /** The item "Continue On Fail" puts out for a failed input item: what failed, and what to do. */
-export function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
+export function errorItem(error: unknown, itemIndex: number, node?: INode): INodeExecutionData {
 	const e = error as {
 		message?: string;
 		description?: string | null;
@@ -21,7 +21,12 @@ export function errorItem(error: unknown, itemIndex: number): INodeExecutionData
 	] as const) {
 		if (context[from] !== undefined && context[from] !== null) json[to] = context[from];
 	}
-	return { json, pairedItem: { item: itemIndex } };
+	return { json, pairedItem: { item: itemIndex }, ...errorOutput(node, error, itemIndex) };
+}
+
+/** n8n routes an item to the error output ("Continue (using error output)") only when the item carries its error. */
+export function errorOutput(node: INode | undefined, error: unknown, itemIndex?: number): Pick<INodeExecutionData, 'error'> {
+	return node?.onError === 'continueErrorOutput' ? { error: asNodeError(node, error, itemIndex) } : {};
 }
 
 export function isCancellation(error: unknown): boolean {

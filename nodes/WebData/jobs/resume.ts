@@ -10,7 +10,8 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { isCancellation } from '../helpers/items';
+import { isN8n227OrLater } from '../helpers/hostEngine';
+import { errorOutput, isCancellation } from '../helpers/items';
 import { RecentKeys } from '../helpers/recentKeys';
 import { normalizeBaseUrl } from '../transport';
 import { cancelledError } from '../transport/sleep';
@@ -158,10 +159,23 @@ export function resumeFacts(entry: IExecuteData): IDataObject {
 }
 
 /** The service may deliver once, so the execution reads the job itself (FACTS.md "Resume"; `npm run bench:lost-delivery`). */
-export const CHECK_SCHEDULE = Object.freeze({ firstMs: 80_000, minGapMs: 80_000, ageShare: 0.45, afterDeliveryMs: 60_000 });
+export const CHECK_SCHEDULE = Object.freeze({ minGapMs: 80_000, ageShare: 0.45, afterDeliveryMs: 60_000 });
 
 /** A delivery this close to a planned check does not wake: it would race n8n's timer (FACTS.md "Resume"). */
 export const WAKE_SKIP_MS = 5_000;
+/** Before n8n 2.27 a timer armed up to 70 s ahead resumes a woken execution a second time (FACTS.md "Resume"). */
+export const WAKE_SKIP_UNGUARDED_MS = 75_000;
+/** Deliveries that may wake one wait while its job still runs; later ones leave it to the planned checks. */
+export const MAX_WOKEN_READS = 3;
+
+export function wakeSkipMs(lib?: object): number {
+	return isN8n227OrLater(lib) ? WAKE_SKIP_MS : WAKE_SKIP_UNGUARDED_MS;
+}
+
+/** The resume URL's path suffix: n8n routes a delivery only to the waiting node whose webhook path it names. */
+export function resumeSuffix(node: INode): string {
+	return `webdata-${String(node.id)}`;
+}
 
 export function nextCheckAt(startedAt: number, now: number, deadline: number, afterDelivery = false): number {
 	const age = Math.max(0, now - startedAt);
@@ -181,6 +195,8 @@ interface WaitState extends IDataObject {
 	carried: INodeExecutionData[];
 	pairedItem: INodeExecutionData['pairedItem'];
 	reads: number;
+	/** Checks a delivery woke that found the job still running. */
+	wokenReads?: number;
 	lastReadAt?: number;
 	phase: 'waiting' | 'check';
 }
@@ -199,10 +215,9 @@ function withWaitState(entry: IExecuteData, state: WaitState): IExecuteData['met
 }
 
 /** n8n resumes without running the first entry, so the paused entry holds no items and a check entry goes behind it (FACTS.md "Resume"). */
-function pause(ctx: IExecuteFunctions, entry: IExecuteData, stack: IExecuteData[], waiter: CompletionWaiter, state: WaitState, input: IExecuteData['data'], woken: boolean): Promise<void> {
-	const now = Date.now();
-	const checkAt = nextCheckAt(state.startedAt, now, state.deadline, woken);
-	const node = { ...entry.node, disabled: false, alwaysOutputData: false };
+function pause(ctx: IExecuteFunctions, entry: IExecuteData, stack: IExecuteData[], waiter: CompletionWaiter, state: WaitState, input: IExecuteData['data'], woken: boolean, at?: number): Promise<void> {
+	const checkAt = at ?? nextCheckAt(state.startedAt, Date.now(), state.deadline, woken);
+	const node = { ...entry.node, disabled: false };
 	const metadata = (phase: WaitState['phase']) => withWaitState(entry, { ...state, checkAt, phase });
 	stack.unshift({ node, data: input, source: entry.source, metadata: metadata('check') });
 	entry.data = { main: [] };
@@ -247,8 +262,12 @@ function timeoutError(node: INode, waiter: CompletionWaiter, state: WaitState, l
 	return error;
 }
 
-/** The job is gone or not this key's: waiting cannot change that. */
+/** The job is gone or not this key's: waiting cannot change that. A proxy's or CDN's page says nothing of the job. */
 const FINAL_READ_STATUSES = ['401', '403', '404'];
+
+function endsTheWait(error: unknown): error is NodeApiError {
+	return error instanceof NodeApiError && FINAL_READ_STATUSES.includes(String(error.httpCode)) && error.context.serviceAnswer === true;
+}
 
 function unreadableJobError(node: INode, waiter: CompletionWaiter, state: WaitState, error: NodeApiError): NodeOperationError {
 	const code = String(error.httpCode);
@@ -269,19 +288,19 @@ function waiterView(entry: IExecuteData, state: WaitState): IExecuteData {
 	return { ...entry, data: { main: [[...state.carried, { json: { id: state.jobId }, pairedItem: state.pairedItem }]] } };
 }
 
-function continuesWithRegularOutput(node: INode): boolean {
-	return node.onError === 'continueRegularOutput' || (node.onError === undefined && node.continueOnFail === true);
-}
-
-function errorAsItem(error: NodeOperationError, facts: IDataObject | undefined, pairedItem: INodeExecutionData['pairedItem']): INodeExecutionData {
+function errorAsItem(node: INode, error: NodeOperationError, facts: IDataObject | undefined, pairedItem: INodeExecutionData['pairedItem']): INodeExecutionData {
 	const json = { error: error.message, ...(error.description ? { description: error.description } : {}), ...(facts ?? {}) };
-	return { json, pairedItem };
+	return { json, pairedItem, ...errorOutput(node, error) };
 }
 
 // n8n 1.x may resume one execution twice at once (FACTS.md "Resume").
 
 const checksRunning = new Set<string>();
-const resultsOutput = new RecentKeys(15 * 60_000);
+const resultsOutput = new RecentKeys(24 * 3_600_000);
+
+/** Retry On Fail runs the same stack entry again: it gets the same outcome, with no request (FACTS.md "Resume"). */
+type Outcome = { items: INodeExecutionData[] } | { error: Error };
+const outcomes = new WeakMap<IExecuteData, Outcome>();
 
 function claimCheck(key: string): boolean {
 	if (checksRunning.has(key) || resultsOutput.has(key)) return false;
@@ -289,66 +308,94 @@ function claimCheck(key: string): boolean {
 	return true;
 }
 
+function replay(outcome: Outcome): INodeExecutionData[] {
+	if ('error' in outcome) throw outcome.error;
+	return outcome.items;
+}
+
 /** execute() of a check entry; undefined when this run is no check of this execution (a Retry starts anew). */
 export async function continueWaiting(ctx: IExecuteFunctions, waiter: CompletionWaiter | undefined): Promise<INodeExecutionData[] | undefined> {
 	const own = typeof ctx.getExecuteData === 'function' ? ctx.getExecuteData() : undefined;
 	const found = waitState(own);
-	if (!found || found.phase !== 'check' || found.executionId !== String(ctx.getExecutionId())) return undefined;
-	const { entry, stack } = engineState(ctx);
+	if (!own || !found || found.phase !== 'check' || found.executionId !== String(ctx.getExecutionId())) return undefined;
 	const state = found;
 	const node = ctx.getNode();
 	if (!waiter) throw new NodeOperationError(node, 'This node was resumed to check a job, but its operation has no Run and Wait with a webhook');
+	const earlier = outcomes.get(own);
+	if (earlier) return replay(earlier);
 	const key = `${state.executionId}\u0000${node.name}\u0000${state.jobId}`;
 	if (!claimCheck(key)) {
 		ctx.logger?.warn?.(`Web Data "${node.name}": execution ${state.executionId} was resumed twice at once; this copy outputs nothing`);
+		own.node = { ...own.node, alwaysOutputData: false };
 		return [];
 	}
+	const decide = (outcome: Outcome): INodeExecutionData[] => {
+		resultsOutput.remember(key);
+		outcomes.set(own, outcome);
+		return replay(outcome);
+	};
+	const failWith = (error: NodeOperationError, facts: IDataObject | undefined, pairedItem?: INodeExecutionData['pairedItem']): INodeExecutionData[] =>
+		decide(ctx.continueOnFail() ? { items: [...state.carried, errorAsItem(node, error, facts, pairedItem ?? state.pairedItem)] } : { error });
 	try {
 		const now = Date.now();
 		const woken = now < state.checkAt - 1000;
 		const final = now >= state.deadline - 1000;
+		if (woken && state.checkAt - now <= wakeSkipMs()) {
+			// Late out of n8n's queue: a timer may be armed for the planned check, so that check is the one that reads.
+			const { entry, stack } = engineState(ctx);
+			await pause(ctx, entry, stack, waiter, { ...state, phase: 'waiting' }, entry.data, false, state.checkAt);
+			return waitingOutput(waiter, state);
+		}
 		let read: ResumeRead | undefined;
 		try {
-			read = await waiter.resume(ctx, state.jobId, waiterView(entry, state));
+			read = await waiter.resume(ctx, state.jobId, waiterView(own, state));
 		} catch (error) {
-			if (error instanceof NodeApiError && FINAL_READ_STATUSES.includes(String(error.httpCode))) {
-				const ended = unreadableJobError(node, waiter, state, error);
-				resultsOutput.remember(key);
-				if (!continuesWithRegularOutput(node)) throw ended;
-				return [...state.carried, errorAsItem(ended, { jobId: state.jobId, httpCode: String(error.httpCode) }, state.pairedItem)];
+			if (endsTheWait(error)) {
+				return failWith(unreadableJobError(node, waiter, state, error), { jobId: state.jobId, httpCode: String(error.httpCode) });
 			}
 			if (isCancellation(error)) throw cancelledError(); // no error item
 			ctx.logger?.warn?.(`Web Data "${node.name}" could not read ${waiter.noun} ${state.jobId} while waiting: ${(error as Error).message}`);
 			read = undefined;
 		}
 		if (read && !read.running) {
-			resultsOutput.remember(key);
-			if (read.error) {
-				if (!continuesWithRegularOutput(node)) throw read.error;
-				return [...state.carried, errorAsItem(read.error, read.errorFacts, read.pairedItem ?? state.pairedItem)];
-			}
-			return [...state.carried, ...read.items];
+			if (read.error) return failWith(read.error, read.errorFacts, read.pairedItem);
+			return decide({ items: [...state.carried, ...read.items] });
 		}
 		const lastRead = read ? now : undefined;
 		if (final) {
-			resultsOutput.remember(key);
-			if (state.onTimeout === 'fail') throw timeoutError(node, waiter, state, lastRead);
-			return [...state.carried, { json: timedOutJson(waiter, state, lastRead), pairedItem: state.pairedItem }];
+			if (state.onTimeout === 'fail') return failWith(timeoutError(node, waiter, state, lastRead), { jobId: state.jobId, timedOut: true });
+			return decide({ items: [...state.carried, { json: timedOutJson(waiter, state, lastRead), pairedItem: state.pairedItem }] });
 		}
-		const next: WaitState = { ...state, reads: state.reads + 1, phase: 'waiting', ...(lastRead !== undefined ? { lastReadAt: lastRead } : {}) };
+		const { entry, stack } = engineState(ctx);
+		const next: WaitState = {
+			...state,
+			reads: state.reads + 1,
+			wokenReads: (state.wokenReads ?? 0) + (woken && read ? 1 : 0),
+			phase: 'waiting',
+			...(lastRead !== undefined ? { lastReadAt: lastRead } : {}),
+		};
 		await pause(ctx, entry, stack, waiter, next, entry.data, woken);
-		return [...state.carried, { json: waitingJson(waiter, next), pairedItem: state.pairedItem }];
+		return waitingOutput(waiter, next);
 	} finally {
 		checksRunning.delete(key);
 	}
+}
+
+/** The waiting item first: n8n's Retry On Fail runs a node again when its first item has an error, and a paused run cannot run again. */
+function waitingOutput(waiter: CompletionWaiter, state: WaitState): INodeExecutionData[] {
+	return [{ json: waitingJson(waiter, state), pairedItem: state.pairedItem }, ...state.carried];
 }
 
 function waitingJson(waiter: CompletionWaiter, state: WaitState): IDataObject {
 	return { id: state.jobId, status: waiter.runningStatus, waitMethod: WAIT_METHOD_WEBHOOK, waitingUntil: new Date(state.deadline).toISOString() };
 }
 
-function deliveryUrl(resumeUrl: string, token: string): string {
-	return `${resumeUrl}${resumeUrl.includes('?') ? '&' : '?'}${RESUME_TOKEN_QUERY}=${token}`;
+/** The resume URL with the node's path suffix and the token (n8n's own query, such as its signature, kept). */
+export function deliveryUrl(resumeUrl: string, node: INode, token: string): string {
+	const url = new URL(resumeUrl);
+	url.pathname = `${url.pathname.replace(/\/+$/, '')}/${resumeSuffix(node)}`;
+	url.searchParams.append(RESUME_TOKEN_QUERY, token);
+	return url.toString();
 }
 
 /** Call it after every field is checked. */
@@ -364,7 +411,14 @@ export async function startAndWaitForWebhook(
 		throw new NodeOperationError(node, `"Resume on Completion Webhook" waits for one ${waiter.noun} per execution, but ${count} items came in`, {
 			itemIndex: i,
 			description:
-				'An execution has one resume URL, so only one job can resume it. Put a "Loop Over Items" node (batch size 1) before this node, or call a sub-workflow per item, or set Wait Method to "Poll" (it runs several items at once). Nothing was sent to the service.',
+				'An execution has one resume URL, so only one job can resume it. Put a "Loop Over Items" node (batch size 1) before this node, or set Wait Method to "Poll" (it runs several items at once). Nothing was sent to the service.',
+		});
+	}
+	if (ctx.getMode() === 'integrated' && !isN8n227OrLater()) {
+		throw new NodeOperationError(node, '"Resume on Completion Webhook" cannot wait inside a sub-workflow on this n8n version', {
+			itemIndex: i,
+			description:
+				'n8n 1.x goes on with the parent workflow as soon as a waiting sub-workflow pauses a second time, so the parent would get no result. Set Wait Method to "Poll", or move this node into the parent workflow (with a "Loop Over Items" node for several items). Nothing was sent to the service.',
 		});
 	}
 	if (params.onTimeout === 'cancelAndFail') {
@@ -383,7 +437,7 @@ export async function startAndWaitForWebhook(
 	const token = resumeToken(String(credentials.apiKey ?? ''), executionId, node);
 
 	const startedAt = Date.now();
-	const jobId = await params.start({ url: deliveryUrl(resumeUrl, token), headers: { [RESUME_TOKEN_HEADER]: token }, events: [...waiter.events] });
+	const jobId = await params.start({ url: deliveryUrl(resumeUrl, node, token), headers: { [RESUME_TOKEN_HEADER]: token }, events: [...waiter.events] });
 	const state: WaitState = {
 		jobId,
 		executionId,
@@ -399,7 +453,7 @@ export async function startAndWaitForWebhook(
 	const input = entry.data;
 	entry.metadata = { ...(entry.metadata ?? {}), [KEEP_KEY]: { ...(params.keep ?? {}) } } as IExecuteData['metadata'];
 	await pause(ctx, entry, stack, waiter, state, input, false);
-	return [...state.carried, { json: waitingJson(waiter, state), pairedItem: state.pairedItem }];
+	return waitingOutput(waiter, state);
 }
 
 function refuse(ctx: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
@@ -489,7 +543,7 @@ export async function resumeWebhook(this: IWebhookFunctions, waiter: CompletionW
 		return { webhookResponse: { received: true, ignored: `the delivery is about another ${waiter.noun}` } };
 	}
 	const now = Date.now();
-	if (state.checkAt - now <= WAKE_SKIP_MS) {
+	if (state.checkAt - now <= wakeSkipMs() || (state.wokenReads ?? 0) >= MAX_WOKEN_READS) {
 		return { webhookResponse: { received: true, note: `the execution reads the ${waiter.noun} at ${new Date(state.checkAt).toISOString()}` } };
 	}
 	const wakeKey = `${String(this.getExecutionId())}\u0000${node.name}\u0000${state.checkAt}`;

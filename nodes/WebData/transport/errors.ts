@@ -217,6 +217,7 @@ export function toNodeApiError(
 	let hint: string;
 	let baseHint: string | undefined;
 	let missingEndpoint = false;
+	const serviceAnswer = failure.status !== undefined && isApiErrorBody(failure.body);
 	if (failure.status === undefined) {
 		const where = failure.baseUrl ? ` at ${failure.baseUrl}` : '';
 		message = failure.reason
@@ -280,6 +281,8 @@ export function toNodeApiError(
 	error.context.retryable = retryable;
 	error.context.attempts = failure.attempts;
 	if (missingEndpoint) error.context.missingEndpoint = true;
+	// The service's own JSON error, not a proxy's or a CDN's page.
+	error.context.serviceAnswer = serviceAnswer;
 	// In tool use n8n hands the model the message only (tool/toolError.ts).
 	error.context.hint = redact(baseHint ?? hint, secret);
 	error.context.serverText = redact(serverText || message, secret);

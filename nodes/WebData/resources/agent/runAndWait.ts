@@ -81,8 +81,8 @@ function readChoice(ctx: IExecuteFunctions, name: string, field: string, allowed
 /** An error, or under Continue On Fail an error item that also carries the run's facts. */
 function failItem(ctx: IExecuteFunctions, error: NodeOperationError, job: IDataObject, i: number): INodeExecutionData[] {
 	if (!ctx.continueOnFail()) throw error;
-	const item = errorItem(error, i);
-	return [{ json: { ...item.json, ...runFacts(job) } }];
+	const item = errorItem(error, i, ctx.getNode());
+	return [{ ...item, json: { ...item.json, ...runFacts(job) } }];
 }
 
 /**

@@ -95,7 +95,7 @@ export const pairedAll = (indexes: number[]): IPairedItemData[] => indexes.map((
 /** Error of the whole job: thrown, or (Continue On Fail) one error item paired to every URL's item. */
 export function jobFailure(ctx: IExecuteFunctions, error: unknown, indexes: number[]): INodeExecutionData[] {
 	const item = failOrItem(ctx, error, indexes[0] ?? 0)[0];
-	return [{ json: item.json, pairedItem: pairedAll(indexes) }];
+	return [{ ...item, pairedItem: pairedAll(indexes) }];
 }
 
 function normalize(url: string): string {

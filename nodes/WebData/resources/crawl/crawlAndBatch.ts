@@ -335,7 +335,7 @@ export function jobWaitMethodFields(kind: JobKind): INodeProperties[] {
 /** Thrown when cancelled, even under Continue On Fail. */
 export function failOrItem(ctx: IExecuteFunctions, error: unknown, i: number): INodeExecutionData[] {
 	if (isCancellation(error) || !ctx.continueOnFail()) throw error;
-	return [errorItem(error, i)];
+	return [errorItem(error, i, ctx.getNode())];
 }
 
 export const JOB_OUTPUT = outputModeField('url, title, Markdown (or summary), JSON and the page error');

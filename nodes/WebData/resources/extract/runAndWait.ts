@@ -27,8 +27,8 @@ const onTimeout: INodeProperties = (() => {
 
 function failOrItem(ctx: IExecuteFunctions, error: NodeOperationError, job: IDataObject, i: number): INodeExecutionData[] {
 	if (!ctx.continueOnFail()) throw error;
-	const item = errorItem(error, i);
-	return [{ json: { ...item.json, id: job.id, status: job.status } }];
+	const item = errorItem(error, i, ctx.getNode());
+	return [{ ...item, json: { ...item.json, id: job.id, status: job.status } }];
 }
 
 /** Extract → Run and Wait: start a job per input item, wait for it, the extracted data. */

@@ -180,7 +180,8 @@ function screenshotFailed(
 		description: `The page was scraped (and charged); only its screenshot file could not be downloaded. ${String(failure.hint)} Set Options → On Screenshot Download Failure to "Keep Page, Note the Error" to get the page without the file.`,
 	});
 	if (!ctx.continueOnFail()) throw failed;
-	return [{ json: { ...item.json, ...errorItem(failed, i).json, screenshotError: failure }, pairedItem: { item: i } }];
+	const failedItem = errorItem(failed, i, ctx.getNode());
+	return [{ ...failedItem, json: { ...item.json, ...failedItem.json, screenshotError: failure } }];
 }
 
 const SCREENSHOT_HINT =
