@@ -97,7 +97,7 @@ class ResumeSuite extends Phase {
 	 * The workflow with a Webhook trigger named "Start" on its own path, and "Run agent" set up by
 	 * `params` (merged into the agent's parameters, or, with `replace`, instead of them: Crawl, Batch Scrape).
 	 */
-	async createWorkflow(params, credential, { replace = false, countTo } = {}) {
+	async createWorkflow(params, credential, { replace = false, countTo, approval = false, settings = {} } = {}) {
 		const wf = JSON.parse(fs.readFileSync(WORKFLOW_FILE, 'utf8'));
 		const hookPath = `agent-resume-${crypto.randomBytes(6).toString('hex')}`;
 		const start = wf.nodes.find((n) => n.name === 'Start');
@@ -110,10 +110,17 @@ class ResumeSuite extends Phase {
 		const agent = wf.nodes.find((n) => n.name === 'Run agent');
 		agent.parameters = replace ? { ...params } : Object.assign(agent.parameters, params);
 		agent.credentials = { webDataApi: { id: credential.id, name: credential.name } };
+		Object.assign(agent, settings); // node settings: Retry On Fail, On Error…
 		if (countTo) {
 			// A downstream step with a side effect to count: one POST per run of everything after the node.
 			wf.nodes.push({ id: crypto.randomUUID(), name: 'Count', type: 'n8n-nodes-base.httpRequest', typeVersion: 4.2, position: [700, 0], parameters: { method: 'POST', url: `=${countTo}/{{ $execution.id }}`, options: {} } });
 			wf.connections['Run agent'] = { main: [[{ node: 'Count', type: 'main', index: 0 }]] };
+			if (approval) {
+				// n8n's Wait node "On Webhook Call" between the node and the step it guards (a person's approval).
+				wf.nodes.push({ id: crypto.randomUUID(), name: 'Approval', type: 'n8n-nodes-base.wait', typeVersion: 1.1, position: [550, 0], webhookId: crypto.randomUUID(), parameters: { resume: 'webhook', httpMethod: 'POST', options: {} } });
+				wf.connections['Run agent'] = { main: [[{ node: 'Approval', type: 'main', index: 0 }]] };
+				wf.connections.Approval = { main: [[{ node: 'Count', type: 'main', index: 0 }]] };
+			}
 		}
 		const created = await this.api('POST', '/workflows', { name: `${wf.name} (${hookPath})`, nodes: wf.nodes, connections: wf.connections, settings: wf.settings });
 		await this.api('POST', `/workflows/${created.id}/activate`);
@@ -190,7 +197,7 @@ class ResumeSuite extends Phase {
 		assert.equal(waiting.status, 'waiting', `the execution waits (status ${waiting.status})`);
 		const start = await this.until(async () => {
 			const log = await this.fake.log();
-			return log.filter((r) => r.method === 'POST' && r.path === startPath).find((r) => new RegExp(`/webhook-waiting/${e.id}(\\?|$)`).test(r.body?.webhook?.url ?? '')); // n8n 1.x: no query
+			return log.filter((r) => r.method === 'POST' && r.path === startPath).find((r) => new RegExp(`/webhook-waiting/${e.id}(/|\\?|$)`).test(r.body?.webhook?.url ?? '')); // n8n 1.x: no query
 		}, 'the start request of this execution');
 		const jobId = startPath === '/v2/agent' ? await this.jobOf(start) : (await this.waitingItem(e.id)).id;
 		return { executionId: e.id, jobId, start };
@@ -199,7 +206,7 @@ class ResumeSuite extends Phase {
 	/** The item a waiting Run and Wait output when it paused ({id, status, waitMethod, waitingUntil}). */
 	async waitingItem(executionId) {
 		const e = await this.execution(executionId);
-		return e.data.resultData.runData['Run agent'].at(-1).data.main[0].at(-1).json;
+		return e.data.resultData.runData['Run agent'].at(-1).data.main[0][0].json; // the waiting item comes first
 	}
 
 	/** GET status reads of a crawl or batch job (its `next` pages included: the fake logs the path only). */
@@ -245,7 +252,7 @@ class ResumeSuite extends Phase {
 			run = await this.startRun(w);
 			const hook = run.start.body.webhook;
 			const url = new URL(hook.url);
-			assert.equal(`${url.origin}${url.pathname}`, `${this.base}/webhook-waiting/${run.executionId}`, "n8n's resume URL of this execution (from WEBHOOK_URL)");
+			assert.match(`${url.origin}${url.pathname}`, new RegExp(`^${this.base}/webhook-waiting/${run.executionId}/webdata-[0-9a-f-]+$`), "n8n's resume URL of this execution (from WEBHOOK_URL), with the node's path suffix");
 			// n8n 1.x signs no resume URL: the node's own token (header and URL) guards it there.
 			if (HOST.major >= 2) assert.match(url.searchParams.get('signature') ?? '', /^[0-9a-f]{64}$/, "n8n's per-execution resume token");
 			assert.match(hook.headers[TOKEN_HEADER], /^[0-9a-f]{64}$/, 'the node token header');
@@ -349,7 +356,7 @@ class ResumeSuite extends Phase {
 			const wc = await this.createWorkflow(crawlParams(url), signed, { replace: true });
 			const c = await this.startRun(wc, '/v2/crawl');
 			const hook = c.start.body.webhook;
-			assert.equal(new URL(hook.url).pathname, `/webhook-waiting/${c.executionId}`);
+			assert.match(new URL(hook.url).pathname, new RegExp(`^/webhook-waiting/${c.executionId}/webdata-[0-9a-f-]+$`));
 			assert.deepEqual(hook.events, ['completed', 'failed']);
 			assert.match(hook.headers[TOKEN_HEADER], /^[0-9a-f]{64}$/);
 			assert.equal(c.start.body.url, url);
@@ -424,11 +431,18 @@ class ResumeSuite extends Phase {
 				assert.equal(reads.length, 1, `the run was read ${reads.length} times`);
 				const [delivery] = await this.deliveriesOf(race.jobId);
 				assert.equal(delivery.responseStatus, 200, `the delivery answered ${delivery.responseStatus}`);
-				// The race happened: n8n's timer resumed the execution a second time while the woken check
-				// read. n8n 2.x refuses that itself; n8n 1.x runs it, and the node's copy outputs nothing.
+				// n8n 2.x: the delivery wakes the execution and n8n's timer then tries a second resume while the
+				// woken check reads, which n8n refuses itself. n8n 1.x would run it: there the delivery does not
+				// wake (the check is due within 75 s), so the timer's resume is the only one (issue 34.4).
 				const out = this.n8nOutput.join('');
-				const second = HOST.major === 1 ? `execution ${race.executionId} was resumed twice at once; this copy outputs nothing` : 'Execution already claimed by another process';
-				assert.ok(out.includes(second), `n8n's log shows the second resume ("${second}")`);
+				if (HOST.major >= 2) {
+					assert.ok(out.includes('Execution already claimed by another process'), "n8n's log shows the refused second resume");
+				} else {
+					assert.match(delivery.responseBody ?? '', /the execution reads the agent run at/, `the delivery did not wake (${delivery.responseBody})`);
+					assert.ok(!out.includes('was resumed twice at once'), 'no second resume');
+					const e = await this.execution(race.executionId);
+					assert.equal(e.data.resultData.runData['Run agent'].length, 2, 'the node ran twice in the execution: the pause, then the one check');
+				}
 				assert.ok(delivery.at < checkAt, 'the delivery came before the planned check');
 
 				const ended = await this.untilStatus(gone.executionId, ['success', 'error'], 150000);
@@ -439,10 +453,75 @@ class ResumeSuite extends Phase {
 				assert.match(error?.description ?? '', /Waiting longer cannot change this/);
 				const endedAfter = Date.parse(eGone.stoppedAt) - gone.start.at;
 				assert.ok(endedAfter < 150000, `ended ${secs(endedAfter)} after the start (Max Wait is 3600 s)`);
-				return `second resume seen (${HOST.major === 1 ? 'the node\'s copy output nothing' : 'n8n refused it'}); downstream ran once (${mine.length}); 1 status read; delivery → ${delivery.responseStatus} ${secs(checkAt - delivery.at)} before the check; the 404 run ended ${secs(endedAfter)} after its start`;
+				return `${HOST.major === 1 ? 'no second resume (the delivery did not wake; the planned check read)' : 'second resume refused by n8n'}; downstream ran once (${mine.length}); 1 status read; delivery → ${delivery.responseStatus} ${secs(checkAt - delivery.at)} before the check; the 404 run ended ${secs(endedAfter)} after its start`;
 			} finally {
 				counter.close();
 			}
+		});
+
+		await this.step('a late delivery wakes only the node it was made for: Crawl → Run and Wait (Max Wait 2 s, Return Last Status) → Wait "On Webhook Call" (an approval) → Publish; the crawl\'s completion after the crawl node moved on → n8n answers 404 and the approval keeps waiting; the approval\'s own call → Publish runs once', async () => {
+			const counted = [];
+			const counter = http.createServer((req, res) => {
+				counted.push(req.url);
+				req.resume();
+				res.end('{}');
+			});
+			await new Promise((r) => counter.listen(0, '127.0.0.1', r));
+			try {
+				const countTo = `http://127.0.0.1:${counter.address().port}/count`;
+				const long = `https://example.com/fake-duration-18000000?run=${crypto.randomBytes(4).toString('hex')}`;
+				const wa = await this.createWorkflow(crawlParams(long, { maxWait: 2 }), signed, { replace: true, countTo, approval: true });
+				const a = await this.startRun(wa, '/v2/crawl');
+				const hook = a.start.body.webhook;
+				// n8n's wait tracker resumes the crawl node at Max Wait (up to a minute late); it outputs the last status and the Wait node pauses.
+				const atApproval = await this.until(async () => {
+					const e = await this.api('GET', `/executions/${a.executionId}?includeData=true`);
+					return e.status === 'waiting' && e.data?.resultData?.lastNodeExecuted === 'Approval' ? e : undefined;
+				}, 'the execution to wait at the approval', 120000);
+				const crawlItem = atApproval.data.resultData.runData['Run agent'].at(-1).data.main[0][0].json;
+				assert.equal(crawlItem.timedOut, true, 'the crawl node moved on with the timed-out item');
+				const late = JSON.stringify({ success: true, type: 'crawl.completed', id: a.jobId, webhookId: crypto.randomUUID(), data: [], metadata: {} });
+				const answer = await this.post(hook.url, late, { [TOKEN_HEADER]: hook.headers[TOKEN_HEADER], 'X-Firecrawl-Signature': sign(this.signingSecret, late) });
+				assert.equal(answer.status, 404, `the late delivery answered ${answer.status}: ${oneLine(answer.body)}`);
+				await sleep(2000);
+				assert.equal((await this.api('GET', `/executions/${a.executionId}`)).status, 'waiting', 'the approval still waits');
+				assert.deepEqual(counted.filter((c) => c === `/count/${a.executionId}`), [], 'Publish did not run');
+				// The approval's own resume URL: the same execution's, without the node's suffix and token.
+				const approvalUrl = new URL(hook.url);
+				approvalUrl.pathname = `/webhook-waiting/${a.executionId}`;
+				approvalUrl.searchParams.delete('webdataToken');
+				const approved = await this.post(approvalUrl.toString(), '{"approved":true}', {});
+				assert.equal(approved.status, 200, `the approval answered ${approved.status}: ${oneLine(approved.body)}`);
+				const done = await this.untilStatus(a.executionId, ['success', 'error'], 30000);
+				assert.equal(done.status, 'success', `execution ${done.status}`);
+				await this.until(async () => counted.some((c) => c === `/count/${a.executionId}`), 'Publish', 15000);
+				await sleep(1000);
+				assert.equal(counted.filter((c) => c === `/count/${a.executionId}`).length, 1, 'Publish ran once');
+				return `late crawl.completed → ${answer.status}; approval → ${approved.status}; Publish ran once`;
+			} finally {
+				counter.close();
+			}
+		});
+
+		await this.step('Retry On Fail does not turn a failed crawl into an empty success: with it the execution fails with the crawl\'s error (read once); with "Continue (using error output)" as well, the error item goes to the error output', async () => {
+			const failing = () => `https://example.com/fake-duration-5000-fake-job-fail?run=${crypto.randomBytes(4).toString('hex')}`; // 1 s at time scale 5
+			const retry = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
+			const wr = await this.createWorkflow(crawlParams(failing()), signed, { replace: true, settings: retry });
+			const we = await this.createWorkflow(crawlParams(failing()), signed, { replace: true, settings: { ...retry, onError: 'continueErrorOutput' } });
+			const r = await this.startRun(wr, '/v2/crawl');
+			const e = await this.startRun(we, '/v2/crawl');
+			const doneR = await this.untilStatus(r.executionId, ['success', 'error'], 60000);
+			assert.equal(doneR.status, 'error', `Retry On Fail: execution ${doneR.status}`);
+			const eR = await this.execution(r.executionId);
+			const error = eR.data.resultData.runData['Run agent'].at(-1).error ?? eR.data.resultData.error;
+			assert.equal(error?.message, 'The crawl ended with status "failed"');
+			assert.equal((await this.jobReads('/v2/crawl', r.jobId)).length, 1, 'the failed crawl was read once (the retries repeat the outcome)');
+			const doneE = await this.untilStatus(e.executionId, ['success', 'error'], 60000);
+			assert.equal(doneE.status, 'success', `error output: execution ${doneE.status}`);
+			const out = (await this.execution(e.executionId)).data.resultData.runData['Run agent'].at(-1).data.main;
+			assert.deepEqual(out[0] ?? [], [], 'nothing on the success output');
+			assert.deepEqual((out[1] ?? []).map((i) => i.json.error), ['The crawl ended with status "failed"'], 'the error item on the error output');
+			return `Retry On Fail → error "${error.message}" after 1 read; error output → 1 error item`;
 		});
 
 		await this.step('lost deliveries (the fake sends once, like the open-source server): n8n is down when a run ends, and a 4 s crawl\'s crawl.completed is lost → both executions end with the job\'s real result within max(90 s, half the run time) of its end, in at most 2 status reads (their first check, 80 s after the start)', async () => {

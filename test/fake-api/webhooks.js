@@ -26,8 +26,9 @@ function post(url, headers, raw) {
 		}
 		const lib = u.protocol === 'https:' ? https : http;
 		const req = lib.request(u, { method: 'POST', headers, agent: false, timeout: DELIVERY_TIMEOUT_MS }, (res) => {
-			res.resume();
-			res.on('end', () => resolve({ status: res.statusCode, error: null }));
+			const chunks = [];
+			res.on('data', (c) => chunks.length < 16 && chunks.push(c)); // the answer's start, for tests
+			res.on('end', () => resolve({ status: res.statusCode, error: null, body: Buffer.concat(chunks).toString('utf8').slice(0, 2000) }));
 			res.on('error', (e) => resolve({ status: res.statusCode, error: e.message }));
 		});
 		req.on('timeout', () => req.destroy(new Error('Webhook delivery timed out')));
@@ -104,8 +105,9 @@ class Webhooks {
 			record.error = 'lost on the way (fake switch loseEvents)';
 			return record;
 		}
-		const promise = post(url, record.headers, raw).then(({ status, error }) => {
+		const promise = post(url, record.headers, raw).then(({ status, error, body: answer }) => {
 			record.responseStatus = status;
+			record.responseBody = answer ?? null;
 			record.error = error;
 			return record;
 		});

@@ -4,7 +4,7 @@
  *  - POST /webhook/<webhookId>/webhook: the Web Data Trigger's webhook() in n8n-core's WebhookContext
  *    (raw body kept, JSON parsed as n8n does, static data kept like n8n's database); each call that
  *    starts a workflow is recorded as an execution with its items;
- *  - POST /webhook-waiting/<executionId>?signature=<resume token>: the resume call of a waiting Run and
+ *  - POST /webhook-waiting/<executionId>/<node suffix>?signature=<resume token>: the resume call of a waiting Run and
  *    Wait ("Resume on Completion Webhook"); n8n checks the signature in the URL, then calls the node's
  *    webhook() (here with test/helpers/resume-context.js, the stand-in of the integration tests);
  *  - the trigger's webhook methods (checkExists / create / delete) in n8n-core's HookContext, the way
@@ -53,7 +53,7 @@ async function startReceiver({ port = 0, host = '127.0.0.1', publicBase, credent
 		const headers = req.headers;
 		const hook = url.pathname.match(/^\/webhook\/([^/]+)\/webhook$/);
 		if (req.method === 'POST' && hook && triggers.has(hook[1])) return await triggers.get(hook[1]).receive(url, rawBody, headers, res);
-		const wait = url.pathname.match(/^\/webhook-waiting\/([^/]+)$/);
+		const wait = url.pathname.match(/^\/webhook-waiting\/([^/]+)(?:\/webdata-[^/]+)?$/); // the node's path suffix
 		if (req.method === 'POST' && wait) {
 			const call = { executionId: wait[1], signature: url.searchParams.get('signature'), rawBody, headers, at: Date.now() };
 			const i = waiting.findIndex((w) => w.signature === call.signature);

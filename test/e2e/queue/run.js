@@ -606,7 +606,7 @@ async function resumeProof(x) {
 		}, 'the execution to wait', 60000, 300);
 		assert.equal(e.status, 'waiting', `the execution waits (status ${e.status})`);
 		const waitingData = await api('GET', `/executions/${e.id}?includeData=true`);
-		const jobId = waitingData.data.resultData.runData[node.name].at(-1).data.main[0].at(-1).json.id;
+		const jobId = waitingData.data.resultData.runData[node.name].at(-1).data.main[0][0].json.id; // the waiting item comes first
 		assert.match(String(jobId), /^[0-9a-f-]{36}$/, 'the waiting item holds the job id');
 		const starts = (await fake.log()).filter((r) => r.method === 'POST' && r.path === kind.startPath);
 		assert.equal(starts.length, 1, `one ${kind.label} job started (got ${starts.length})`);
@@ -628,7 +628,7 @@ async function resumeProof(x) {
 		const startedOn = workerOf(e.id);
 		assert.equal(startedOn.length, 1, `one worker ran the first part (${startedOn.join(', ') || 'none'})`);
 		const hook = start.body.webhook;
-		assert.ok(hook.url.startsWith(`${proxyBase}/webhook-waiting/${e.id}?`), `the resume URL goes through the proxy (${hook.url.replace(/\?.*$/, '')})`);
+		assert.ok(hook.url.startsWith(`${proxyBase}/webhook-waiting/${e.id}/webdata-`), `the resume URL goes through the proxy (${hook.url.replace(/\?.*$/, '')})`);
 		assert.deepEqual(hook.events, kind.events);
 		assert.equal((await readsOf(kind, jobId)).length, 0, 'no status read while waiting');
 		// Forged resume calls straight to each webhook process (n8n's URL signature is right; the node's token is wrong).
