@@ -43,9 +43,13 @@
  *      Wait passes resumes with the prepared item (status "scraping", timedOut: true) and no read.
  *   8. (before 5, so that n8n 1.123 has not been restarted yet: after a restart it once listed no new
  *      execution of a workflow created then) exactly once: a delivery 8 s before the planned check (n8n's timer for it is set by
- *      then) wakes the execution, and the woken check's status read takes 20 s, so the timer fires
- *      while it reads: the step after the node (an HTTP call to a counter here) runs once, the run is
- *      read once (2.x refuses the second resume; 1.x runs it and the node's copy outputs nothing).
+ *      then), the check's status read taking 20 s: on 2.x the delivery wakes the execution and the timer
+ *      fires while it reads (n8n refuses that second resume); on 1.x the delivery does not wake (within
+ *      75 s of the check). The step after the node (an HTTP call to a counter here) runs once, the run is
+ *      read once.
+ *   9. (before 5) a late delivery wakes only its node: Crawl (Max Wait 2 s) → n8n's Wait node → Publish;
+ *      the crawl's completion after the crawl node moved on → 404 from n8n, the approval still waits;
+ *      Retry On Fail / Continue (error output) on a failed crawl end as error / on the error output.
  *      Beside it, a run whose every read answers 404 ends at its first check with the service's
  *      answer instead of waiting for Max Wait.
  * Output ends with "N passed, N failed"; exit 1 on any failure. AGENT_RESUME_KEEP_TMP=1 keeps logs.
@@ -69,6 +73,8 @@ const FILTER = process.env.RESUME_FILTER || '';
 const WORKFLOW_FILE = path.join(__dirname, 'workflows', 'agent-run-and-resume.json');
 const TOKEN_HEADER = 'X-WebData-Resume-Token';
 const LONG = 'FAKE_DURATION_MS=18000000'; // an hour at time scale 5: proofs end runs themselves
+// n8n 1.x: a delivery within 75 s of the planned check (80 s after the start) does not wake; that check reads the job.
+const LATE_WAKE_MS = HOST.major === 1 ? 90000 : 0;
 
 const results = [];
 const captured = [];
@@ -187,19 +193,23 @@ class ResumeSuite extends Phase {
 	}
 
 	/** Calls the workflow and resolves {executionId, jobId, start} once its execution waits (start path: /v2/agent, /v2/crawl, /v2/batch/scrape). */
-	async startRun(w, startPath = '/v2/agent') {
+	async startRun(w, startPath = '/v2/agent', { mayEnd = false } = {}) {
 		const before = new Set((await this.rawExecutions(w.id)).map((e) => e.id));
 		const res = await fetch(w.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 		assert.equal(res.status, 200, `the workflow webhook answered ${res.status}`);
 		// Margins for a busy machine (n8n 1.123 once took over 30 s here): 60 s to list it, 60 s to wait.
 		const e = await this.until(async () => (await this.rawExecutions(w.id)).find((x) => !before.has(x.id)), 'the new execution', 60000);
 		const waiting = await this.untilStatus(e.id, ['waiting', 'error', 'success'], 60000);
-		assert.equal(waiting.status, 'waiting', `the execution waits (status ${waiting.status})`);
+		// A job that ends within a second may have resumed the execution before it was looked at.
+		if (!mayEnd) assert.equal(waiting.status, 'waiting', `the execution waits (status ${waiting.status})`);
 		const start = await this.until(async () => {
 			const log = await this.fake.log();
 			return log.filter((r) => r.method === 'POST' && r.path === startPath).find((r) => new RegExp(`/webhook-waiting/${e.id}(/|\\?|$)`).test(r.body?.webhook?.url ?? '')); // n8n 1.x: no query
 		}, 'the start request of this execution');
-		const jobId = startPath === '/v2/agent' ? await this.jobOf(start) : (await this.waitingItem(e.id)).id;
+		let jobId;
+		if (startPath === '/v2/agent') jobId = await this.jobOf(start);
+		else if (!mayEnd) jobId = (await this.waitingItem(e.id)).id;
+		else jobId = (await this.until(async () => (await this.deliveries()).find((d) => d.url === start.body.webhook.url), "the job's delivery")).jobId;
 		return { executionId: e.id, jobId, start };
 	}
 
@@ -365,7 +375,7 @@ class ResumeSuite extends Phase {
 			assert.equal(r401.status, 401, `a forged call answered ${r401.status}`);
 			assert.equal((await this.api('GET', `/executions/${c.executionId}`)).status, 'waiting', 'still waiting');
 			assert.equal((await this.jobReads('/v2/crawl', c.jobId)).length, 0, 'no status read while waiting');
-			const done = await this.untilStatus(c.executionId, ['success', 'error'], 60000);
+			const done = await this.untilStatus(c.executionId, ['success', 'error'], 60000 + LATE_WAKE_MS);
 			assert.equal(done.status, 'success', `execution ${done.status}`);
 			const e = await this.execution(c.executionId);
 			const items = e.data.resultData.runData['Run agent'].at(-1).data.main[0];
@@ -390,7 +400,7 @@ class ResumeSuite extends Phase {
 			const b = await this.startRun(wb, '/v2/batch/scrape');
 			assert.deepEqual(b.start.body.urls, [url]);
 			assert.equal((await this.jobReads('/v2/batch/scrape', b.jobId)).length, 0, 'no status read while waiting');
-			const done = await this.untilStatus(b.executionId, ['success', 'error'], 60000);
+			const done = await this.untilStatus(b.executionId, ['success', 'error'], 60000 + LATE_WAKE_MS);
 			assert.equal(done.status, 'success', `execution ${done.status}`);
 			const items = (await this.execution(b.executionId)).data.resultData.runData['Run agent'].at(-1).data.main[0];
 			assert.deepEqual(items.map((i) => [i.json.jobId, i.json.metadata?.sourceURL]), [[b.jobId, url]]);
@@ -399,7 +409,7 @@ class ResumeSuite extends Phase {
 			return `execution ${b.executionId} resumed with its page in 2 reads, the status then the page (token-only credential)`;
 		});
 
-		await this.step('agent resume, exactly once: a delivery 8 s before the planned check wakes the execution while n8n\'s timer for that check is set, and the woken check\'s status read takes 20 s: the step after the node runs once, the run is read once; a run whose reads answer 404 ends at its first check with the service\'s answer, not at Max Wait', async () => {
+		await this.step('agent resume, exactly once: a delivery 8 s before the planned check, n8n\'s timer for that check set, the check\'s status read taking 20 s (n8n 2.x: the delivery wakes and n8n refuses the timer\'s second resume; n8n 1.x: the delivery does not wake, the timer\'s resume is the only one): the step after the node runs once, the run is read once; a run whose reads answer 404 ends at its first check with the service\'s answer, not at Max Wait', async () => {
 			const counted = [];
 			const counter = http.createServer((req, res) => {
 				counted.push({ path: req.url, at: Date.now() });
@@ -440,8 +450,6 @@ class ResumeSuite extends Phase {
 				} else {
 					assert.match(delivery.responseBody ?? '', /the execution reads the agent run at/, `the delivery did not wake (${delivery.responseBody})`);
 					assert.ok(!out.includes('was resumed twice at once'), 'no second resume');
-					const e = await this.execution(race.executionId);
-					assert.equal(e.data.resultData.runData['Run agent'].length, 2, 'the node ran twice in the execution: the pause, then the one check');
 				}
 				assert.ok(delivery.at < checkAt, 'the delivery came before the planned check');
 
@@ -508,15 +516,15 @@ class ResumeSuite extends Phase {
 			const retry = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
 			const wr = await this.createWorkflow(crawlParams(failing()), signed, { replace: true, settings: retry });
 			const we = await this.createWorkflow(crawlParams(failing()), signed, { replace: true, settings: { ...retry, onError: 'continueErrorOutput' } });
-			const r = await this.startRun(wr, '/v2/crawl');
-			const e = await this.startRun(we, '/v2/crawl');
-			const doneR = await this.untilStatus(r.executionId, ['success', 'error'], 60000);
+			const r = await this.startRun(wr, '/v2/crawl', { mayEnd: true });
+			const e = await this.startRun(we, '/v2/crawl', { mayEnd: true });
+			const doneR = await this.untilStatus(r.executionId, ['success', 'error'], 60000 + LATE_WAKE_MS);
 			assert.equal(doneR.status, 'error', `Retry On Fail: execution ${doneR.status}`);
 			const eR = await this.execution(r.executionId);
 			const error = eR.data.resultData.runData['Run agent'].at(-1).error ?? eR.data.resultData.error;
 			assert.equal(error?.message, 'The crawl ended with status "failed"');
 			assert.equal((await this.jobReads('/v2/crawl', r.jobId)).length, 1, 'the failed crawl was read once (the retries repeat the outcome)');
-			const doneE = await this.untilStatus(e.executionId, ['success', 'error'], 60000);
+			const doneE = await this.untilStatus(e.executionId, ['success', 'error'], 60000 + LATE_WAKE_MS);
 			assert.equal(doneE.status, 'success', `error output: execution ${doneE.status}`);
 			const out = (await this.execution(e.executionId)).data.resultData.runData['Run agent'].at(-1).data.main;
 			assert.deepEqual(out[0] ?? [], [], 'nothing on the success output');
