@@ -29,7 +29,8 @@ async function check({ output, exitCode, fake, apiKey }) {
 	const { webhook, ...rest } = start.body;
 	assert.deepEqual(rest, { prompt: 'Find three robotics start-ups founded after 2018 FAKE_DURATION_MS=3000', maxCredits: 300 });
 	const url = new URL(webhook.url);
-	assert.match(url.pathname, /^\/webhook-waiting\/\d+$/, "n8n's resume URL of the execution");
+	const agentNode = require('../workflows/agent-run-and-resume.json').nodes.find((n) => n.type === 'n8n-nodes-webdata.webData');
+	assert.match(url.pathname, new RegExp(`^/webhook-waiting/\\d+/webdata-${agentNode.id}$`), "n8n's resume URL of the execution, with the node's path suffix");
 	if (hostProfile(process.env.E2E_N8N).major === 1) {
 		// n8n 1.x's resume URLs carry no token of n8n's: the node's own token header (below) is the check.
 		assert.equal(url.searchParams.get('signature'), null);
