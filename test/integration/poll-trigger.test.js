@@ -9,6 +9,7 @@
 const { nodeTypes } = require('../helpers/workflow-runner'); // sets up n8n-core's environment first
 const core = require('n8n-core');
 const workflowLib = require('n8n-workflow');
+const crypto = require('crypto');
 const { startFakeApi } = require('../fake-api/server');
 const { CANARY_KEY } = require('../helpers/canary');
 const { WebDataApi } = require('../../dist/credentials/WebDataApi.credentials');
@@ -73,6 +74,7 @@ async function runCheck(monitorId) {
 }
 const checkIds = (monitorId) => api.monitor(monitorId).checks.map((c) => c.id).reverse(); // oldest first
 const monitorParam = (id) => ({ monitor: { __rl: true, mode: 'id', value: id } });
+const sha = (text) => crypto.createHash('sha256').update(text).digest('hex').slice(0, 32);
 
 test('the node is a polling trigger (n8n adds Poll Times and "Fetch Test Event"); no webhook', () => {
 	const { description } = nodeType();
@@ -116,7 +118,9 @@ test('active: the first poll remembers the newest check and starts nothing; late
 		isMeaningful: true,
 		judgment: expect.objectContaining({ meaningful: true }),
 		diff: expect.objectContaining({ text: expect.stringContaining('+Price: $12') }),
+		dedupeKey: `monitor.page:${c2}:${sha(items[0].url)}`,
 	});
+	expect(items[2].dedupeKey).toBe(`monitor.check.completed:${c2}`);
 	expect(items[2]).toMatchObject({ event: 'monitor.check.completed', success: true, status: 'completed', summary: { totalPages: 2, changed: 1, same: 1 } });
 	expect(items.some((i) => 'caughtUp' in i)).toBe(false);
 	expect(await t.poll()).toBeNull(); // each check once

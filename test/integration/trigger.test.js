@@ -1087,7 +1087,9 @@ describe('output options', () => {
 		expect(t.executions).toHaveLength(0);
 		const u = await manual({ passUnknownEvents: true });
 		await u.post(JSON.stringify({ type: 'monitor.paused', id: 'm', webhookId: 'w-9', data: [{ reason: 'out of credits' }] }));
-		expect(u.executions[0].items).toEqual([{ event: 'monitor.paused', checkId: 'm', webhookId: 'w-9', success: null, error: null, metadata: {}, reason: 'out of credits' }]);
+		expect(u.executions[0].items).toEqual([
+			{ event: 'monitor.paused', checkId: 'm', webhookId: 'w-9', success: null, error: null, metadata: {}, dedupeKey: expect.stringMatching(/^monitor\.paused:[0-9a-f]{32}$/), reason: 'out of credits' },
+		]);
 	});
 
 	test('a delivery with several entries starts one execution with one item each', async () => {
