@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
+import { isoTime } from '../WebData/helpers/serviceTime';
 import { getMonitor, listChecks } from '../shared/monitor/api';
 import { catchUp, FINISHED_CHECK_STATUSES, LIST_LIMIT, markDone, storedLedger, storeLedger, type ToldCheck } from '../WebDataTrigger/checkLedger';
 import { itemsForDelivery, type Envelope, type OutputOptions } from '../WebDataTrigger/delivery';
@@ -29,7 +30,9 @@ async function nextCheckText(ctx: IPollFunctions, monitorId: string): Promise<st
 		const monitor = await getMonitor(ctx, monitorId);
 		const status = typeof monitor.status === 'string' ? monitor.status : 'active';
 		if (status !== 'active') return `the monitor is ${status}, so no check is scheduled; resume it first`;
-		return typeof monitor.nextRunAt === 'string' && monitor.nextRunAt !== '' ? `its next check is scheduled for ${monitor.nextRunAt}` : 'its next check time is not known';
+		if (typeof monitor.nextRunAt !== 'string' || monitor.nextRunAt === '') return 'its next check time is not known';
+		const at = isoTime(monitor.nextRunAt);
+		return at ? `its next check is scheduled for ${at}` : `its next check is scheduled for "${monitor.nextRunAt}" (as the service wrote it)`;
 	} catch (error) {
 		return `its next check time could not be read (${(error as Error).message})`;
 	}

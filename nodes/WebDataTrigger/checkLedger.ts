@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isPlainObject } from '../WebData/helpers/objects';
+import { serviceTime } from '../WebData/helpers/serviceTime';
 import { isUuid } from '../WebData/helpers/validation';
 import { getCheckPage, listChecks, MAX_PAGE_SIZE, type NextPage } from '../shared/monitor/api';
 import { defaultDeps, type ApiContext, type TransportDeps } from '../WebData/transport';
@@ -223,10 +224,13 @@ export function missedChecks(listed: IDataObject[], ledger: ToldCheck[], beforeC
 	if (ledger.length === 0 && floor.since === undefined) return [];
 	const start = beforeCheckId === undefined ? 0 : listed.findIndex((c) => c.id === beforeCheckId) + 1;
 	const oldest = ledger[0]?.id;
+	const since = serviceTime(floor.since);
 	const missed: IDataObject[] = [];
 	for (const check of listed.slice(start)) {
 		if (!isUuid(check.id) || check.id === beforeCheckId) continue;
-		if (floor.since !== undefined && typeof check.createdAt === 'string' && check.createdAt < floor.since) break;
+		// As times (FACTS.md "Service times"); one that is not a time is not taken for older.
+		const created = serviceTime(check.createdAt);
+		if (since !== undefined && created !== undefined && created < since) break;
 		const known = ledger.find((c) => c.id === check.id);
 		const finished = FINISHED_CHECK_STATUSES.includes(String(check.status));
 		if (finished && (known ? !known.done : deliveredByService(check) !== true)) missed.push(check);

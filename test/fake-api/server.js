@@ -240,6 +240,8 @@ async function startFakeApi(options = {}) {
 		setMonitorPlan: (id, plan) => control.setMonitorPlan(id, plan),
 		tickMonitor: (id) => control.tickMonitor(id),
 		deliverMonitor: (id, opts) => control.deliverMonitor(id, opts),
+		/** How monitor, check and page times are written: 'postgres' (default, as the open-source server) or 'iso'. */
+		setMonitorTimes: (format) => state.monitors.setTimeFormat(format),
 		redeliver: (webhookId) => control.redeliver(webhookId),
 		/** Delivery switches {retries, dropCustomHeaders, loseEvents} (webhooks.js); reset() restores them. */
 		setDelivery: (patch) => state.webhooks.setDelivery(patch),
@@ -370,6 +372,7 @@ function controlApi(state) {
 		['POST', /^\/__fake\/monitor\/([^/]+)\/plan$/, (ctx, id) => c.setMonitorPlan(id, ctx.json())],
 		['POST', /^\/__fake\/monitor\/([^/]+)\/tick$/, (ctx, id) => c.tickMonitor(id)],
 		['POST', /^\/__fake\/monitor\/([^/]+)\/deliver$/, (ctx, id) => c.deliverMonitor(id, ctx.json())],
+		['POST', /^\/__fake\/monitor-times$/, (ctx) => state.monitors.setTimeFormat(ctx.json().format)],
 		['GET', /^\/__fake\/deliveries$/, () => state.webhooks.deliveries],
 		['POST', /^\/__fake\/redeliver\/([^/]+)$/, (ctx, id) => c.redeliver(id)],
 		['POST', /^\/__fake\/webhook-delivery$/, (ctx) => state.webhooks.setDelivery(ctx.json())],

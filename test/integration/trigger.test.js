@@ -1054,6 +1054,36 @@ describe('issue 29.2: no monitor change is lost to one failed delivery (the serv
 	});
 });
 
+// ---------------------------------------------------------------------------------------------
+describe('issue 34: every monitor check told, each once, in order', () => {
+	const LOSE_ALL = ['monitor.page', 'monitor.check.completed'];
+	const told = (t) => t.executions.flatMap((e) => e.items.map((i) => [i.checkId, i.event, i.url ?? null, i.caughtUp === true]));
+	const checkIds = (monitorId) => api.monitor(monitorId).checks.map((c) => c.id).reverse(); // oldest first
+
+	test.each(['postgres', 'iso'])('times as %s text: a check lost on the activation\'s day is caught up at the next check', async (format) => {
+		api.setMonitorTimes(format);
+		const t = await trigger(createParams());
+		await t.activate();
+		const { monitorId } = t.staticData();
+		api.setDelivery({ loseEvents: LOSE_ALL });
+		await runCheck(monitorId); // check 1: n8n was down
+		api.setDelivery({ loseEvents: [] });
+		await runCheck(monitorId);
+		const [c1, c2] = checkIds(monitorId);
+		const listed = await (await fetch(`${api.url}/v2/monitor/${monitorId}/checks`, { headers: { authorization: `Bearer ${CANARY_KEY}` } })).json();
+		expect(listed.data[1].createdAt).toMatch(format === 'postgres' ? /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?\+00$/ : /^\d{4}-\d\d-\d\dT.*Z$/);
+		expect(listed.data[1].createdAt.slice(0, 10)).toBe(t.staticData().listeningSince.slice(0, 10)); // the activation's day
+		expect(told(t)).toEqual([
+			[c1, 'monitor.page', 'https://shop.example.com/pricing', true],
+			[c1, 'monitor.page', 'https://shop.example.com/plans', true],
+			[c1, 'monitor.check.completed', null, true],
+			[c2, 'monitor.page', 'https://shop.example.com/pricing', false],
+			[c2, 'monitor.page', 'https://shop.example.com/plans', false],
+			[c2, 'monitor.check.completed', null, false],
+		]);
+	});
+});
+
 describe('output options', () => {
 	const manual = (options, events = ['monitor.page', 'monitor.check.completed']) => trigger({ connection: 'manual', events, options });
 	const page = (data, extra = {}) => JSON.stringify({ success: true, type: 'monitor.page', id: 'c', webhookId: crypto.randomUUID(), data, metadata: { k: 'v' }, ...extra });
