@@ -324,7 +324,7 @@ function controlApi(state) {
 			if (!busy) return state.monitors.checkView(state.monitors.startCheck(m, 'scheduled'));
 			const now = new Date().toISOString();
 			const skipped = { ...state.monitors.checkView(m.checks[0]), id: uuidv7(), status: 'skipped_overlap', trigger: 'scheduled', scheduledFor: now, startedAt: null, finishedAt: now, actualCredits: 0, billingStatus: 'not_applicable', notificationStatus: null, createdAt: now, updatedAt: now, pages: [] };
-			m.checks.splice(1, 0, skipped);
+			m.checks.unshift(skipped); // newest first, as the server lists by created_at
 			return state.monitors.checkView(skipped);
 		},
 		/** (Re)sends the webhook events of a finished check with fresh webhookIds; opts {checkId, url}. */
