@@ -489,7 +489,7 @@ export class LedgerMemory {
 		return mine ? mergeLedgers(mine, stored) : stored;
 	}
 
-	/** Deactivation: a new activation starts afresh. */
+	/** Deactivation of the registrations under `prefix` (production or test, never both): a new activation starts afresh. */
 	forget(prefix: string, staticData: IDataObject): void {
 		for (const key of [...this.ledgers.keys()]) if (key.startsWith(`${prefix}|`)) this.ledgers.delete(key);
 		delete staticData[STATIC_KEY];

@@ -20,7 +20,7 @@ import {
 	type TellOptions,
 } from './checkLedger';
 import { itemsForDelivery, MONITOR_EVENTS, type Decision, type Envelope, type OutputOptions } from './delivery';
-import { registrationOf, type Connection } from './registration';
+import { isTestRegistration, registrationOf, type Connection } from './registration';
 
 /** Told checks of this n8n process, beside the static data (see LedgerMemory). */
 const ledgers = new LedgerMemory();
@@ -32,9 +32,14 @@ export function rememberListeningStart(ctx: IHookFunctions): void {
 	startListening(ctx.getWorkflowStaticData('node'));
 }
 
-/** Deactivation: the trigger forgets which checks it told (a new activation starts from its first delivery). */
+/** Test and production registrations keep apart what they told (FACTS.md "Trigger"). */
+function ledgerScope(scope: string, test: boolean): string {
+	return `${scope}|${test ? 'test' : 'production'}`;
+}
+
+/** Deactivation: the registration forgets which checks it told (a new activation starts from its first delivery). */
 export function forgetToldChecks(ctx: IHookFunctions, scope: string): void {
-	ledgers.forget(scope, ctx.getWorkflowStaticData('node'));
+	ledgers.forget(ledgerScope(scope, isTestRegistration(ctx)), ctx.getWorkflowStaticData('node'));
 }
 
 /** Items told late, for a delivery that was lost: the same items, marked. */
@@ -63,7 +68,7 @@ export async function tellMonitorDelivery(ctx: IWebhookFunctions, envelope: Enve
 	const monitorId = options.connection !== 'manual' && isUuid(reg.monitorId) ? reg.monitorId : isUuid(first.monitorId) ? first.monitorId : undefined;
 	if (!checkId || !monitorId || !(MONITOR_EVENTS as readonly string[]).includes(envelope.type)) return itemsForDelivery(envelope, output);
 
-	const key = `${options.scope}|${ctx.getMode()}|${monitorId}`;
+	const key = `${ledgerScope(options.scope, ctx.getMode() === 'manual')}|${monitorId}`;
 	return await queue.run(key, async () => {
 		const staticData = ctx.getWorkflowStaticData('node');
 		const ledger = ledgers.load(key, staticData, monitorId);

@@ -1146,6 +1146,31 @@ describe('issue 34: every monitor check told, each once, in order', () => {
 		expect(warn.mock.calls.filter((c) => c[0].includes(c2))).toHaveLength(1); // said once
 		expect(told(t).filter((x) => x[0] === c2)).toEqual([]);
 	});
+
+	test('"Listen for test event" on an active workflow leaves the production trigger\'s memory alone: a check told in part is finished, not told again', async () => {
+		const t = await trigger(createParams());
+		await t.activate();
+		const { monitorId } = t.staticData();
+		await runCheck(monitorId);
+		api.setDelivery({ loseEvents: ['monitor.check.completed'] });
+		await runCheck(monitorId); // check 2: its pages told, its completion lost (the service records it undelivered)
+		api.setDelivery({ loseEvents: [] });
+		await t.activate({ test: true });
+		await t.deactivate({ test: true });
+		await runCheck(monitorId);
+		const [c1, c2, c3] = checkIds(monitorId);
+		expect(told(t)).toEqual([
+			[c1, 'monitor.page', 'https://shop.example.com/pricing', false],
+			[c1, 'monitor.page', 'https://shop.example.com/plans', false],
+			[c1, 'monitor.check.completed', null, false],
+			[c2, 'monitor.page', 'https://shop.example.com/pricing', false],
+			[c2, 'monitor.page', 'https://shop.example.com/plans', false],
+			[c2, 'monitor.check.completed', null, true],
+			[c3, 'monitor.page', 'https://shop.example.com/pricing', false],
+			[c3, 'monitor.page', 'https://shop.example.com/plans', false],
+			[c3, 'monitor.check.completed', null, false],
+		]);
+	});
 });
 
 describe('output options', () => {

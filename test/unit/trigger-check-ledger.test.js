@@ -234,13 +234,16 @@ describe('keeping the ledger', () => {
 		expect(mergeLedgers(newLedger(), newLedger({ at: 5 })).mark).toEqual({ at: 5 });
 	});
 
-	test('deactivation forgets the ledger (memory and static data)', () => {
-		const staticData = {};
+	test('deactivation forgets the ledger of its own registration only: a test listen leaves production\'s memory alone', () => {
+		const production = {};
+		const test = {};
 		const memory = new LedgerMemory();
-		memory.save('wf:n|webhook|m', staticData, 'm', ledgerOf([{ id: id(1), done: true }]));
-		memory.forget('wf:n', staticData);
-		expect(staticData).toEqual({});
-		expect(memory.load('wf:n|webhook|m', staticData, 'm').checks).toEqual([]);
+		memory.save('wf:n|production|m', production, 'm', ledgerOf([{ id: id(1), done: true }]));
+		memory.save('wf:n|test|m', test, 'm', ledgerOf([{ id: id(2), done: true }]));
+		memory.forget('wf:n|test', test);
+		expect(test).toEqual({});
+		expect(memory.load('wf:n|test|m', test, 'm').checks).toEqual([]);
+		expect(memory.load('wf:n|production|m', {}, 'm').checks).toEqual([{ id: id(1), done: true }]);
 	});
 
 	test('KeyedQueue runs the calls of one key one after another, others in parallel; a failure does not block the next', async () => {
