@@ -1,15 +1,24 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { getMonitor, listChecks } from '../shared/monitor/api';
-import { catchUp, FINISHED_CHECK_STATUSES, LIST_LIMIT, markDone, storedLedger, storeLedger, type ToldCheck } from '../WebDataTrigger/checkLedger';
+import { isoTime } from '../WebData/helpers/serviceTime';
+import { isUuid } from '../WebData/helpers/validation';
+import { getMonitor, listChecks, MAX_PAGE_SIZE } from '../shared/monitor/api';
+import {
+	catchUp,
+	isFinished,
+	markAt,
+	markDone,
+	MAX_CHECKS_PER_POLL,
+	newLedger,
+	storedLedger,
+	storeLedger,
+	tellChecks,
+	catchUpProblems,
+	type CatchUp,
+	type Ledger,
+} from '../WebDataTrigger/checkLedger';
 import { itemsForDelivery, type Envelope, type OutputOptions } from '../WebDataTrigger/delivery';
-
-/**
- * The ledger entry of a poll trigger activated while the monitor had no finished check: every
- * check that finishes later is new. (Not a check ID, so the walk of missedChecks never stops at it.)
- */
-export const NO_CHECK_YET = 'no-finished-check-yet';
 
 /** The items of envelopes, as the Web Data Trigger gives them for the same deliveries. */
 export function itemsOf(envelopes: Envelope[], output: OutputOptions): IDataObject[] {
@@ -21,15 +30,15 @@ export function itemsOf(envelopes: Envelope[], output: OutputOptions): IDataObje
 	return items;
 }
 
-const isFinished = (check: IDataObject): boolean => FINISHED_CHECK_STATUSES.includes(String(check.status));
-
 /** When the monitor's next check is due, for the messages ("unknown" when the service does not say). */
 async function nextCheckText(ctx: IPollFunctions, monitorId: string): Promise<string> {
 	try {
 		const monitor = await getMonitor(ctx, monitorId);
 		const status = typeof monitor.status === 'string' ? monitor.status : 'active';
 		if (status !== 'active') return `the monitor is ${status}, so no check is scheduled; resume it first`;
-		return typeof monitor.nextRunAt === 'string' && monitor.nextRunAt !== '' ? `its next check is scheduled for ${monitor.nextRunAt}` : 'its next check time is not known';
+		if (typeof monitor.nextRunAt !== 'string' || monitor.nextRunAt === '') return 'its next check time is not known';
+		const at = isoTime(monitor.nextRunAt);
+		return at ? `its next check is scheduled for ${at}` : `its next check is scheduled for "${monitor.nextRunAt}" (as the service wrote it)`;
 	} catch (error) {
 		return `its next check time could not be read (${(error as Error).message})`;
 	}
@@ -42,7 +51,7 @@ async function nextCheckText(ctx: IPollFunctions, monitorId: string): Promise<st
  */
 export async function testPoll(ctx: IPollFunctions, monitorId: string, output: OutputOptions): Promise<IDataObject[]> {
 	const node = ctx.getNode();
-	const listed = await listChecks(ctx, monitorId, { limit: LIST_LIMIT, offset: 0 });
+	const listed = await listChecks(ctx, monitorId, { limit: MAX_PAGE_SIZE, offset: 0 });
 	const latest = listed.find(isFinished);
 	const doing =
 		'When the workflow is active, this trigger reads the monitor\'s new checks at each poll time and starts the workflow with their events, each page of each check once; a check comes at the first poll after it finishes.';
@@ -51,9 +60,7 @@ export async function testPoll(ctx: IPollFunctions, monitorId: string, output: O
 			description: `${doing} The first event comes after the monitor's first check: ${await nextCheckText(ctx, monitorId)}. To test sooner, run a check (Web Data → Monitor → Run a Check) and fetch again when it has finished.`,
 		});
 	}
-	// A throwaway ledger that remembers a check before the latest, so the latest one is told.
-	const ledger: ToldCheck[] = [{ id: NO_CHECK_YET, done: true }];
-	const told = await catchUp(ctx, monitorId, ledger, { events: output.events, statuses: output.statuses }, undefined, [latest]);
+	const told = await tellChecks(ctx, monitorId, [latest], newLedger({}), { events: output.events, statuses: output.statuses });
 	const items = itemsOf(told.envelopes, output);
 	if (items.length === 0) {
 		throw new NodeOperationError(node, `The monitor's latest check (${String(latest.id)}) has no event left after the chosen events and options`, {
@@ -64,22 +71,37 @@ export async function testPoll(ctx: IPollFunctions, monitorId: string, output: O
 }
 
 /**
- * One poll while active: the first remembers the newest finished check and starts nothing; later ones
- * tell the checks finished since. The ledger is saved only after a successful poll, so a failed read
- * is retried at the next.
+ * The first poll's ledger: the checks finished so far are history, up to the newest one below every
+ * check still running (a check that finishes after activation is new).
+ */
+export function firstLedger(listed: IDataObject[]): Ledger {
+	const checks = listed.filter((c) => isUuid(c.id));
+	let running = -1;
+	for (let i = 0; i < checks.length; i++) if (!isFinished(checks[i])) running = i;
+	const boundary = checks.findIndex((c, i) => i > running && isFinished(c));
+	const ledger = newLedger(boundary >= 0 ? markAt(checks[boundary]) : checks.length < MAX_PAGE_SIZE ? {} : markAt(checks[checks.length - 1]));
+	for (const c of checks.slice(0, boundary >= 0 ? boundary : checks.length)) if (isFinished(c)) markDone(ledger, String(c.id));
+	return ledger;
+}
+
+function warnOf(ctx: IPollFunctions, monitorId: string, told: CatchUp): void {
+	for (const problem of catchUpProblems(told)) ctx.logger.warn(`Web Data Poll Trigger "${ctx.getNode().name}", monitor ${monitorId}: ${problem}`, { workflowId: ctx.getWorkflow().id });
+}
+
+/**
+ * One poll while active: the first remembers the checks finished so far and starts nothing; later
+ * ones tell every check finished since, oldest first (MAX_CHECKS_PER_POLL, the rest at the next
+ * poll). The ledger is saved only after a successful poll, so a failed read is retried at the next.
  */
 export async function activePoll(ctx: IPollFunctions, monitorId: string, output: OutputOptions): Promise<IDataObject[]> {
 	const staticData = ctx.getWorkflowStaticData('node');
 	const ledger = storedLedger(staticData, monitorId);
-	if (ledger.length === 0) {
-		const listed = await listChecks(ctx, monitorId, { limit: LIST_LIMIT, offset: 0 });
-		const newest = listed.find(isFinished);
-		if (newest && typeof newest.id === 'string') markDone(ledger, newest.id);
-		else ledger.push({ id: NO_CHECK_YET, done: true });
-		storeLedger(staticData, monitorId, ledger);
+	if (!ledger.mark) {
+		storeLedger(staticData, monitorId, firstLedger(await listChecks(ctx, monitorId, { limit: MAX_PAGE_SIZE, offset: 0 })));
 		return [];
 	}
-	const told = await catchUp(ctx, monitorId, ledger, { events: output.events, statuses: output.statuses });
+	const told = await catchUp(ctx, monitorId, ledger, { events: output.events, statuses: output.statuses, maxChecks: MAX_CHECKS_PER_POLL });
 	storeLedger(staticData, monitorId, ledger);
+	warnOf(ctx, monitorId, told);
 	return itemsOf(told.envelopes, output);
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { isPlainObject } from '../WebData/helpers/objects';
@@ -70,6 +71,21 @@ export type Decision =
 
 const isKnown = (type: string): type is MonitorEvent => (MONITOR_EVENTS as readonly string[]).includes(type);
 
+const digest = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 32);
+
+/**
+ * The same for one page or completion of one check whether it came by delivery or by catch-up, and
+ * for each copy of it (README "Scaling"); check IDs are unique across monitors.
+ */
+export function dedupeKey(type: string, checkId: unknown, entry: Record<string, unknown>, envelope: Envelope, index: number): string {
+	if (typeof checkId === 'string' && checkId !== '') {
+		if (type === 'monitor.page') return `${type}:${checkId}:${digest(typeof entry.url === 'string' ? entry.url : JSON.stringify(entry))}`;
+		if (type === 'monitor.check.completed') return `${type}:${checkId}`;
+	}
+	const delivery = typeof envelope.webhookId === 'string' && envelope.webhookId !== '' ? envelope.webhookId : JSON.stringify(envelope.data);
+	return `${type}:${digest(`${delivery}\n${index}`)}`;
+}
+
 /** One item per `data[]` entry, the envelope fields beside (and winning). */
 export function itemsForDelivery(envelope: Envelope, options: OutputOptions): Decision {
 	const { type } = envelope;
@@ -90,15 +106,17 @@ export function itemsForDelivery(envelope: Envelope, options: OutputOptions): De
 	});
 	if (kept.length === 0) return { run: false, reason: 'no entry left after the filters' };
 
-	const items = kept.map((entry) => {
+	const items = kept.map((entry, index) => {
 		const { checkId: entryCheckId, error: entryError, ...rest } = entry;
+		const checkId = envelope.id ?? entryCheckId ?? null;
 		const beside: IDataObject = {
 			event: type,
-			checkId: (envelope.id ?? entryCheckId ?? null) as IDataObject[string],
+			checkId: checkId as IDataObject[string],
 			webhookId: (envelope.webhookId ?? null) as IDataObject[string],
 			success: (envelope.success ?? null) as IDataObject[string],
 			error: (envelope.error ?? entryError ?? null) as IDataObject[string],
 			metadata: (isPlainObject(envelope.metadata) ? envelope.metadata : {}) as IDataObject,
+			dedupeKey: dedupeKey(type, checkId, entry, envelope, index),
 		};
 		const item: IDataObject = { ...beside, ...(rest as IDataObject), ...beside };
 		if (options.headers) item.headers = options.headers;

@@ -2,22 +2,25 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 
 import { isPlainObject } from '../WebData/helpers/objects';
 import { isUuid } from '../WebData/helpers/validation';
+import { serviceTime } from '../WebData/helpers/serviceTime';
 import {
 	catchUp,
+	catchUpProblems,
 	entryOf,
+	isDone,
 	KeyedQueue,
 	LedgerMemory,
-	listeningSince,
 	markDone,
+	MAX_CHECKS_PER_DELIVERY,
 	pageKey,
 	startListening,
 	tellPage,
 	untoldPagesOfEndedCheck,
-	type CatchUpOptions,
-	type ToldCheck,
+	type Ledger,
+	type TellOptions,
 } from './checkLedger';
 import { itemsForDelivery, MONITOR_EVENTS, type Decision, type Envelope, type OutputOptions } from './delivery';
-import { registrationOf, type Connection } from './registration';
+import { isTestRegistration, registrationOf, type Connection } from './registration';
 
 /** Told checks of this n8n process, beside the static data (see LedgerMemory). */
 const ledgers = new LedgerMemory();
@@ -29,9 +32,14 @@ export function rememberListeningStart(ctx: IHookFunctions): void {
 	startListening(ctx.getWorkflowStaticData('node'));
 }
 
-/** Deactivation: the trigger forgets which checks it told (a new activation starts from its first delivery). */
+/** Test and production registrations keep apart what they told (FACTS.md "Trigger"). */
+function ledgerScope(scope: string, test: boolean): string {
+	return `${scope}|${test ? 'test' : 'production'}`;
+}
+
+/** Deactivation: the registration forgets which checks it told (a new activation starts from its first delivery). */
 export function forgetToldChecks(ctx: IHookFunctions, scope: string): void {
-	ledgers.forget(scope, ctx.getWorkflowStaticData('node'));
+	ledgers.forget(ledgerScope(scope, isTestRegistration(ctx)), ctx.getWorkflowStaticData('node'));
 }
 
 /** Items told late, for a delivery that was lost: the same items, marked. */
@@ -60,35 +68,37 @@ export async function tellMonitorDelivery(ctx: IWebhookFunctions, envelope: Enve
 	const monitorId = options.connection !== 'manual' && isUuid(reg.monitorId) ? reg.monitorId : isUuid(first.monitorId) ? first.monitorId : undefined;
 	if (!checkId || !monitorId || !(MONITOR_EVENTS as readonly string[]).includes(envelope.type)) return itemsForDelivery(envelope, output);
 
-	const key = `${options.scope}|${ctx.getMode()}|${monitorId}`;
+	const key = `${ledgerScope(options.scope, ctx.getMode() === 'manual')}|${monitorId}`;
 	return await queue.run(key, async () => {
 		const staticData = ctx.getWorkflowStaticData('node');
 		const ledger = ledgers.load(key, staticData, monitorId);
-		const isNewCheck = !ledger.some((c) => c.id === checkId);
-		const catchUpOptions: CatchUpOptions = { events: output.events, statuses: output.statuses };
+		// The checks before the trigger started listening are history.
+		ledger.mark ??= { at: serviceTime(startListening(staticData)) };
+		const isNewCheck = !ledger.checks.some((c) => c.id === checkId) && !isDone(ledger, checkId);
+		const tellOptions: TellOptions = { events: output.events, statuses: output.statuses };
 		const late: Envelope[] = [];
-		const warn = (what: string, error: unknown) =>
-			ctx.logger.warn(`Web Data Trigger "${ctx.getNode().name}" could not read ${what} of monitor ${monitorId}: ${(error as Error).message}. They are told at the next delivery.`, {
-				workflowId: ctx.getWorkflow().id,
-			});
+		const warn = (what: string) =>
+			ctx.logger.warn(`Web Data Trigger "${ctx.getNode().name}", monitor ${monitorId}: ${what}`, { workflowId: ctx.getWorkflow().id });
+		const readFailed = (what: string, error: unknown) => warn(`could not read ${what}: ${(error as Error).message}. They are told at the next delivery.`);
 		if (isNewCheck) {
 			try {
-				const floor = { since: listeningSince(staticData) };
-				late.push(...(await catchUp(ctx, monitorId, ledger, catchUpOptions, checkId, undefined, floor)).envelopes);
+				const told = await catchUp(ctx, monitorId, ledger, { ...tellOptions, maxChecks: MAX_CHECKS_PER_DELIVERY, currentCheckId: checkId, passDelivered: true });
+				late.push(...told.envelopes);
+				for (const problem of catchUpProblems(told)) warn(problem);
 			} catch (error) {
-				warn('the checks missed before this one', error);
+				readFailed('the checks missed before this one', error);
 			}
 		}
 		const current = currentEntries(envelope, checkId, ledger);
 		if (current && envelope.type === 'monitor.check.completed') {
 			try {
-				const pages = await untoldPagesOfEndedCheck(ctx, monitorId, checkId, first.summary, ledger, catchUpOptions);
+				const pages = await untoldPagesOfEndedCheck(ctx, monitorId, checkId, first.summary, ledger, tellOptions);
 				late.push(...pages.envelopes);
 				if (pages.complete) markDone(ledger, checkId);
 				else entryOf(ledger, checkId).ended = true;
 			} catch (error) {
 				entryOf(ledger, checkId).ended = true;
-				warn(`the pages of check ${checkId}`, error);
+				readFailed(`the pages of check ${checkId}`, error);
 			}
 		}
 		ledgers.save(key, staticData, monitorId, ledger);
@@ -105,7 +115,7 @@ export async function tellMonitorDelivery(ctx: IWebhookFunctions, envelope: Enve
  * The delivery's entries not told before, marked told: a `monitor.page` without the pages told
  * (by a catch-up or an earlier delivery); a `monitor.check.completed` once. Undefined: all told.
  */
-function currentEntries(envelope: Envelope, checkId: string, ledger: ToldCheck[]): Envelope | undefined {
+function currentEntries(envelope: Envelope, checkId: string, ledger: Ledger): Envelope | undefined {
 	const entry = entryOf(ledger, checkId);
 	if (envelope.type === 'monitor.page') {
 		const fresh = envelope.data.filter((e) => !isPlainObject(e) || tellPage(ledger, checkId, pageKey(e)));

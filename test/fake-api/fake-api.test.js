@@ -602,6 +602,35 @@ describe('fake API', () => {
 			expect((await call('GET', `/v2/monitor/${m.id}`)).status).toBe(404);
 		});
 
+		test('times as the open-source server writes them (Postgres text) by default, ISO 8601 on request; the control views stay ISO', async () => {
+			const PG = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?\+00$/;
+			const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+			const m = (await call('POST', '/v2/monitor', { body: { ...base(), webhook: { url: hookUrl() } } })).json.data;
+			expect([m.createdAt, m.updatedAt, m.nextRunAt]).toEqual([expect.stringMatching(PG), expect.stringMatching(PG), expect.stringMatching(PG)]);
+			expect(m.lastRunAt).toBeNull();
+			const run = (await call('POST', `/v2/monitor/${m.id}/run`)).json;
+			expect(run.data).toMatchObject({ createdAt: expect.stringMatching(PG), scheduledFor: expect.stringMatching(PG), startedAt: null, finishedAt: null });
+			await api.settled();
+			const [check] = (await call('GET', `/v2/monitor/${m.id}/checks`)).json.data;
+			for (const t of [check.createdAt, check.startedAt, check.finishedAt, check.updatedAt, check.notificationStatus.webhook.deliveredAt]) expect(t).toMatch(PG);
+			// The same instant as the fake's own record, to the millisecond.
+			const own = api.monitor(m.id).checks[0];
+			expect(own.createdAt).toMatch(ISO);
+			expect(Date.parse(check.createdAt)).toBe(Date.parse(own.createdAt));
+			const detail = (await call('GET', `/v2/monitor/${m.id}/checks/${check.id}`)).json.data;
+			expect([detail.createdAt, detail.pages[0].createdAt]).toEqual([expect.stringMatching(PG), expect.stringMatching(PG)]);
+			expect((await call('GET', `/v2/monitor/${m.id}`)).json.data.lastRunAt).toMatch(PG);
+
+			api.setMonitorTimes('iso');
+			const iso = (await call('GET', `/v2/monitor/${m.id}/checks`)).json.data[0];
+			expect([iso.createdAt, iso.finishedAt, iso.notificationStatus.webhook.deliveredAt]).toEqual([own.createdAt, own.finishedAt, own.notificationStatus.webhook.deliveredAt]);
+			expect((await call('GET', `/v2/monitor/${m.id}`)).json.data.createdAt).toMatch(ISO);
+			expect(() => api.setMonitorTimes('unix')).toThrow(/postgres, iso/);
+			api.reset();
+			const again = (await call('POST', '/v2/monitor', { body: base() })).json.data;
+			expect(again.createdAt).toMatch(PG);
+		});
+
 		test('check pages are paged through absolute next links', async () => {
 			const m = (await call('POST', '/v2/monitor', { body: base() })).json.data;
 			api.setMonitorPlan(m.id, { extraPages: 58 });

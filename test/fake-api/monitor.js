@@ -144,6 +144,24 @@ function uuidParam(value, name) {
 	if (!isUuid(value)) throw badRequest('Bad Request', [{ code: 'invalid_string', validation: 'uuid', path: [name], message: 'Invalid uuid' }]);
 }
 
+/**
+ * The times of monitors, checks and pages as the open-source server answers them: its monitor
+ * controller passes the database's timestamptz columns through (drizzle, mode "string", returns
+ * Postgres' own text): "2026-11-28 17:39:27.210714+00" (api-facts "Times are database text").
+ * The fake keeps ISO inside and writes microseconds from the milliseconds, so a time has 0 to 6
+ * fraction digits as Postgres trims them.
+ */
+function pgText(value) {
+	if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) return value;
+	const iso = new Date(value).toISOString();
+	const ms = Number(iso.slice(20, 23));
+	const fraction = `${iso.slice(20, 23)}${String((ms * 37) % 1000).padStart(3, '0')}`.replace(/0+$/, '');
+	return `${iso.slice(0, 10)} ${iso.slice(11, 19)}${fraction ? `.${fraction}` : ''}+00`;
+}
+const TIME_FORMATS = ['postgres', 'iso'];
+const MONITOR_TIMES = ['nextRunAt', 'lastRunAt', 'createdAt', 'updatedAt'];
+const CHECK_TIMES = ['scheduledFor', 'startedAt', 'finishedAt', 'createdAt', 'updatedAt'];
+
 /** Per-URL status overrides that a test can put into monitored URLs: ...fake-changed..., etc. */
 const urlMarker = (url) => /fake-(same|new|changed|removed|error)\b/.exec(url)?.[1];
 const emptySummary = () => ({ totalPages: 0, same: 0, changed: 0, new: 0, removed: 0, error: 0 });
@@ -153,12 +171,41 @@ class Monitors {
 		this.state = state;
 		this.monitors = new Map();
 		this.timers = new Set();
+		this.timeFormat = 'postgres';
 	}
 
 	reset() {
 		for (const t of this.timers) clearTimeout(t);
 		this.timers.clear();
 		this.monitors.clear();
+		this.timeFormat = 'postgres';
+	}
+
+	/** How the API writes times: 'postgres' (the open-source server, the default) or 'iso'. */
+	setTimeFormat(format) {
+		if (!TIME_FORMATS.includes(format)) throw badRequest(`The time format must be one of ${TIME_FORMATS.join(', ')}`);
+		this.timeFormat = format;
+		return { format };
+	}
+
+	/** A copy of `view` with the named times written in the current format. */
+	timesOut(view, names) {
+		if (this.timeFormat === 'iso' || !view) return view;
+		const out = { ...view };
+		for (const name of names) if (name in out) out[name] = pgText(out[name]);
+		return out;
+	}
+
+	monitorOut(m) {
+		return this.timesOut(this.serialize(m), MONITOR_TIMES);
+	}
+
+	checkOut(view) {
+		const out = this.timesOut(view, CHECK_TIMES);
+		const webhook = out?.notificationStatus?.webhook;
+		if (webhook && this.timeFormat !== 'iso') out.notificationStatus = { ...out.notificationStatus, webhook: this.timesOut(webhook, ['deliveredAt']) };
+		if (Array.isArray(out?.pages)) out.pages = out.pages.map((p) => this.timesOut(p, ['createdAt']));
+		return out;
 	}
 
 	later(ms, fn) {
@@ -280,18 +327,18 @@ class Monitors {
 		checkSearchGoal(body);
 		if (this.state.team.zdr) throw fail(400, ZDR_ERROR);
 		const m = this.newMonitor(uuidv7(), body);
-		return { status: 200, body: { success: true, data: this.serialize(m) } };
+		return { status: 200, body: { success: true, data: this.monitorOut(m) } };
 	}
 
 	list(ctx) {
 		const limit = intQuery(ctx.query, 'limit', { def: 25, min: 1, max: 100 });
 		const offset = intQuery(ctx.query, 'offset', { def: 0, min: 0 });
 		const all = [...this.monitors.values()].sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
-		return { status: 200, body: { success: true, data: all.slice(offset, offset + limit).map((m) => this.serialize(m)) } };
+		return { status: 200, body: { success: true, data: all.slice(offset, offset + limit).map((m) => this.monitorOut(m)) } };
 	}
 
 	get(ctx, id) {
-		return { status: 200, body: { success: true, data: this.serialize(this.find(id)) } };
+		return { status: 200, body: { success: true, data: this.monitorOut(this.find(id)) } };
 	}
 
 	update(ctx, id) {
@@ -306,7 +353,7 @@ class Monitors {
 		});
 		if (this.state.team.zdr) throw fail(400, ZDR_ERROR);
 		this.applyFields(m, body);
-		return { status: 200, body: { success: true, data: this.serialize(m) } };
+		return { status: 200, body: { success: true, data: this.monitorOut(m) } };
 	}
 
 	remove(ctx, id) {
@@ -324,7 +371,7 @@ class Monitors {
 		if (running) throw fail(409, 'Monitor check is already running.', { checkId: running.id });
 		if (this.state.team.zdr) throw fail(400, ZDR_ERROR);
 		const check = this.startCheck(m, 'manual');
-		return { status: 200, body: { success: true, id: check.id, data: this.checkView(check) } };
+		return { status: 200, body: { success: true, id: check.id, data: this.checkOut(this.checkView(check)) } };
 	}
 
 	startCheck(m, trigger) {
@@ -563,7 +610,7 @@ class Monitors {
 		const status = ctx.query.status;
 		if (status !== undefined && !CHECK_STATUSES.includes(status)) throw validationError([{ code: 'invalid_enum_value', path: ['status'], message: `Invalid status '${status}'` }]);
 		const checks = m.checks.filter((c) => !status || c.status === status);
-		return { status: 200, body: { success: true, data: checks.slice(offset, offset + limit).map((c) => this.checkView(c)) } };
+		return { status: 200, body: { success: true, data: checks.slice(offset, offset + limit).map((c) => this.checkOut(this.checkView(c))) } };
 	}
 
 	getCheck(ctx, id, checkId) {
@@ -576,7 +623,7 @@ class Monitors {
 		const status = ctx.query.status;
 		if (status !== undefined && !PAGE_STATUSES.includes(status)) throw validationError([{ code: 'invalid_enum_value', path: ['status'], message: `Invalid status '${status}'` }]);
 		const pages = check.pages.filter((p) => !status || p.status === status);
-		const data = { ...this.checkView(check), pages: pages.slice(skip, skip + limit) };
+		const data = this.checkOut({ ...this.checkView(check), pages: pages.slice(skip, skip + limit) });
 		const body = { success: true };
 		if (skip + limit < pages.length) {
 			const next = `${baseUrlOf(ctx.req, this.state.url)}/v2/monitor/${m.id}/checks/${check.id}?skip=${skip + limit}&limit=${limit}${status ? `&status=${status}` : ''}`;
@@ -602,4 +649,4 @@ class Monitors {
 	}
 }
 
-module.exports = { Monitors };
+module.exports = { Monitors, pgText };

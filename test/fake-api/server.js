@@ -240,6 +240,8 @@ async function startFakeApi(options = {}) {
 		setMonitorPlan: (id, plan) => control.setMonitorPlan(id, plan),
 		tickMonitor: (id) => control.tickMonitor(id),
 		deliverMonitor: (id, opts) => control.deliverMonitor(id, opts),
+		/** How monitor, check and page times are written: 'postgres' (default, as the open-source server) or 'iso'. */
+		setMonitorTimes: (format) => state.monitors.setTimeFormat(format),
 		redeliver: (webhookId) => control.redeliver(webhookId),
 		/** Delivery switches {retries, dropCustomHeaders, loseEvents} (webhooks.js); reset() restores them. */
 		setDelivery: (patch) => state.webhooks.setDelivery(patch),
@@ -322,7 +324,7 @@ function controlApi(state) {
 			if (!busy) return state.monitors.checkView(state.monitors.startCheck(m, 'scheduled'));
 			const now = new Date().toISOString();
 			const skipped = { ...state.monitors.checkView(m.checks[0]), id: uuidv7(), status: 'skipped_overlap', trigger: 'scheduled', scheduledFor: now, startedAt: null, finishedAt: now, actualCredits: 0, billingStatus: 'not_applicable', notificationStatus: null, createdAt: now, updatedAt: now, pages: [] };
-			m.checks.splice(1, 0, skipped);
+			m.checks.unshift(skipped); // newest first, as the server lists by created_at
 			return state.monitors.checkView(skipped);
 		},
 		/** (Re)sends the webhook events of a finished check with fresh webhookIds; opts {checkId, url}. */
@@ -370,6 +372,7 @@ function controlApi(state) {
 		['POST', /^\/__fake\/monitor\/([^/]+)\/plan$/, (ctx, id) => c.setMonitorPlan(id, ctx.json())],
 		['POST', /^\/__fake\/monitor\/([^/]+)\/tick$/, (ctx, id) => c.tickMonitor(id)],
 		['POST', /^\/__fake\/monitor\/([^/]+)\/deliver$/, (ctx, id) => c.deliverMonitor(id, ctx.json())],
+		['POST', /^\/__fake\/monitor-times$/, (ctx) => state.monitors.setTimeFormat(ctx.json().format)],
 		['GET', /^\/__fake\/deliveries$/, () => state.webhooks.deliveries],
 		['POST', /^\/__fake\/redeliver\/([^/]+)$/, (ctx, id) => c.redeliver(id)],
 		['POST', /^\/__fake\/webhook-delivery$/, (ctx) => state.webhooks.setDelivery(ctx.json())],

@@ -9,6 +9,8 @@
 const { nodeTypes } = require('../helpers/workflow-runner'); // sets up n8n-core's environment first
 const core = require('n8n-core');
 const workflowLib = require('n8n-workflow');
+const crypto = require('crypto');
+const http = require('http');
 const { startFakeApi } = require('../fake-api/server');
 const { CANARY_KEY } = require('../helpers/canary');
 const { WebDataApi } = require('../../dist/credentials/WebDataApi.credentials');
@@ -73,6 +75,7 @@ async function runCheck(monitorId) {
 }
 const checkIds = (monitorId) => api.monitor(monitorId).checks.map((c) => c.id).reverse(); // oldest first
 const monitorParam = (id) => ({ monitor: { __rl: true, mode: 'id', value: id } });
+const sha = (text) => crypto.createHash('sha256').update(text).digest('hex').slice(0, 32);
 
 test('the node is a polling trigger (n8n adds Poll Times and "Fetch Test Event"); no webhook', () => {
 	const { description } = nodeType();
@@ -87,7 +90,8 @@ test('active: the first poll remembers the newest check and starts nothing; late
 	await runCheck(m.id); // history: before the trigger was active
 	const t = pollTrigger(monitorParam(m.id));
 	expect(await t.poll()).toBeNull();
-	expect(t.staticData().toldChecks).toEqual({ [m.id]: [{ id: checkIds(m.id)[0], done: true }] });
+	// The mark: reading back stops at this check (or one created before it).
+	expect(t.staticData().toldChecks).toEqual({ [m.id]: { mark: { id: checkIds(m.id)[0], at: api.monitor(m.id).checks[0].createdAt }, checks: [], behind: [] } });
 	expect(await t.poll()).toBeNull(); // nothing new
 	await runCheck(m.id);
 	await runCheck(m.id);
@@ -116,28 +120,101 @@ test('active: the first poll remembers the newest check and starts nothing; late
 		isMeaningful: true,
 		judgment: expect.objectContaining({ meaningful: true }),
 		diff: expect.objectContaining({ text: expect.stringContaining('+Price: $12') }),
+		dedupeKey: `monitor.page:${c2}:${sha(items[0].url)}`,
 	});
+	expect(items[2].dedupeKey).toBe(`monitor.check.completed:${c2}`);
 	expect(items[2]).toMatchObject({ event: 'monitor.check.completed', success: true, status: 'completed', summary: { totalPages: 2, changed: 1, same: 1 } });
 	expect(items.some((i) => 'caughtUp' in i)).toBe(false);
 	expect(await t.poll()).toBeNull(); // each check once
 });
 
-test('the options filter as in the webhook trigger; a poll reads at most 5 checks, the rest come at the next poll', async () => {
+test('the options filter as in the webhook trigger; one poll tells every check since the last, reading only the pages asked for', async () => {
 	const m = await monitor();
 	const t = pollTrigger({ ...monitorParam(m.id), events: ['monitor.page'], options: { statuses: ['changed'] } });
 	await runCheck(m.id);
 	await t.poll();
 	for (let i = 0; i < 7; i++) await runCheck(m.id);
 	const ids = checkIds(m.id);
+	const before = api.log.length;
 	const first = await t.poll();
-	const second = await t.poll();
-	expect(first.map((i) => [ids.indexOf(i.checkId) + 1, i.status])).toEqual([2, 3, 4, 5, 6].map((n) => [n, 'changed']));
-	expect(second.map((i) => [ids.indexOf(i.checkId) + 1, i.status])).toEqual([7, 8].map((n) => [n, 'changed']));
+	expect(first.map((i) => [ids.indexOf(i.checkId) + 1, i.status])).toEqual([2, 3, 4, 5, 6, 7, 8].map((n) => [n, 'changed']));
 	expect(await t.poll()).toBeNull();
-	// Only the changed pages were read (status filter on the check reads), one list per poll.
-	const pageReads = api.requests({ method: 'GET' }).filter((r) => /\/checks\/[^/]+$/.test(r.path));
+	// Only the changed pages were read (status filter on the check reads), one list page per poll.
+	const reads = api.log.slice(before).filter((r) => r.method === 'GET');
+	const pageReads = reads.filter((r) => /\/checks\/[^/]+$/.test(r.path));
 	expect(pageReads).toHaveLength(7);
 	expect(pageReads.every((r) => r.query.status === 'changed')).toBe(true);
+	expect(reads.filter((r) => r.path.endsWith('/checks')).map((r) => r.query)).toEqual([
+		{ limit: '100', offset: '0' },
+		{ limit: '100', offset: '0' },
+	]);
+});
+
+describe('issue 34: every check told, each once, in order', () => {
+	test('30 checks of 50 pages since the last poll: every one told, oldest first, over two polls (at most 1,000 pages a poll), nothing twice', async () => {
+		const m = await monitor();
+		const pages = Array.from({ length: 50 }, (_, i) => ({ url: `https://shop.example.com/p${i + 1}`, status: 'changed' }));
+		api.setMonitorPlan(m.id, { pages, checkDurationMs: 20 });
+		const t = pollTrigger(monitorParam(m.id));
+		expect(await t.poll()).toBeNull();
+		for (let i = 0; i < 30; i++) await runCheck(m.id);
+		const ids = checkIds(m.id);
+		const polls = [];
+		for (let items = await t.poll(); items !== null && polls.length < 10; items = await t.poll()) polls.push(items);
+		// Each check: its 50 pages, then its completion; checks 1 to 30 in order.
+		const perCheck = (n) => Array(51).fill(n);
+		const told = polls.map((items) => items.map((i) => ids.indexOf(i.checkId) + 1));
+		expect(told.flat()).toEqual(Array.from({ length: 30 }, (_, i) => perCheck(i + 1)).flat());
+		expect(told.map((numbers) => new Set(numbers).size)).toEqual([20, 10]);
+		const items = polls.flat();
+		expect(new Set(items.map((i) => `${i.checkId} ${i.event} ${i.url}`)).size).toBe(30 * 51);
+		expect(new Set(items.map((i) => i.dedupeKey)).size).toBe(30 * 51);
+	});
+
+	test('a check whose webhook the service delivered to another receiver (notificationStatus: delivered) is told all the same', async () => {
+		const other = http.createServer((req, res) => req.resume().on('end', () => res.end('{"ok":true}')));
+		await new Promise((resolve) => other.listen(0, '127.0.0.1', resolve));
+		try {
+			const m = await monitor({ webhook: { url: `http://127.0.0.1:${other.address().port}/chat-hook` } });
+			const t = pollTrigger({ ...monitorParam(m.id), events: ['monitor.check.completed'] });
+			expect(await t.poll()).toBeNull();
+			await runCheck(m.id);
+			await runCheck(m.id);
+			const listed = await (await fetch(`${api.url}/v2/monitor/${m.id}/checks`, { headers: { authorization: `Bearer ${CANARY_KEY}` } })).json();
+			expect(listed.data.map((c) => c.notificationStatus.webhook.success)).toEqual([true, true]);
+			const items = await t.poll();
+			expect(items.map((i) => i.checkId)).toEqual(checkIds(m.id));
+		} finally {
+			await new Promise((resolve) => other.close(resolve));
+		}
+	});
+
+	test('a check still running at activation is told when it finishes; the checks finished before activation are history', async () => {
+		const m = await monitor();
+		await runCheck(m.id); // history
+		api.setMonitorPlan(m.id, { checkDurationMs: 3000 });
+		api.tickMonitor(m.id); // running at activation
+		api.tickMonitor(m.id); // skipped_overlap: finished before activation, newer than the running one
+		const t = pollTrigger({ ...monitorParam(m.id), events: ['monitor.check.completed'] });
+		expect(await t.poll()).toBeNull();
+		await api.settled(CHECK_MS * 5);
+		const [, running] = checkIds(m.id);
+		const items = await t.poll();
+		expect(items.map((i) => [i.checkId, i.status])).toEqual([[running, 'completed']]);
+		expect(await t.poll()).toBeNull();
+	});
+
+	test.each(['postgres', 'iso'])('times written as %s text: the mark is a time, and each check comes once', async (format) => {
+		api.setMonitorTimes(format);
+		const m = await monitor();
+		await runCheck(m.id);
+		const t = pollTrigger({ ...monitorParam(m.id), events: ['monitor.check.completed'] });
+		expect(await t.poll()).toBeNull();
+		expect(t.staticData().toldChecks[m.id].mark.at).toBe(api.monitor(m.id).checks[0].createdAt);
+		await runCheck(m.id);
+		expect((await t.poll()).map((i) => i.checkId)).toEqual([checkIds(m.id)[1]]);
+		expect(await t.poll()).toBeNull();
+	});
 });
 
 test('a monitor with no finished check when activated: its first check is told; a failed read is retried at the next poll, nothing lost', async () => {

@@ -20,6 +20,11 @@ const { CANARY_KEY, record } = require('../helpers/canary');
 const { WebDataApi } = require('../../dist/credentials/WebDataApi.credentials');
 const { TestCredentialsHelper, loadOptionsContext, instanceData } = require('../helpers/n8n-contexts');
 
+// n8n-core's own logger (what ctx.logger gives a node), to read the trigger's warnings.
+const coreRequire = require('module').createRequire(require.resolve('n8n-core'));
+const { Container } = coreRequire('@n8n/di');
+const { Logger } = coreRequire('@n8n/backend-common');
+
 jest.setTimeout(30000);
 
 const TYPE = 'n8n-nodes-webdata.webDataTrigger';
@@ -1054,6 +1059,120 @@ describe('issue 29.2: no monitor change is lost to one failed delivery (the serv
 	});
 });
 
+// ---------------------------------------------------------------------------------------------
+describe('issue 34: every monitor check told, each once, in order', () => {
+	const LOSE_ALL = ['monitor.page', 'monitor.check.completed'];
+	const told = (t) => t.executions.flatMap((e) => e.items.map((i) => [i.checkId, i.event, i.url ?? null, i.caughtUp === true]));
+	const checkIds = (monitorId) => api.monitor(monitorId).checks.map((c) => c.id).reverse(); // oldest first
+	const sha = (text) => crypto.createHash('sha256').update(text).digest('hex').slice(0, 32);
+	const patchWebhook = (monitorId, webhook) =>
+		fetch(`${api.url}/v2/monitor/${monitorId}`, {
+			method: 'PATCH',
+			headers: { authorization: `Bearer ${CANARY_KEY}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ webhook }),
+		});
+	let warn;
+	beforeEach(() => {
+		warn = jest.spyOn(Container.get(Logger), 'warn');
+	});
+	afterEach(() => warn.mockRestore());
+
+	test.each(['postgres', 'iso'])('times as %s text: a check lost on the activation\'s day is caught up at the next check', async (format) => {
+		api.setMonitorTimes(format);
+		const t = await trigger(createParams());
+		await t.activate();
+		const { monitorId } = t.staticData();
+		api.setDelivery({ loseEvents: LOSE_ALL });
+		await runCheck(monitorId); // check 1: n8n was down
+		api.setDelivery({ loseEvents: [] });
+		await runCheck(monitorId);
+		const [c1, c2] = checkIds(monitorId);
+		const listed = await (await fetch(`${api.url}/v2/monitor/${monitorId}/checks`, { headers: { authorization: `Bearer ${CANARY_KEY}` } })).json();
+		expect(listed.data[1].createdAt).toMatch(format === 'postgres' ? /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?\+00$/ : /^\d{4}-\d\d-\d\dT.*Z$/);
+		expect(listed.data[1].createdAt.slice(0, 10)).toBe(t.staticData().listeningSince.slice(0, 10)); // the activation's day
+		expect(told(t)).toEqual([
+			[c1, 'monitor.page', 'https://shop.example.com/pricing', true],
+			[c1, 'monitor.page', 'https://shop.example.com/plans', true],
+			[c1, 'monitor.check.completed', null, true],
+			[c2, 'monitor.page', 'https://shop.example.com/pricing', false],
+			[c2, 'monitor.page', 'https://shop.example.com/plans', false],
+			[c2, 'monitor.check.completed', null, false],
+		]);
+	});
+
+	test('every item has a dedupeKey: the same for a page whether it came by delivery or by catch-up, another for each page and completion', async () => {
+		const t = await trigger(createParams());
+		await t.activate();
+		const { monitorId } = t.staticData();
+		await runCheck(monitorId);
+		api.setDelivery({ loseEvents: LOSE_ALL });
+		await runCheck(monitorId);
+		api.setDelivery({ loseEvents: [] });
+		await runCheck(monitorId);
+		const [, c2] = checkIds(monitorId);
+		const items = t.executions.flatMap((e) => e.items);
+		expect(items).toHaveLength(9);
+		for (const i of items) expect(i.dedupeKey).toBe(i.event === 'monitor.page' ? `monitor.page:${i.checkId}:${sha(i.url)}` : `monitor.check.completed:${i.checkId}`);
+		expect(new Set(items.map((i) => i.dedupeKey)).size).toBe(9);
+		// Check 2, caught up here, delivered to another trigger: the same keys.
+		const other = await trigger({ connection: 'manual', events: ['monitor.page', 'monitor.check.completed'] });
+		await api.deliverMonitor(monitorId, { checkId: c2, url: other.productionUrl });
+		const caught = items.filter((i) => i.caughtUp).map((i) => i.dedupeKey);
+		expect(other.executions.flatMap((e) => e.items.map((i) => i.dedupeKey))).toEqual(caught);
+		expect(caught).toHaveLength(3);
+	});
+
+	test('a check the service delivered to another receiver (the webhook pointed elsewhere meanwhile) is passed over, not told (it may have been told before a restart), and n8n\'s log names it once', async () => {
+		const t = await trigger(createParams());
+		await t.activate();
+		const { monitorId, secretToken } = t.staticData();
+		await runCheck(monitorId);
+		const elsewhere = http.createServer((req, res) => req.resume().on('end', () => res.end('{}')));
+		await new Promise((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+		try {
+			await patchWebhook(monitorId, { url: `http://127.0.0.1:${elsewhere.address().port}/hook` });
+			await runCheck(monitorId); // check 2 goes elsewhere, delivered
+		} finally {
+			await new Promise((resolve) => elsewhere.close(resolve));
+		}
+		await patchWebhook(monitorId, { url: t.productionUrl, headers: { [TOKEN_HEADER]: secretToken }, events: ['monitor.page', 'monitor.check.completed'] });
+		await runCheck(monitorId);
+		const [c1, c2, c3] = checkIds(monitorId);
+		expect(told(t).map((x) => x[0])).toEqual([c1, c1, c1, c3, c3, c3]);
+		const said = warn.mock.calls.map((c) => c[0]).filter((m) => m.includes(c2));
+		expect(said).toHaveLength(1);
+		expect(said[0]).toMatch(new RegExp(`monitor ${monitorId}: the service delivered check\\(s\\) ${c2} to the monitor's webhook, but this trigger has no record of telling them`));
+		await runCheck(monitorId);
+		expect(warn.mock.calls.filter((c) => c[0].includes(c2))).toHaveLength(1); // said once
+		expect(told(t).filter((x) => x[0] === c2)).toEqual([]);
+	});
+
+	test('"Listen for test event" on an active workflow leaves the production trigger\'s memory alone: a check told in part is finished, not told again', async () => {
+		const t = await trigger(createParams());
+		await t.activate();
+		const { monitorId } = t.staticData();
+		await runCheck(monitorId);
+		api.setDelivery({ loseEvents: ['monitor.check.completed'] });
+		await runCheck(monitorId); // check 2: its pages told, its completion lost (the service records it undelivered)
+		api.setDelivery({ loseEvents: [] });
+		await t.activate({ test: true });
+		await t.deactivate({ test: true });
+		await runCheck(monitorId);
+		const [c1, c2, c3] = checkIds(monitorId);
+		expect(told(t)).toEqual([
+			[c1, 'monitor.page', 'https://shop.example.com/pricing', false],
+			[c1, 'monitor.page', 'https://shop.example.com/plans', false],
+			[c1, 'monitor.check.completed', null, false],
+			[c2, 'monitor.page', 'https://shop.example.com/pricing', false],
+			[c2, 'monitor.page', 'https://shop.example.com/plans', false],
+			[c2, 'monitor.check.completed', null, true],
+			[c3, 'monitor.page', 'https://shop.example.com/pricing', false],
+			[c3, 'monitor.page', 'https://shop.example.com/plans', false],
+			[c3, 'monitor.check.completed', null, false],
+		]);
+	});
+});
+
 describe('output options', () => {
 	const manual = (options, events = ['monitor.page', 'monitor.check.completed']) => trigger({ connection: 'manual', events, options });
 	const page = (data, extra = {}) => JSON.stringify({ success: true, type: 'monitor.page', id: 'c', webhookId: crypto.randomUUID(), data, metadata: { k: 'v' }, ...extra });
@@ -1087,7 +1206,9 @@ describe('output options', () => {
 		expect(t.executions).toHaveLength(0);
 		const u = await manual({ passUnknownEvents: true });
 		await u.post(JSON.stringify({ type: 'monitor.paused', id: 'm', webhookId: 'w-9', data: [{ reason: 'out of credits' }] }));
-		expect(u.executions[0].items).toEqual([{ event: 'monitor.paused', checkId: 'm', webhookId: 'w-9', success: null, error: null, metadata: {}, reason: 'out of credits' }]);
+		expect(u.executions[0].items).toEqual([
+			{ event: 'monitor.paused', checkId: 'm', webhookId: 'w-9', success: null, error: null, metadata: {}, dedupeKey: expect.stringMatching(/^monitor\.paused:[0-9a-f]{32}$/), reason: 'out of credits' },
+		]);
 	});
 
 	test('a delivery with several entries starts one execution with one item each', async () => {

@@ -34,3 +34,11 @@ test('GET /v2/interact?status=active; one result per session with its live view 
 	const some = await searchInteractSessions.call(ctx, '11:30');
 	expect(some.results.map((r) => r.value)).toEqual([B]);
 });
+
+test('a start time in Postgres text with an offset is shown in UTC (issue 34: times are parsed as times)', async () => {
+	const { ctx } = fakeContext({
+		responses: [{ status: 200, body: { success: true, sessions: [{ id: A, status: 'active', createdAt: '2026-11-22 15:30:00.123456+05:30' }, { id: B, status: 'active', createdAt: 'soon' }] } }],
+	});
+	const all = await searchInteractSessions.call(ctx);
+	expect(all.results.map((r) => r.name)).toEqual([`${A} (started 2026-11-22 10:00:00 UTC)`, B]);
+});

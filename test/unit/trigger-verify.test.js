@@ -9,6 +9,7 @@ const { monitorCreateBody, splitUrls } = require('../../dist/nodes/WebDataTrigge
 const { isPrivateHost } = require('../../dist/nodes/WebData/helpers/validation');
 
 const SECRET = 'whsec-test-signing-secret';
+const sha = (text) => crypto.createHash('sha256').update(text).digest('hex').slice(0, 32);
 const hmac = (secret, raw) => `sha256=${crypto.createHmac('sha256', secret).update(raw).digest('hex')}`;
 
 function pageEnvelope(overrides = {}) {
@@ -232,7 +233,24 @@ describe('itemsForDelivery', () => {
 		const d = itemsForDelivery(env, { events });
 		expect(d.items.map((i) => i.url ?? i.value)).toEqual(['a', 'b', 'odd']);
 		const empty = itemsForDelivery({ type: 'monitor.check.completed', data: [] }, { events });
-		expect(empty.items).toEqual([{ event: 'monitor.check.completed', checkId: null, webhookId: null, success: null, error: null, metadata: {} }]);
+		expect(empty.items).toEqual([{ event: 'monitor.check.completed', checkId: null, webhookId: null, success: null, error: null, metadata: {}, dedupeKey: expect.stringMatching(/^monitor\.check\.completed:[0-9a-f]{32}$/) }]);
+	});
+
+	test('dedupeKey (issue 34): one per page or completion of a check, the same for every delivery, copy or catch-up of it', () => {
+		const page = (extra) => itemsForDelivery(pageEnvelope(extra), { events }).items[0].dedupeKey;
+		const key = page({});
+		expect(key).toBe(`monitor.page:${pageEnvelope().id}:${sha('https://example.com/pricing')}`);
+		expect(page({ webhookId: 'another-delivery' })).toBe(key);
+		expect(page({ webhookId: null, metadata: {} })).toBe(key); // as a catch-up builds it
+		expect(page({ id: 'check-2' })).not.toBe(key);
+		expect(page({ data: [{ url: 'https://example.com/plans', status: 'same' }] })).not.toBe(key);
+		const completed = (id, webhookId) => itemsForDelivery({ type: 'monitor.check.completed', id, webhookId, data: [{ status: 'completed' }] }, { events }).items[0].dedupeKey;
+		expect(completed('check-1', 'w-1')).toBe('monitor.check.completed:check-1');
+		expect(completed('check-1', null)).toBe('monitor.check.completed:check-1');
+		// Unknown events passed on: keyed by their delivery and place in it.
+		const unknown = (webhookId) => itemsForDelivery({ type: 'monitor.paused', webhookId, data: [{ a: 1 }, { a: 2 }] }, { events, passUnknownEvents: true }).items.map((i) => i.dedupeKey);
+		expect(new Set([...unknown('w-1'), ...unknown('w-2')]).size).toBe(4);
+		expect(unknown('w-1')).toEqual(unknown('w-1'));
 	});
 
 	test('an entry cannot overwrite the envelope fields', () => {
@@ -262,7 +280,7 @@ describe('itemsForDelivery', () => {
 		const future = { type: 'monitor.paused', id: 'm1', webhookId: 'w', data: [{ reason: 'credits' }] };
 		expect(itemsForDelivery(future, { events })).toEqual({ run: false, reason: 'unknown event' });
 		const passed = itemsForDelivery(future, { events, passUnknownEvents: true });
-		expect(passed.items).toEqual([{ event: 'monitor.paused', checkId: 'm1', webhookId: 'w', success: null, error: null, metadata: {}, reason: 'credits' }]);
+		expect(passed.items).toEqual([{ event: 'monitor.paused', checkId: 'm1', webhookId: 'w', success: null, error: null, metadata: {}, dedupeKey: `monitor.paused:${sha('w\n0')}`, reason: 'credits' }]);
 		// Even when passing unknown events, a known but unselected event stays ignored.
 		expect(itemsForDelivery(pageEnvelope(), { events: ['monitor.check.completed'], passUnknownEvents: true }).run).toBe(false);
 	});

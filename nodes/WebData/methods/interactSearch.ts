@@ -1,5 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
+import { utcLabel } from '../helpers/serviceTime';
 import { apiRequest } from '../transport';
 import { SESSION_HINTS } from '../resources/interact/shared';
 
@@ -24,8 +25,8 @@ export async function searchInteractSessions(
 		results: sessions
 			.map((session) => {
 				const id = String(session.id);
-				const started = typeof session.createdAt === 'string' ? session.createdAt.replace('T', ' ').slice(0, 19) : '';
-				return { name: started ? `${id} (started ${started} UTC)` : id, value: id, url: stringOrUndefined(session.liveViewUrl) };
+				const started = utcLabel(session.createdAt);
+				return { name: started ? `${id} (started ${started})` : id, value: id, url: stringOrUndefined(session.liveViewUrl) };
 			})
 			.filter((r) => needle === '' || r.name.toLowerCase().includes(needle)),
 	};

@@ -1,6 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
+import { utcLabel } from '../helpers/serviceTime';
 import { isUuid } from '../helpers/validation';
 import { listChecks, listMonitors, MAX_PAGE_SIZE } from '../../shared/monitor/api';
 
@@ -53,7 +54,7 @@ export async function searchMonitorChecks(
 	const checks = await listChecks(this, monitorId.trim(), { limit: MAX_PAGE_SIZE, offset });
 	return {
 		results: checks.map((c) => ({
-			name: `${String(c.createdAt ?? c.scheduledFor ?? c.id)} (${String(c.status ?? 'unknown')}, ${String(c.trigger ?? 'check')}${summaryText(c.summary)})`,
+			name: `${utcLabel(c.createdAt) ?? utcLabel(c.scheduledFor) ?? String(c.createdAt ?? c.scheduledFor ?? c.id)} (${String(c.status ?? 'unknown')}, ${String(c.trigger ?? 'check')}${summaryText(c.summary)})`,
 			value: String(c.id),
 		})),
 		paginationToken: checks.length === MAX_PAGE_SIZE ? String(offset + checks.length) : undefined,

@@ -25,7 +25,10 @@ async function check({ executions, checkId, monitorId }) {
 	for (const i of e.trigger) {
 		assert.equal(i.monitorId, monitorId);
 		assert.equal(i.webhookId, null, 'no delivery: read from the service');
+		const key = i.event === 'monitor.page' ? new RegExp(`^monitor\\.page:${checkId}:[0-9a-f]{32}$`) : new RegExp(`^monitor\\.check\\.completed:${checkId}$`);
+		assert.match(i.dedupeKey, key, 'the key a delivery of the same page or completion has (issue 34)');
 	}
+	assert.equal(new Set(e.trigger.map((i) => i.dedupeKey)).size, e.trigger.length);
 	assert.deepEqual(e.trigger.slice(0, 2).map((i) => i.status), ['changed', 'same'], 'the second check of the monitor: the first page changed');
 	assert.match(e.trigger[0].diff.text, /\+Price: \$12/);
 	const reports = e.nodes['Change report'].map((r) => r.report);

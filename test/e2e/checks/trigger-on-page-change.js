@@ -25,10 +25,12 @@ async function check({ executions, monitorId }) {
 		assert.equal(p.monitorId, monitorId);
 		assert.match(p.webhookId, /^[0-9a-f-]{36}$/);
 		assert.equal(p.success, true);
+		assert.match(p.dedupeKey, new RegExp(`^monitor\\.page:${p.checkId}:[0-9a-f]{32}$`), 'one key per page of the check (issue 34)');
 	}
 	const completed = executions.find((e) => e.trigger[0]?.event === 'monitor.check.completed');
 	assert.ok(completed, 'the completed check started an execution');
 	assert.deepEqual(completed.trigger[0].summary, { totalPages: 2, same: 0, changed: 0, new: 2, removed: 0, error: 0 });
+	assert.equal(completed.trigger[0].dedupeKey, `monitor.check.completed:${completed.trigger[0].checkId}`);
 
 	const reports = executions.map((e) => e.nodes['Change report']?.[0]?.report).sort();
 	assert.deepEqual(reports, ['check completed: 0 changed, 2 new, 0 failed of 2', ...URLS.map((u) => `new: ${u}`)].sort());

@@ -759,8 +759,8 @@ async function triggerProofs(x) {
 	triggerNode.webhookId = crypto.randomUUID();
 	triggerNode.parameters.runCheckWhenListening = false;
 	// Measured beside the example's claim: n8n's own database-backed de-duplication (Remove
-	// Duplicates) on a second branch from the trigger, same key: the delivery and the item's place in
-	// it (a monitor.page delivery carries several pages with the same webhookId). Not atomic.
+	// Duplicates) on a second branch from the trigger, same key: the item's dedupeKey (one per page or
+	// completion of a check, the same for every copy of a delivery and for a catch-up). Not atomic.
 	const ONCE = 'Once per delivery';
 	wf.nodes.push({
 		id: crypto.randomUUID(),
@@ -768,7 +768,7 @@ async function triggerProofs(x) {
 		type: 'n8n-nodes-base.removeDuplicates',
 		typeVersion: 2,
 		position: [200, 200],
-		parameters: { operation: 'removeItemsSeenInPreviousExecutions', logic: 'removeItemsWithAlreadySeenKeyValues', dedupeValue: '={{ $json.webhookId }}/{{ $itemIndex }}', options: {} },
+		parameters: { operation: 'removeItemsSeenInPreviousExecutions', logic: 'removeItemsWithAlreadySeenKeyValues', dedupeValue: '={{ $json.dedupeKey }}', options: {} },
 	});
 	// The example's atomic claim in Redis (what queue mode already runs; here database 1 of the
 	// suite's Redis): INCR of a key per delivery and item, and only the copy that got 1 reaches
