@@ -842,7 +842,8 @@ class Phase {
 			const checkId = await tick();
 			const executions = await this.until(async () => {
 				const found = await pollExecutions();
-				return found.length ? found : undefined;
+				// n8n 1.123 can list an execution it is still running: look again once it has ended.
+				return found.length && found.every((e) => ['success', 'error', 'crashed', 'canceled'].includes(e.status)) ? found : undefined;
 			}, "n8n's scheduled poll", 100000);
 			await item.check({ executions, checkId, monitorId });
 			return `check ${checkId.slice(0, 8)}… → poll execution ${executions[0].id} ${secs(Date.now() - t0)} after activating: ${executions[0].nodes['Change report'].map((r) => r.report).join('; ')}`;
