@@ -226,7 +226,7 @@ export function toNodeApiError(
 		hint = failure.reason
 			? 'The service answered with something that is not JSON. Check the Base URL in the credential; try again later.'
 			: 'Check the Base URL in the Web Data API credential and that this n8n can reach it; then run again.';
-	} else if (!isApiErrorBody(failure.body)) {
+	} else if (!serviceAnswer) {
 		const foreign = foreignAnswer({ ...failure, status: failure.status });
 		message = foreign.message;
 		hint = foreign.hint;
