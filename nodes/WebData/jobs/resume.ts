@@ -16,8 +16,7 @@ import { normalizeBaseUrl } from '../transport';
 import { cancelledError } from '../transport/sleep';
 import { derivedToken, type HeaderBag, verifyResumeCall, type WebhookRequest, type WebhookResponse } from '../../shared/signature';
 import { invalid, isPrivateHost, isUuid } from '../helpers/validation';
-import type { CompletionWaiter, ResumeContext, ResumeRead } from '../types';
-import type { OnTimeout } from './wait';
+import type { CompletionWaiter, OnTimeout, ResumeContext, ResumeRead } from '../types';
 
 /** Run and Wait with Wait Method "Resume on Completion Webhook": events only wake, a check entry reads the job (FACTS.md "Resume"). */
 
