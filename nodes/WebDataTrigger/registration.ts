@@ -6,8 +6,8 @@ import { apiRequest, type ApiRequest, normalizeBaseUrl } from '../WebData/transp
 import { timezoneOrWorkflowZone } from '../shared/monitor/schedule';
 import { MONITOR_EVENTS } from './delivery';
 import { monitorCreateBody, type MonitorFields } from './monitorBody';
-import { headerValue, safeEqual, SIGNATURE_HEADER, type HeaderBag } from '../shared/signature';
-import { newSecretToken, TOKEN_HEADER } from './verify';
+import { headerValue, safeEqual, SIGNATURE_HEADER, TRIGGER_TOKEN_HEADER as TOKEN_HEADER, type HeaderBag } from '../shared/signature';
+import { newSecretToken } from './verify';
 import { isPlainObject } from '../WebData/helpers/objects';
 
 /** Registration with the service, kept in static data; delete() trusts the stored `connection` (FACTS.md "Trigger"). */

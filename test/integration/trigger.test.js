@@ -1456,3 +1456,42 @@ test(`examples/crawl-to-trigger-start.json + ${RECEIVING}.json: the pair passes 
 		receivingCheck,
 	});
 });
+
+// ---------------------------------------------------------------------------------------------
+describe('issue 34.7: one authenticator; an unverified delivery reads nothing', () => {
+	const forgedPage = (monitorId) =>
+		JSON.stringify({ success: true, type: 'monitor.page', id: crypto.randomUUID(), webhookId: crypto.randomUUID(), data: [{ monitorId, url: 'https://x.example.com/', status: 'changed' }], metadata: {} });
+	const readsOf = (monitorId) => api.requests().filter((r) => r.path.includes(monitorId)).map((r) => `${r.method} ${r.path}`);
+
+	test('Manual without Token or signing secret: a delivery naming another monitor of the team starts only its own item, and the trigger reads nothing of that monitor', async () => {
+		const other = await createMonitorDirectly({ name: 'Not for this workflow', schedule: { text: 'hourly' }, targets: [{ type: 'scrape', urls: ['https://private.example.com/a'] }] });
+		await runCheck(other.id); // a check whose pages a catch-up would read
+		api.log.length = 0;
+		const t = await trigger({ connection: 'manual', events: ['monitor.page', 'monitor.check.completed'] });
+		expect(await t.activate()).toEqual({ existed: true });
+		const answer = await t.post(forgedPage(other.id));
+		expect(answer.status).toBe(200);
+		expect(t.executions.map((e) => e.items.map((i) => [i.monitorId, i.url, i.caughtUp === true]))).toEqual([[[other.id, 'https://x.example.com/', false]]]);
+		expect(readsOf(other.id)).toEqual([]);
+		expect(api.log).toEqual([]);
+	});
+
+	test('Manual with a Secret Token: the token may come as ?token= in the URL as well as in the header; every copy must be right, a repeated one is refused', async () => {
+		const t = await trigger({ connection: 'manual', events: ['monitor.page'], secretToken: 'manual-34' });
+		const page = () => JSON.stringify({ success: true, type: 'monitor.page', id: 'c', webhookId: crypto.randomUUID(), data: [{ url: 'https://x.example.com/', status: 'new' }], metadata: {} });
+		expect((await t.post(page(), {}, { search: '?token=manual-34' })).status).toBe(200);
+		expect((await t.post(page(), { [TOKEN_HEADER]: 'manual-34' }, { search: '?token=manual-34' })).status).toBe(200);
+		expect((await t.post(page(), { [TOKEN_HEADER]: 'manual-34' }, { search: '?token=wrong' })).status).toBe(401);
+		expect((await t.post(page(), {}, { search: '?token=manual-34&token=manual-34' })).status).toBe(401);
+		expect((await t.post(page(), {}, { search: '?token=manual-3' })).status).toBe(401);
+		expect(t.executions).toHaveLength(2);
+	});
+
+	test('Job events: a right token header beside a wrong ?token= is refused (every copy must be right)', async () => {
+		const t = await trigger({ source: 'jobs', jobEvents: ['crawl.page'], jobToken: 'job-34' });
+		const raw = () => JSON.stringify({ success: true, type: 'crawl.page', id: crypto.randomUUID(), webhookId: crypto.randomUUID(), data: [{ markdown: 'x' }] });
+		expect((await t.post(raw(), { [TOKEN_HEADER]: 'job-34' }, { search: '?token=nope' })).status).toBe(401);
+		expect((await t.post(raw(), { [TOKEN_HEADER]: 'job-34' }, { search: '?token=job-34' })).status).toBe(200);
+		expect(t.executions).toHaveLength(1);
+	});
+});

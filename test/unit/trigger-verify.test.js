@@ -2,13 +2,16 @@
 // signature over the raw body), de-duplication with bounded memory, envelope parsing, output shape
 // and filters, and the create body of "Create a Monitor for This Workflow". Build first.
 const crypto = require('crypto');
-const { TOKEN_HEADER, newSecretToken, authenticateDelivery, DeliveryDeduper } = require('../../dist/nodes/WebDataTrigger/verify');
-const { SIGNATURE_HEADER, safeEqual, headerValue, signBody, signatureMatches } = require('../../dist/nodes/shared/signature');
+const { newSecretToken, DeliveryDeduper } = require('../../dist/nodes/WebDataTrigger/verify');
+const { SIGNATURE_HEADER, TRIGGER_TOKEN, TRIGGER_TOKEN_HEADER: TOKEN_HEADER, safeEqual, headerValue, signBody, signatureMatches } = require('../../dist/nodes/shared/signature');
+const shared = require('../../dist/nodes/shared/signature');
 const { parseDelivery, itemsForDelivery, redactedHeaders } = require('../../dist/nodes/WebDataTrigger/delivery');
 const { monitorCreateBody, splitUrls } = require('../../dist/nodes/WebDataTrigger/monitorBody');
 const { isPrivateHost } = require('../../dist/nodes/WebData/helpers/validation');
 
 const SECRET = 'whsec-test-signing-secret';
+/** The one authenticator as the trigger calls it for a monitor delivery (no URL query here). */
+const authenticateDelivery = (input) => shared.authenticateDelivery({ places: TRIGGER_TOKEN, query: {}, ...input });
 const hmac = (secret, raw) => `sha256=${crypto.createHmac('sha256', secret).update(raw).digest('hex')}`;
 
 function pageEnvelope(overrides = {}) {
@@ -113,9 +116,10 @@ describe('HMAC signature (api-facts 3)', () => {
 		expect(authenticateDelivery({ headers: { ...both, [SIGNATURE_HEADER]: hmac('x', raw) }, rawBody: raw, expectedToken: token, signingSecret: SECRET }).ok).toBe(false);
 	});
 
-	test('with no secret at all the delivery is accepted as unverified', () => {
-		expect(authenticateDelivery({ headers: {}, rawBody: raw })).toEqual({ ok: true, verifiedBy: [] });
-		expect(authenticateDelivery({ headers: {}, rawBody: raw, expectedToken: '', signingSecret: '' })).toEqual({ ok: true, verifiedBy: [] });
+	test('with no secret at all the delivery is refused, unless the caller allows it unverified (the Manual connection)', () => {
+		expect(authenticateDelivery({ headers: {}, rawBody: raw })).toMatchObject({ ok: false, failed: 'nothing set' });
+		expect(authenticateDelivery({ headers: {}, rawBody: raw, allowUnverified: true })).toEqual({ ok: true, verifiedBy: [] });
+		expect(authenticateDelivery({ headers: {}, rawBody: raw, expectedToken: '', signingSecret: ' ', allowUnverified: true })).toEqual({ ok: true, verifiedBy: [] });
 	});
 });
 

@@ -2,12 +2,9 @@ import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n
 
 import { invalid } from '../helpers/validation';
 import { requireHttpUrl } from '../fields/scrapeOptions';
+import { TRIGGER_TOKEN_HEADER, TRIGGER_TOKEN_QUERY as TOKEN_QUERY } from '../../shared/signature';
 
 /** "Send Events to Web Data Trigger": the token goes in a header, never in a URL (FACTS.md "Webhook deliveries"). */
-
-/** Same name as WebDataTrigger/verify.ts TOKEN_HEADER. */
-export const TRIGGER_TOKEN_HEADER = 'X-WebData-Trigger-Token';
-const TOKEN_QUERY = 'token';
 
 export type EventJob = 'crawl' | 'batch' | 'agent';
 
