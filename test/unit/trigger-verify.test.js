@@ -342,6 +342,6 @@ test('private and loopback hosts are recognised (the service does not deliver th
 test('the trigger\'s activation check uses the one private-host rule of Run and Wait: a container name, CGNAT and IPv6 link-local are private too', () => {
 	for (const h of ['n8n', 'box.local', '100.64.0.1', 'fe80::1']) expect([h, isPrivateHost(h)]).toEqual([h, true]);
 	const registration = require('fs').readFileSync(require('path').join(__dirname, '../../nodes/WebDataTrigger/registration.ts'), 'utf8');
-	expect(registration).toMatch(/import \{[^}]*\bisPrivateHost\b[^}]*\} from '\.\.\/WebData\/helpers\/validation'/);
-	expect(registration).not.toMatch(/function isPrivateHost|PRIVATE_HOST/);
+	expect(registration).toMatch(/import \{[^}]*\bunreachableByService\b[^}]*\} from '\.\.\/WebData\/helpers\/validation'/);
+	expect(registration).not.toMatch(/function isPrivateHost|PRIVATE_HOST|isPrivateHost\(/);
 });
