@@ -132,6 +132,7 @@ export function markWebhookField(webhook: IDataObject, field: string): IDataObje
 	setBy.set(webhook, field);
 	return webhook;
 }
+
 /** Verifiable only by the signature (see assertTriggerVerifiable). */
 const withoutToken = new WeakSet<object>();
 
