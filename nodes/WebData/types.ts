@@ -21,6 +21,9 @@ export interface ToolUse {
 
 export type ResumeContext = IExecuteFunctions;
 
+/** What a Run and Wait does at Max Wait (jobs/wait.ts onTimeoutField). */
+export type OnTimeout = 'returnStatus' | 'cancelAndFail' | 'fail';
+
 export type ResumeRead =
 	| { running: true }
 	| { running?: false; items: INodeExecutionData[]; error?: NodeOperationError; errorFacts?: IDataObject; pairedItem?: INodeExecutionData['pairedItem'] };

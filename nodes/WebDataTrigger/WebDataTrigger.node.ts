@@ -16,8 +16,8 @@ import { chosenNamesExpression } from '../WebData/fields/description';
 import { searchMonitors } from './listSearch';
 import { checkExists, create, registrationOf, remove, type Connection } from './registration';
 import { SigningSecretCache } from './secretCache';
-import type { HeaderBag, WebhookRequest, WebhookResponse } from '../shared/signature';
-import { authenticateDelivery, authenticateJobDelivery, DeliveryDeduper } from './verify';
+import { authenticateDelivery, type HeaderBag, refuse, TRIGGER_TOKEN, type WebhookRequest } from '../shared/signature';
+import { DeliveryDeduper } from './verify';
 
 /** Bounded; see DeliveryDeduper. */
 const deliveries = new DeliveryDeduper();
@@ -57,12 +57,6 @@ async function assertJobEventsVerifiable(ctx: IHookFunctions): Promise<void> {
 
 /** n8n answers "Respond Immediately" webhooks with it. */
 const ACCEPTED = { received: true };
-
-function refuse(ctx: IWebhookFunctions, status: 400 | 401, message: string): IWebhookResponseData {
-	const res = ctx.getResponseObject() as unknown as WebhookResponse;
-	res.status(status).json({ success: false, error: message });
-	return { noWebhookResponse: true };
-}
 
 async function readSigningSecret(ctx: IWebhookFunctions): Promise<{ secret: string | undefined; read: boolean }> {
 	let credentials: IDataObject;
@@ -198,13 +192,19 @@ export class WebDataTrigger implements INodeType {
 			if (signingSecret && req.rawBody === undefined && typeof req.readRawBody === 'function') {
 				await req.readRawBody();
 			}
-			if (source === 'jobs') {
-				return authenticateJobDelivery({ headers, query: this.getQueryData(), rawBody: req.rawBody, expectedToken, signingSecret });
-			}
-			return authenticateDelivery({ headers, rawBody: req.rawBody, expectedToken, signingSecret });
+			return authenticateDelivery({
+				headers,
+				query: this.getQueryData(),
+				rawBody: req.rawBody,
+				places: TRIGGER_TOKEN,
+				expectedToken,
+				signingSecret,
+				// The user's choice, flagged by a notice; job events refuse to activate without a secret.
+				allowUnverified: source === 'monitor' && connection === 'manual',
+			});
 		};
 		let auth = await check(await signingSecretOf(this, scope));
-		if (!auth.ok && !auth.tokenFailed && signingSecrets.mayRefresh(scope)) {
+		if (!auth.ok && auth.failed !== 'token' && signingSecrets.mayRefresh(scope)) {
 			// The secret may have changed in the credential: check once more afresh.
 			auth = await check(await signingSecretOf(this, scope, true));
 		}
@@ -251,6 +251,7 @@ export class WebDataTrigger implements INodeType {
 		const decision = await tellMonitorDelivery(this, envelope, {
 			scope,
 			connection,
+			verified: auth.verifiedBy.length > 0,
 			output: {
 				events: this.getNodeParameter('events', []) as string[],
 				statuses: (options.statuses as string[] | undefined) ?? [],

@@ -2,8 +2,7 @@ import { createHash } from 'crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { isPlainObject } from '../WebData/helpers/objects';
-import { SIGNATURE_HEADER, type HeaderBag } from '../shared/signature';
-import { TOKEN_HEADER } from './verify';
+import { SIGNATURE_HEADER, TRIGGER_TOKEN_HEADER, type HeaderBag } from '../shared/signature';
 
 export const MONITOR_EVENTS = ['monitor.page', 'monitor.check.completed'] as const;
 export type MonitorEvent = (typeof MONITOR_EVENTS)[number];
@@ -126,7 +125,7 @@ export function itemsForDelivery(envelope: Envelope, options: OutputOptions): De
 }
 
 export function redactedHeaders(headers: HeaderBag | undefined): IDataObject {
-	const secretNames = [TOKEN_HEADER.toLowerCase(), SIGNATURE_HEADER.toLowerCase(), 'authorization', 'cookie'];
+	const secretNames = [TRIGGER_TOKEN_HEADER.toLowerCase(), SIGNATURE_HEADER.toLowerCase(), 'authorization', 'cookie'];
 	const out: IDataObject = {};
 	for (const [key, value] of Object.entries(headers ?? {})) {
 		if (value === undefined) continue;

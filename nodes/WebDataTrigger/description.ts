@@ -3,8 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { uuidLocator } from '../WebData/fields/fields';
 import { timezoneField } from '../shared/monitor/fields';
 import { CRON_HELP, DEFAULT_CRON, DEFAULT_SCHEDULE_TEXT, SCHEDULE_TEXT_DESCRIPTION } from '../shared/monitor/schedule';
-import { SIGNATURE_HEADER } from '../shared/signature';
-import { TOKEN_HEADER, TOKEN_QUERY } from './verify';
+import { SIGNATURE_HEADER, TRIGGER_TOKEN_HEADER as TOKEN_HEADER, TRIGGER_TOKEN_QUERY as TOKEN_QUERY } from '../shared/signature';
 
 /** What each crawl / batch-scrape end choice receives: the end that really happened (nodes/FACTS.md "Webhook deliveries"). */
 const JOB_END_TEXT = {
@@ -96,7 +95,7 @@ export const triggerProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Deliveries are unverified: anyone who knows this URL can start the workflow. Set a Secret Token, or a Webhook Signing Secret in the credential.',
+			'Deliveries are unverified: anyone who knows this URL can start the workflow, and no missed check is caught up. Set a Secret Token, or a Webhook Signing Secret in the credential.',
 		name: 'unverifiedNotice',
 		type: 'notice',
 		default: '',
@@ -282,7 +281,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'string',
 		typeOptions: { password: true },
 		default: '',
-		description: `Optional. When set, a delivery must carry this exact value in the ${TOKEN_HEADER} header (add it to the headers of the monitor's webhook); others are refused with HTTP 401.`,
+		description: `Optional. When set, a delivery must carry this exact value in the ${TOKEN_HEADER} header (add it to the headers of the monitor's webhook) or as ?${TOKEN_QUERY}= in the URL; others are refused with HTTP 401.`,
 		displayOptions: { show: { source: ['monitor'], connection: ['manual'] } },
 	},
 	{

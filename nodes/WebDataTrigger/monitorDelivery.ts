@@ -56,12 +56,15 @@ export interface MonitorDeliveryOptions {
 	/** The trigger node of the workflow (WebDataTrigger scopeOf). */
 	scope: string;
 	connection: Connection;
+	/** False for an unverified delivery (Manual without Token or secret): it names the monitor, so it makes the trigger read nothing. */
+	verified: boolean;
 	output: OutputOptions;
 }
 
 /** What a verified monitor delivery starts: first what lost deliveries of earlier checks held (`caughtUp: true`), oldest first, then its own untold entries. */
 export async function tellMonitorDelivery(ctx: IWebhookFunctions, envelope: Envelope, options: MonitorDeliveryOptions): Promise<Decision> {
 	const { output } = options;
+	if (!options.verified) return itemsForDelivery(envelope, output);
 	const first = isPlainObject(envelope.data[0]) ? envelope.data[0] : {};
 	const checkId = isUuid(envelope.id) ? envelope.id : isUuid(first.checkId) ? first.checkId : undefined;
 	const reg = registrationOf(ctx);

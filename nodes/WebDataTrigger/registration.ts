@@ -1,13 +1,13 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
-import { isPrivateHost, requireUuid } from '../WebData/helpers/validation';
+import { hideSecrets, requireUuid, unreachableByService } from '../WebData/helpers/validation';
 import { apiRequest, type ApiRequest, normalizeBaseUrl } from '../WebData/transport';
 import { timezoneOrWorkflowZone } from '../shared/monitor/schedule';
 import { MONITOR_EVENTS } from './delivery';
 import { monitorCreateBody, type MonitorFields } from './monitorBody';
-import { headerValue, safeEqual, SIGNATURE_HEADER, type HeaderBag } from '../shared/signature';
-import { newSecretToken, TOKEN_HEADER } from './verify';
+import { headerValue, safeEqual, SIGNATURE_HEADER, TRIGGER_TOKEN_HEADER as TOKEN_HEADER, type HeaderBag } from '../shared/signature';
+import { newSecretToken } from './verify';
 import { isPlainObject } from '../WebData/helpers/objects';
 
 /** Registration with the service, kept in static data; delete() trusts the stored `connection` (FACTS.md "Trigger"). */
@@ -103,18 +103,18 @@ export function isTestRegistration(ctx: IHookFunctions): boolean {
 	return ctx.getActivationMode() === 'manual' || ctx.getMode() === 'manual';
 }
 
-/** The service skips private addresses: say so at activation rather than wait forever. */
+/** The service skips private addresses: say so at activation rather than wait forever (the one rule: FACTS.md "Trigger"). */
 async function assertReachable(ctx: IHookFunctions, webhookUrl: string): Promise<void> {
 	const credentials = await ctx.getCredentials('webDataApi');
-	const base = new URL(normalizeBaseUrl(credentials.baseUrl));
+	const base = normalizeBaseUrl(credentials.baseUrl);
 	let target: URL;
 	try {
 		target = new URL(webhookUrl);
 	} catch {
-		throw new NodeOperationError(ctx.getNode(), `n8n gave this node an invalid webhook URL: ${webhookUrl}`);
+		throw new NodeOperationError(ctx.getNode(), `n8n gave this node an invalid webhook URL: ${hideSecrets(webhookUrl)}`);
 	}
-	if (isPrivateHost(target.hostname) && !isPrivateHost(base.hostname)) {
-		throw new NodeOperationError(ctx.getNode(), `The service at ${base.host} cannot reach ${target.origin}`, {
+	if (unreachableByService(base, webhookUrl)) {
+		throw new NodeOperationError(ctx.getNode(), `The service at ${new URL(base).host} cannot reach ${target.origin}`, {
 			description:
 				'The webhook URL of this n8n is a local or private address, and the service does not deliver to such addresses. Run n8n at a public address (or behind a tunnel) and set WEBHOOK_URL to it, or use the Manual connection with a URL the service can reach.',
 			level: 'warning',

@@ -1,33 +1,9 @@
 import { randomBytes } from 'crypto';
 
-import { type HeaderBag, headerValue, verifyDelivery } from '../shared/signature';
-
-/** Pure, so they test without n8n; de-duplication comes after authentication (FACTS.md "Webhook deliveries"). */
+/** Pure, so they test without n8n; de-duplication comes after authentication (shared/signature.ts authenticateDelivery; FACTS.md "Webhook deliveries"). */
 /** Per activation. */
-export const TOKEN_HEADER = 'X-WebData-Trigger-Token';
-
 export function newSecretToken(): string {
 	return randomBytes(32).toString('hex');
-}
-
-export interface AuthInput {
-	headers: HeaderBag | undefined;
-	/** Needed only when a signing secret is set. */
-	rawBody: Buffer | string | undefined;
-	/** Undefined when none is required. */
-	expectedToken?: string;
-	signingSecret?: string;
-}
-
-export type AuthResult =
-	| { ok: true; verifiedBy: Array<'token' | 'signature'> }
-	| { ok: false; reason: string; /** the secret token was missing or wrong (the signature was not looked at) */ tokenFailed?: boolean };
-
-/** Every check whose secret is set must pass; with none the caller allows it only in manual mode. `reason` never holds a secret. */
-export function authenticateDelivery(input: AuthInput): AuthResult {
-	const verdict = verifyDelivery({ ...input, tokenHeader: TOKEN_HEADER });
-	if (verdict.ok) return verdict;
-	return verdict.failed === 'token' ? { ok: false, reason: verdict.reason, tokenFailed: true } : { ok: false, reason: verdict.reason };
 }
 
 /** So a retried delivery starts no second execution; bounded by age, per node and node count. */
@@ -85,34 +61,4 @@ export class DeliveryDeduper {
 	scopeCount(): number {
 		return this.scopes.size;
 	}
-}
-
-/** `<production URL>?token=<token>`. */
-export const TOKEN_QUERY = 'token';
-
-export interface JobAuthInput {
-	headers: HeaderBag | undefined;
-	query: unknown;
-	rawBody: Buffer | string | undefined;
-	expectedToken?: string;
-	signingSecret?: string;
-}
-
-/** At least one secret must be set. */
-export function authenticateJobDelivery(input: JobAuthInput): AuthResult {
-	if (!input.expectedToken && !input.signingSecret) {
-		return { ok: false, reason: 'neither a Token nor a signing secret is set, so job events cannot be verified' };
-	}
-	let headers = input.headers;
-	if (input.expectedToken) {
-		const query = input.query !== null && typeof input.query === 'object' ? (input.query as Record<string, unknown>) : {};
-		const inQuery = query[TOKEN_QUERY];
-		const inHeader = headerValue(headers, TOKEN_HEADER);
-		if (inHeader === undefined && inQuery !== undefined) {
-			// A repeated ?token= is refused like a repeated header.
-			if (typeof inQuery !== 'string') return { ok: false, reason: `the ${TOKEN_QUERY} query parameter is repeated`, tokenFailed: true };
-			headers = { ...(headers ?? {}), [TOKEN_HEADER]: inQuery };
-		}
-	}
-	return authenticateDelivery({ headers, rawBody: input.rawBody, expectedToken: input.expectedToken, signingSecret: input.signingSecret });
 }

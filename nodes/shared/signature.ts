@@ -1,8 +1,26 @@
 import { createHash, createHmac, timingSafeEqual } from 'crypto';
+import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-/** Token and signature checks (constant time), shared by the trigger and the resume calls (FACTS.md "Webhook deliveries"). */
+/** The one authenticator of every webhook delivery (monitor events, job events, resume calls) and its names: FACTS.md "Webhook deliveries". */
 
 export const SIGNATURE_HEADER = 'X-Firecrawl-Signature';
+
+/** A Web Data Trigger's token: registration puts it on a monitor's webhook; job events carry the one typed on the trigger. */
+export const TRIGGER_TOKEN_HEADER = 'X-WebData-Trigger-Token';
+export const TRIGGER_TOKEN_QUERY = 'token';
+
+/** A waiting execution's token; also in the resume URL, for services that drop custom headers. */
+export const RESUME_TOKEN_HEADER = 'X-WebData-Resume-Token';
+export const RESUME_TOKEN_QUERY = 'webdataToken';
+
+/** Where a delivery may carry its token. */
+export interface TokenPlaces {
+	header: string;
+	query: string;
+}
+
+export const TRIGGER_TOKEN: TokenPlaces = { header: TRIGGER_TOKEN_HEADER, query: TRIGGER_TOKEN_QUERY };
+export const RESUME_TOKEN: TokenPlaces = { header: RESUME_TOKEN_HEADER, query: RESUME_TOKEN_QUERY };
 
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
@@ -19,6 +37,13 @@ export interface WebhookResponse {
 	json(body: unknown): unknown;
 }
 
+/** Answers the delivery itself (n8n then sends nothing more). */
+export function refuse(ctx: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
+	const res = ctx.getResponseObject() as unknown as WebhookResponse;
+	res.status(status).json({ success: false, error: message });
+	return { noWebhookResponse: true };
+}
+
 /** Any length: their SHA-256 digests are compared. */
 export function safeEqual(a: string, b: string): boolean {
 	const left = createHash('sha256').update(a, 'utf8').digest();
@@ -26,16 +51,20 @@ export function safeEqual(a: string, b: string): boolean {
 	return timingSafeEqual(left, right);
 }
 
-/** Case-insensitive; undefined when absent or sent more than once. */
-export function headerValue(headers: HeaderBag | undefined, name: string): string | undefined {
-	if (!headers) return undefined;
+function headerValues(headers: HeaderBag | undefined, name: string): string[] {
 	const wanted = name.toLowerCase();
 	const values: string[] = [];
-	for (const [key, value] of Object.entries(headers)) {
+	for (const [key, value] of Object.entries(headers ?? {})) {
 		if (key.toLowerCase() !== wanted || value === undefined) continue;
 		if (Array.isArray(value)) values.push(...value);
 		else values.push(String(value));
 	}
+	return values;
+}
+
+/** Case-insensitive; undefined when absent or sent more than once. */
+export function headerValue(headers: HeaderBag | undefined, name: string): string | undefined {
+	const values = headerValues(headers, name);
 	return values.length === 1 ? values[0] : undefined;
 }
 
@@ -59,93 +88,75 @@ export function derivedToken(secret: string, ...parts: string[]): string {
 	return createHmac('sha256', secret).update(JSON.stringify(parts)).digest('hex');
 }
 
-export interface DeliveryCheck {
+export interface Delivery {
 	headers: HeaderBag | undefined;
-	/** Needed only when a signing secret is set. */
+	/** The URL's parsed query (n8n's getQueryData()). */
+	query: unknown;
+	/** The exact bytes received; needed only when a signing secret is set. */
 	rawBody: Buffer | string | undefined;
-	tokenHeader?: string;
+	places: TokenPlaces;
+	/** Blank: no token is asked for. */
 	expectedToken?: string;
+	/** Blank: no signature is checked. */
 	signingSecret?: string;
+	/** Only where the user chose to go unverified (the trigger's Manual connection): with nothing set the delivery passes, unverified. */
+	allowUnverified?: boolean;
 }
+
+export type Proof = 'token' | 'signature';
 
 export type DeliveryVerdict =
-	| { ok: true; verifiedBy: Array<'token' | 'signature'> }
-	| { ok: false; reason: string; /** which check refused it (the token is checked first) */ failed: 'token' | 'signature' };
+	| { ok: true; /** empty: unverified */ verifiedBy: Proof[] }
+	| { ok: false; /** never holds a secret */ reason: string; failed: Proof | 'nothing set' };
 
-/** Token first, then signature; every check whose secret is set must pass. `reason` never holds a secret. */
-export function verifyDelivery(input: DeliveryCheck): DeliveryVerdict {
-	const verifiedBy: Array<'token' | 'signature'> = [];
-	if (input.expectedToken) {
-		const name = input.tokenHeader ?? '';
-		const given = headerValue(input.headers, name);
-		if (given === undefined) return { ok: false, reason: `the ${name} header is missing`, failed: 'token' };
-		if (!safeEqual(given, input.expectedToken)) return { ok: false, reason: `the ${name} header is wrong`, failed: 'token' };
-		verifiedBy.push('token');
-	}
-	if (input.signingSecret) {
-		const header = headerValue(input.headers, SIGNATURE_HEADER);
-		if (header === undefined) return { ok: false, reason: `the ${SIGNATURE_HEADER} header is missing`, failed: 'signature' };
-		if (input.rawBody === undefined) {
-			return { ok: false, reason: 'the raw request body is not available to check the signature', failed: 'signature' };
-		}
-		if (!signatureMatches(input.signingSecret, input.rawBody, header)) {
-			return { ok: false, reason: `the ${SIGNATURE_HEADER} header does not match the body`, failed: 'signature' };
-		}
-		verifiedBy.push('signature');
-	}
-	return { ok: true, verifiedBy };
-}
-
-export interface ResumeCallCheck {
-	headers: HeaderBag | undefined;
-	query: Record<string, unknown> | undefined;
-	rawBody: Buffer | string | undefined;
-	tokenHeader: string;
-	tokenQuery: string;
-	expectedToken: string;
-	signingSecret?: string;
-}
-
-export type ResumeCallVerdict =
-	| { ok: true; verifiedBy: Array<'header token' | 'URL token' | 'signature'> }
-	| { ok: false; reason: string };
-
-/** `null` when sent more than once or not a string. */
-function queryValue(query: Record<string, unknown> | undefined, name: string): string | null | undefined {
-	if (!query || !Object.prototype.hasOwnProperty.call(query, name)) return undefined;
-	const value = query[name];
+/** `null`: given more than once, or not as text. */
+function queryValue(query: unknown, name: string): string | null | undefined {
+	if (query === null || typeof query !== 'object' || !Object.prototype.hasOwnProperty.call(query, name)) return undefined;
+	const value = (query as Record<string, unknown>)[name];
 	return typeof value === 'string' ? value : null;
 }
 
-/** At least one proof (header token, URL token, signature) must hold and none be wrong; a signature without a secret counts as absent. */
-export function verifyResumeCall(input: ResumeCallCheck): ResumeCallVerdict {
-	const verifiedBy: Array<'header token' | 'URL token' | 'signature'> = [];
-	const tokenHeaderValue = headerValue(input.headers, input.tokenHeader);
-	const hasTokenHeader = Object.keys(input.headers ?? {}).some((k) => k.toLowerCase() === input.tokenHeader.toLowerCase());
-	if (hasTokenHeader) {
-		if (tokenHeaderValue === undefined || !safeEqual(tokenHeaderValue, input.expectedToken)) return { ok: false, reason: `the ${input.tokenHeader} header is wrong` };
-		verifiedBy.push('header token');
+function tokenProblem(input: Delivery, token: string): string | undefined {
+	const { header, query } = input.places;
+	const inHeaders = headerValues(input.headers, header);
+	if (inHeaders.length > 1) return `the ${header} header is sent more than once`;
+	const inUrl = queryValue(input.query, query);
+	if (inUrl === null) return `the ${query} URL parameter is given more than once`;
+	const given: Array<[string, string]> = inHeaders.map((v) => [`the ${header} header`, v]);
+	if (inUrl !== undefined) given.push([`the ${query} URL parameter`, inUrl]);
+	if (given.length === 0) return `it carries neither the ${header} header nor the ${query} URL parameter`;
+	for (const [where, value] of given) if (!safeEqual(value, token)) return `${where} is wrong`;
+	return undefined;
+}
+
+/**
+ * Every proof that is set must hold: the token (in the header, the URL or both, each copy right and
+ * given once) and the signature over the raw bytes. With neither set the delivery is refused, unless
+ * `allowUnverified`. FACTS.md "Webhook deliveries".
+ */
+export function authenticateDelivery(input: Delivery): DeliveryVerdict {
+	const token = input.expectedToken ?? '';
+	const secret = input.signingSecret?.trim() ?? '';
+	if (token === '' && secret === '') {
+		if (input.allowUnverified) return { ok: true, verifiedBy: [] };
+		return { ok: false, reason: 'neither a token nor a signing secret is set, so nothing can verify it', failed: 'nothing set' };
 	}
-	const tokenInUrl = queryValue(input.query, input.tokenQuery);
-	if (tokenInUrl !== undefined) {
-		if (tokenInUrl === null || !safeEqual(tokenInUrl, input.expectedToken)) return { ok: false, reason: `the ${input.tokenQuery} URL parameter is wrong` };
-		verifiedBy.push('URL token');
+	const verifiedBy: Proof[] = [];
+	if (token !== '') {
+		const problem = tokenProblem(input, token);
+		if (problem) return { ok: false, reason: problem, failed: 'token' };
+		verifiedBy.push('token');
 	}
-	const secret = input.signingSecret?.trim();
-	const signatureHeader = headerValue(input.headers, SIGNATURE_HEADER);
-	if (secret && signatureHeader !== undefined) {
-		if (input.rawBody === undefined || !signatureMatches(secret, input.rawBody, signatureHeader)) {
-			return { ok: false, reason: `the ${SIGNATURE_HEADER} header does not match the body` };
+	if (secret !== '') {
+		const signatures = headerValues(input.headers, SIGNATURE_HEADER);
+		if (signatures.length !== 1) {
+			return { ok: false, reason: `the ${SIGNATURE_HEADER} header is ${signatures.length ? 'sent more than once' : 'missing'}`, failed: 'signature' };
+		}
+		if (input.rawBody === undefined) return { ok: false, reason: 'the raw request body is not available to check the signature', failed: 'signature' };
+		if (!signatureMatches(secret, input.rawBody, signatures[0])) {
+			return { ok: false, reason: `the ${SIGNATURE_HEADER} header does not match the body`, failed: 'signature' };
 		}
 		verifiedBy.push('signature');
-	}
-	if (verifiedBy.length === 0) {
-		return {
-			ok: false,
-			reason: secret
-				? `it carries neither the ${input.tokenHeader} header, nor the ${input.tokenQuery} URL parameter, nor the ${SIGNATURE_HEADER} header`
-				: `it carries neither the ${input.tokenHeader} header nor the ${input.tokenQuery} URL parameter (and the credential has no signing secret to check a signature)`,
-		};
 	}
 	return { ok: true, verifiedBy };
 }

@@ -377,8 +377,8 @@ describe('the resume call (WebData.webhook): it wakes, the check reads', () => {
 
 	test.each([
 		['the token in the URL only (a service that drops custom headers)', { tokenValue: null, secret: null }, {}, 'url'],
-		['the signature only (a service that forwards neither headers nor the URL\'s query)', { tokenValue: null }, { webhookSecret: SECRET }, 'none'],
-		['the token header only', { secret: null }, { webhookSecret: SECRET }, 'none'],
+		['the token in the URL and the signature (a service that drops custom headers, the credential holding the secret)', { tokenValue: null }, { webhookSecret: SECRET }, 'url'],
+		['the token header and the signature', {}, { webhookSecret: SECRET }, 'none'],
 		['the token alone, without a signing secret in the credential', { secret: null }, {}, 'none'],
 	])('%s → accepted: the execution wakes', async (_name, headerOptions, creds, query) => {
 		const w = await waitingRun();
@@ -397,6 +397,10 @@ describe('the resume call (WebData.webhook): it wakes, the check reads', () => {
 		['a wrong token in the URL with a valid header token', { secret: null }, {}, { webdataToken: 'f'.repeat(64) }],
 		['the token in the URL twice', { tokenValue: null, secret: null }, {}, { webdataToken: ['x', 'y'] }],
 		['a signature with another secret, and the right token', { secret: 'not-the-secret' }, { webhookSecret: SECRET }, {}],
+		// One rule for every delivery (issue 34.7): each proof that is set must hold, as for the trigger.
+		['the signature only, without the token', { tokenValue: null }, { webhookSecret: SECRET }, {}],
+		['the token header only, while the credential holds the signing secret', { secret: null }, { webhookSecret: SECRET }, {}],
+		['a right token header beside a wrong URL token, signed', {}, { webhookSecret: SECRET }, { webdataToken: 'f'.repeat(64) }],
 	])('%s → 401, nothing wakes, nothing is read', async (_name, headerOptions, creds, query) => {
 		const w = await waitingRun();
 		const raw = Buffer.from(JSON.stringify(w.envelope()));
@@ -513,16 +517,16 @@ describe('the resume call (WebData.webhook): it wakes, the check reads', () => {
 });
 
 describe('signature helpers (shared)', () => {
-	test('verifyDelivery: token then signature, constant-time compares, reasons without secrets', () => {
+	test('authenticateDelivery: token then signature, constant-time compares, reasons without secrets', () => {
 		const raw = '{"type":"agent.completed"}';
-		const good = { headers: { 'X-T': 'tok', 'x-firecrawl-signature': `sha256=${signature.signBody(SECRET, raw)}` }, rawBody: raw, tokenHeader: 'X-T', expectedToken: 'tok', signingSecret: SECRET };
-		expect(signature.verifyDelivery(good)).toEqual({ ok: true, verifiedBy: ['token', 'signature'] });
-		expect(signature.verifyDelivery({ ...good, signingSecret: undefined })).toEqual({ ok: true, verifiedBy: ['token'] });
-		expect(signature.verifyDelivery({ ...good, headers: { 'x-firecrawl-signature': good.headers['x-firecrawl-signature'] } })).toEqual({ ok: false, reason: 'the X-T header is missing', failed: 'token' });
-		expect(signature.verifyDelivery({ ...good, expectedToken: 'other' })).toEqual({ ok: false, reason: 'the X-T header is wrong', failed: 'token' });
-		expect(signature.verifyDelivery({ ...good, rawBody: `${raw} ` })).toEqual({ ok: false, reason: 'the X-Firecrawl-Signature header does not match the body', failed: 'signature' });
-		expect(signature.verifyDelivery({ ...good, rawBody: undefined }).ok).toBe(false);
-		expect(signature.verifyDelivery({ ...good, headers: { 'X-T': ['tok', 'tok'] } })).toEqual({ ok: false, reason: 'the X-T header is missing', failed: 'token' });
+		const good = { headers: { 'X-T': 'tok', 'x-firecrawl-signature': `sha256=${signature.signBody(SECRET, raw)}` }, query: {}, rawBody: raw, places: { header: 'X-T', query: 't' }, expectedToken: 'tok', signingSecret: SECRET };
+		expect(signature.authenticateDelivery(good)).toEqual({ ok: true, verifiedBy: ['token', 'signature'] });
+		expect(signature.authenticateDelivery({ ...good, signingSecret: undefined })).toEqual({ ok: true, verifiedBy: ['token'] });
+		expect(signature.authenticateDelivery({ ...good, headers: { 'x-firecrawl-signature': good.headers['x-firecrawl-signature'] } })).toEqual({ ok: false, reason: 'it carries neither the X-T header nor the t URL parameter', failed: 'token' });
+		expect(signature.authenticateDelivery({ ...good, expectedToken: 'other' })).toEqual({ ok: false, reason: 'the X-T header is wrong', failed: 'token' });
+		expect(signature.authenticateDelivery({ ...good, rawBody: `${raw} ` })).toEqual({ ok: false, reason: 'the X-Firecrawl-Signature header does not match the body', failed: 'signature' });
+		expect(signature.authenticateDelivery({ ...good, rawBody: undefined }).ok).toBe(false);
+		expect(signature.authenticateDelivery({ ...good, headers: { 'X-T': ['tok', 'tok'] } })).toEqual({ ok: false, reason: 'the X-T header is sent more than once', failed: 'token' });
 		expect(signature.signatureMatches(SECRET, raw, `sha256=${signature.signBody(SECRET, raw).toUpperCase()}`)).toBe(true);
 		expect(signature.signatureMatches(SECRET, raw, `sha1=${signature.signBody(SECRET, raw)}`)).toBe(false);
 	});

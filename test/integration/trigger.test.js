@@ -19,6 +19,7 @@ const { startFakeApi } = require('../fake-api/server');
 const { CANARY_KEY, record } = require('../helpers/canary');
 const { WebDataApi } = require('../../dist/credentials/WebDataApi.credentials');
 const { TestCredentialsHelper, loadOptionsContext, instanceData } = require('../helpers/n8n-contexts');
+const { publicAlias } = require('../helpers/public-host');
 
 // n8n-core's own logger (what ctx.logger gives a node), to read the trigger's warnings.
 const coreRequire = require('module').createRequire(require.resolve('n8n-core'));
@@ -59,8 +60,9 @@ function nodeType() {
  * One trigger node in one workflow, plus the receiver at which n8n would serve its webhooks.
  *   parameters   the node's parameters
  *   credential   {webhookSecret?, baseUrl?} merged over {apiKey: CANARY_KEY, baseUrl: fake}; null = none
+ *   n8nBase      the address n8n gives in its webhook URLs (WEBHOOK_URL); default: the receiver's
  */
-async function trigger(parameters, { credential = {}, webhookId = crypto.randomUUID(), workflowId = `wf-${crypto.randomUUID().slice(0, 8)}`, settings = {} } = {}) {
+async function trigger(parameters, { credential = {}, webhookId = crypto.randomUUID(), workflowId = `wf-${crypto.randomUUID().slice(0, 8)}`, settings = {}, n8nBase } = {}) {
 	const node = {
 		id: 'trigger-node-1',
 		name: 'Web Data Trigger',
@@ -87,7 +89,7 @@ async function trigger(parameters, { credential = {}, webhookId = crypto.randomU
 	const credentialsHelper = credentialsHelperFor(credentialData);
 
 	function additionalData(extra = {}) {
-		return instanceData(base, credentialsHelper, extra);
+		return instanceData(n8nBase ? n8nBase(server.address().port) : base, credentialsHelper, extra);
 	}
 
 	function workflowFor(which) {
@@ -1575,5 +1577,56 @@ test(`examples/crawl-to-trigger-start.json + ${RECEIVING}.json: the pair passes 
 		jobId,
 		urls: ['https://docs.example.com/', 'https://docs.example.com/about', 'https://docs.example.com/pricing'],
 		receivingCheck,
+	});
+});
+
+// ---------------------------------------------------------------------------------------------
+describe('issue 34.7: one authenticator; an unverified delivery reads nothing; the production URL must be reachable', () => {
+	const forgedPage = (monitorId) =>
+		JSON.stringify({ success: true, type: 'monitor.page', id: crypto.randomUUID(), webhookId: crypto.randomUUID(), data: [{ monitorId, url: 'https://x.example.com/', status: 'changed' }], metadata: {} });
+	const readsOf = (monitorId) => api.requests().filter((r) => r.path.includes(monitorId)).map((r) => `${r.method} ${r.path}`);
+
+	test('Manual without Token or signing secret: a delivery naming another monitor of the team starts only its own item, and the trigger reads nothing of that monitor', async () => {
+		const other = await createMonitorDirectly({ name: 'Not for this workflow', schedule: { text: 'hourly' }, targets: [{ type: 'scrape', urls: ['https://private.example.com/a'] }] });
+		await runCheck(other.id); // a check whose pages a catch-up would read
+		api.log.length = 0;
+		const t = await trigger({ connection: 'manual', events: ['monitor.page', 'monitor.check.completed'] });
+		expect(await t.activate()).toEqual({ existed: true });
+		const answer = await t.post(forgedPage(other.id));
+		expect(answer.status).toBe(200);
+		expect(t.executions.map((e) => e.items.map((i) => [i.monitorId, i.url, i.caughtUp === true]))).toEqual([[[other.id, 'https://x.example.com/', false]]]);
+		expect(readsOf(other.id)).toEqual([]);
+		expect(api.log).toEqual([]);
+	});
+
+	test('Manual with a Secret Token: the token may come as ?token= in the URL as well as in the header; every copy must be right, a repeated one is refused', async () => {
+		const t = await trigger({ connection: 'manual', events: ['monitor.page'], secretToken: 'manual-34' });
+		const page = () => JSON.stringify({ success: true, type: 'monitor.page', id: 'c', webhookId: crypto.randomUUID(), data: [{ url: 'https://x.example.com/', status: 'new' }], metadata: {} });
+		expect((await t.post(page(), {}, { search: '?token=manual-34' })).status).toBe(200);
+		expect((await t.post(page(), { [TOKEN_HEADER]: 'manual-34' }, { search: '?token=manual-34' })).status).toBe(200);
+		expect((await t.post(page(), { [TOKEN_HEADER]: 'manual-34' }, { search: '?token=wrong' })).status).toBe(401);
+		expect((await t.post(page(), {}, { search: '?token=manual-34&token=manual-34' })).status).toBe(401);
+		expect((await t.post(page(), {}, { search: '?token=manual-3' })).status).toBe(401);
+		expect(t.executions).toHaveLength(2);
+	});
+
+	test('Job events: a right token header beside a wrong ?token= is refused (every copy must be right)', async () => {
+		const t = await trigger({ source: 'jobs', jobEvents: ['crawl.page'], jobToken: 'job-34' });
+		const raw = () => JSON.stringify({ success: true, type: 'crawl.page', id: crypto.randomUUID(), webhookId: crypto.randomUUID(), data: [{ markdown: 'x' }] });
+		expect((await t.post(raw(), { [TOKEN_HEADER]: 'job-34' }, { search: '?token=nope' })).status).toBe(401);
+		expect((await t.post(raw(), { [TOKEN_HEADER]: 'job-34' }, { search: '?token=job-34' })).status).toBe(200);
+		expect(t.executions).toHaveLength(1);
+	});
+
+	test.each([
+		['Create a Monitor', () => createParams()],
+		['Attach', () => ({ connection: 'attach', events: ['monitor.page'], monitor: { __rl: true, mode: 'id', value: '0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a' } })],
+	])('%s: with a public service, a production URL on a private address in any spelling refuses activation before anything is sent', async (_name, params) => {
+		// Loopback spellings only: were the monitor created, its deliveries would stay on this machine.
+		for (const n8nBase of [(port) => `http://[::ffff:127.0.0.1]:${port}`, (port) => `http://localhost.:${port}`, (port) => `http://foo.localhost.:${port}`, (port) => `http://[::ffff:7f00:2]:${port}`]) {
+			const t = await trigger(params(), { credential: { baseUrl: publicAlias(api.url) }, n8nBase });
+			await expect(t.activate()).rejects.toThrow(/^The service at api\.webdata\.invalid:\d+ cannot reach http:\/\//);
+			expect([n8nBase(1), api.log]).toEqual([n8nBase(1), []]);
+		}
 	});
 });

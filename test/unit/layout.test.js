@@ -132,3 +132,31 @@ describe('nodes/WebData layout', () => {
 		expect(problems).toEqual([]);
 	});
 });
+
+test('no circle of imports among the files of nodes/ (type imports included)', () => {
+	const files = tsFiles(NODES);
+	const deps = new Map();
+	for (const file of files) {
+		const targets = [];
+		for (const match of fs.readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
+			const resolved = path.resolve(path.dirname(file), match[1]);
+			targets.push(fs.existsSync(`${resolved}.ts`) ? `${resolved}.ts` : path.join(resolved, 'index.ts'));
+		}
+		deps.set(file, targets);
+	}
+	const state = new Map();
+	const trail = [];
+	const circles = [];
+	const visit = (file) => {
+		state.set(file, 'open');
+		trail.push(file);
+		for (const next of deps.get(file) ?? []) {
+			if (state.get(next) === 'open') circles.push([...trail.slice(trail.indexOf(next)), next].map((f) => path.relative(NODES, f)).join(' -> '));
+			else if (!state.has(next)) visit(next);
+		}
+		trail.pop();
+		state.set(file, 'done');
+	};
+	for (const file of files) if (!state.has(file)) visit(file);
+	expect(circles).toEqual([]);
+});

@@ -1,11 +1,9 @@
 'use strict';
 /**
  * jobs/resume.ts: the schedule of the checks a waiting Run and Wait ("Resume on Completion
- * Webhook") makes of its job, and jobs/signature.ts verifyResumeCall (token in the header or
- * the URL, or the signature). Build first: `npm run build`.
+ * Webhook") makes of its job (its resume calls' authentication: delivery-auth.test.js). Build first: `npm run build`.
  */
 const { nextCheckAt, CHECK_SCHEDULE } = require('../../dist/nodes/WebData/jobs/resume');
-const { verifyResumeCall, signBody } = require('../../dist/nodes/shared/signature');
 
 /** The check times of a job that never ends, from its start (0) to `deadline` (ms). */
 function checks(deadline) {
@@ -52,37 +50,5 @@ describe('the checks while waiting', () => {
 	test('after a delivery whose read did not say "ended", the next check is at most 60 s away', () => {
 		expect(nextCheckAt(0, 1_000_000, 10_000_000, true) - 1_000_000).toBe(CHECK_SCHEDULE.afterDeliveryMs);
 		expect(nextCheckAt(0, 1_000_000, 10_000_000, false) - 1_000_000).toBe(450_000);
-	});
-});
-
-describe('verifyResumeCall', () => {
-	const token = 'a'.repeat(64);
-	const raw = Buffer.from('{"type":"agent.completed","id":"x"}');
-	const base = { tokenHeader: 'X-WebData-Resume-Token', tokenQuery: 'webdataToken', expectedToken: token, rawBody: raw };
-	const sig = (secret = 's3cret') => `sha256=${signBody(secret, raw)}`;
-
-	test.each([
-		['the header token', { headers: { 'x-webdata-resume-token': token } }, ['header token']],
-		['the URL token', { headers: {}, query: { webdataToken: token } }, ['URL token']],
-		['the signature (secret set)', { headers: { 'x-firecrawl-signature': sig() }, signingSecret: 's3cret' }, ['signature']],
-		['all three', { headers: { 'x-webdata-resume-token': token, 'x-firecrawl-signature': sig() }, query: { webdataToken: token, signature: 'n8n' }, signingSecret: 's3cret' }, ['header token', 'URL token', 'signature']],
-	])('%s alone is enough', (_name, input, by) => {
-		expect(verifyResumeCall({ ...base, ...input })).toEqual({ ok: true, verifiedBy: by });
-	});
-
-	test.each([
-		['nothing', { headers: {}, query: { signature: 'n8n' } }, /neither/],
-		['nothing, with a secret', { headers: {}, signingSecret: 's3cret' }, /nor the X-Firecrawl-Signature header/],
-		['a signature but no secret to check it', { headers: { 'x-firecrawl-signature': sig() } }, /no signing secret/],
-		['a wrong header token, a valid signature', { headers: { 'x-webdata-resume-token': 'b'.repeat(64), 'x-firecrawl-signature': sig() }, signingSecret: 's3cret' }, /header is wrong/],
-		['a wrong URL token, a valid header token', { headers: { 'x-webdata-resume-token': token }, query: { webdataToken: 'b'.repeat(64) } }, /URL parameter is wrong/],
-		['the URL token twice', { headers: {}, query: { webdataToken: [token, token] } }, /URL parameter is wrong/],
-		['the header token twice', { headers: { 'x-webdata-resume-token': [token, token] } }, /header is wrong/],
-		['a valid token, a wrong signature', { headers: { 'x-webdata-resume-token': token, 'x-firecrawl-signature': sig('other') }, signingSecret: 's3cret' }, /does not match/],
-	])('%s → refused', (_name, input, reason) => {
-		const verdict = verifyResumeCall({ ...base, ...input });
-		expect(verdict.ok).toBe(false);
-		expect(verdict.reason).toMatch(reason);
-		expect(verdict.reason).not.toContain(token);
 	});
 });

@@ -2,8 +2,7 @@
 // into items, their authentication (Token in the URL or header, HMAC signature), and the parameters
 // that keep saved monitor workflows as they were. Build first.
 const crypto = require('crypto');
-const { authenticateJobDelivery, TOKEN_HEADER } = require('../../dist/nodes/WebDataTrigger/verify');
-const { SIGNATURE_HEADER } = require('../../dist/nodes/shared/signature');
+const { authenticateDelivery, SIGNATURE_HEADER, TRIGGER_TOKEN, TRIGGER_TOKEN_HEADER: TOKEN_HEADER } = require('../../dist/nodes/shared/signature');
 const { jobItemsForDelivery, JOB_EVENTS, MONITOR_EVENTS } = require('../../dist/nodes/WebDataTrigger/delivery');
 const { triggerProperties } = require('../../dist/nodes/WebDataTrigger/description');
 
@@ -76,24 +75,29 @@ describe('jobItemsForDelivery', () => {
 	});
 });
 
-describe('authenticateJobDelivery', () => {
+describe('job events through the one authenticator', () => {
 	const raw = JSON.stringify(envelope('crawl.page', [doc('a')]));
+	/** As the trigger calls it for job events: the trigger's token places, never unverified. */
+	const authenticateJobDelivery = (input) => authenticateDelivery({ places: TRIGGER_TOKEN, ...input });
 
 	test('with neither a Token nor a signing secret every delivery is refused', () => {
 		const r = authenticateJobDelivery({ headers: {}, query: {}, rawBody: raw });
 		expect(r.ok).toBe(false);
-		expect(r.reason).toMatch(/neither a Token nor a signing secret/);
+		expect(r).toMatchObject({ failed: 'nothing set' });
+		expect(r.reason).toMatch(/neither a token nor a signing secret/);
 	});
 
 	test('the Token in ?token= or in the header; a wrong, missing or repeated one is refused', () => {
 		const auth = (query, headers = {}) => authenticateJobDelivery({ headers, query, rawBody: raw, expectedToken: 'tok-1' });
 		expect(auth({ token: 'tok-1' })).toEqual({ ok: true, verifiedBy: ['token'] });
 		expect(auth({}, { [TOKEN_HEADER.toLowerCase()]: 'tok-1' })).toEqual({ ok: true, verifiedBy: ['token'] });
-		expect(auth({ token: 'tok-2' })).toMatchObject({ ok: false, tokenFailed: true });
-		expect(auth({})).toMatchObject({ ok: false, tokenFailed: true });
-		expect(auth({ token: ['tok-1', 'tok-1'] })).toMatchObject({ ok: false, tokenFailed: true });
-		// A header present decides: a right ?token= does not rescue a wrong header.
-		expect(auth({ token: 'tok-1' }, { [TOKEN_HEADER]: 'nope' })).toMatchObject({ ok: false, tokenFailed: true });
+		expect(auth({ token: 'tok-2' })).toMatchObject({ ok: false, failed: 'token' });
+		expect(auth({})).toMatchObject({ ok: false, failed: 'token' });
+		expect(auth({ token: ['tok-1', 'tok-1'] })).toMatchObject({ ok: false, failed: 'token' });
+		// Every copy must be right: a right ?token= does not rescue a wrong header, nor the other way round.
+		expect(auth({ token: 'tok-1' }, { [TOKEN_HEADER]: 'nope' })).toMatchObject({ ok: false, failed: 'token' });
+		expect(auth({ token: 'nope' }, { [TOKEN_HEADER]: 'tok-1' })).toMatchObject({ ok: false, failed: 'token' });
+		expect(auth({ token: 'tok-1' }, { [TOKEN_HEADER]: 'tok-1' })).toEqual({ ok: true, verifiedBy: ['token'] });
 		expect(auth(undefined)).toMatchObject({ ok: false });
 	});
 

@@ -5,7 +5,7 @@ const { buildEventWebhook, readTriggerTarget, readRunMetadata, triggerTargetOpti
 const { buildWebhook } = require('../../dist/nodes/WebData/resources/crawl/fields');
 const { refuseOwnWebhook } = require('../../dist/nodes/WebData/resources/crawl/crawlAndBatch');
 const { buildStartBody } = require('../../dist/nodes/WebData/resources/agent/startRequest');
-const { TOKEN_HEADER } = require('../../dist/nodes/WebDataTrigger/verify');
+const { TRIGGER_TOKEN_HEADER: TOKEN_HEADER } = require('../../dist/nodes/shared/signature');
 
 const node = { id: 'n', name: 'Web Data', type: 'n8n-nodes-webdata.webData', typeVersion: 1, position: [0, 0], parameters: {} };
 const URL_ = 'https://n8n.example.com/webhook/8c1d5e2f-3a7b-4c9d-b0e1-6f2a4d8c7b35/webhook';

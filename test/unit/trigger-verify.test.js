@@ -2,14 +2,17 @@
 // signature over the raw body), de-duplication with bounded memory, envelope parsing, output shape
 // and filters, and the create body of "Create a Monitor for This Workflow". Build first.
 const crypto = require('crypto');
-const { TOKEN_HEADER, newSecretToken, authenticateDelivery, DeliveryDeduper } = require('../../dist/nodes/WebDataTrigger/verify');
-const { SIGNATURE_HEADER, safeEqual, headerValue, signBody, signatureMatches } = require('../../dist/nodes/shared/signature');
+const { newSecretToken, DeliveryDeduper } = require('../../dist/nodes/WebDataTrigger/verify');
+const { SIGNATURE_HEADER, TRIGGER_TOKEN, TRIGGER_TOKEN_HEADER: TOKEN_HEADER, safeEqual, headerValue, signBody, signatureMatches } = require('../../dist/nodes/shared/signature');
+const shared = require('../../dist/nodes/shared/signature');
 const { parseDelivery, itemsForDelivery, redactedHeaders } = require('../../dist/nodes/WebDataTrigger/delivery');
 const { monitorCreateBody, splitUrls } = require('../../dist/nodes/WebDataTrigger/monitorBody');
 const { isPrivateHost } = require('../../dist/nodes/WebData/helpers/validation');
 
 const SECRET = 'whsec-test-signing-secret';
 const sha = (text) => crypto.createHash('sha256').update(text).digest('hex').slice(0, 32);
+/** The one authenticator as the trigger calls it for a monitor delivery (no URL query here). */
+const authenticateDelivery = (input) => shared.authenticateDelivery({ places: TRIGGER_TOKEN, query: {}, ...input });
 const hmac = (secret, raw) => `sha256=${crypto.createHmac('sha256', secret).update(raw).digest('hex')}`;
 
 function pageEnvelope(overrides = {}) {
@@ -114,9 +117,10 @@ describe('HMAC signature (api-facts 3)', () => {
 		expect(authenticateDelivery({ headers: { ...both, [SIGNATURE_HEADER]: hmac('x', raw) }, rawBody: raw, expectedToken: token, signingSecret: SECRET }).ok).toBe(false);
 	});
 
-	test('with no secret at all the delivery is accepted as unverified', () => {
-		expect(authenticateDelivery({ headers: {}, rawBody: raw })).toEqual({ ok: true, verifiedBy: [] });
-		expect(authenticateDelivery({ headers: {}, rawBody: raw, expectedToken: '', signingSecret: '' })).toEqual({ ok: true, verifiedBy: [] });
+	test('with no secret at all the delivery is refused, unless the caller allows it unverified (the Manual connection)', () => {
+		expect(authenticateDelivery({ headers: {}, rawBody: raw })).toMatchObject({ ok: false, failed: 'nothing set' });
+		expect(authenticateDelivery({ headers: {}, rawBody: raw, allowUnverified: true })).toEqual({ ok: true, verifiedBy: [] });
+		expect(authenticateDelivery({ headers: {}, rawBody: raw, expectedToken: '', signingSecret: ' ', allowUnverified: true })).toEqual({ ok: true, verifiedBy: [] });
 	});
 });
 
@@ -356,6 +360,6 @@ test('private and loopback hosts are recognised (the service does not deliver th
 test('the trigger\'s activation check uses the one private-host rule of Run and Wait: a container name, CGNAT and IPv6 link-local are private too', () => {
 	for (const h of ['n8n', 'box.local', '100.64.0.1', 'fe80::1']) expect([h, isPrivateHost(h)]).toEqual([h, true]);
 	const registration = require('fs').readFileSync(require('path').join(__dirname, '../../nodes/WebDataTrigger/registration.ts'), 'utf8');
-	expect(registration).toMatch(/import \{[^}]*\bisPrivateHost\b[^}]*\} from '\.\.\/WebData\/helpers\/validation'/);
-	expect(registration).not.toMatch(/function isPrivateHost|PRIVATE_HOST/);
+	expect(registration).toMatch(/import \{[^}]*\bunreachableByService\b[^}]*\} from '\.\.\/WebData\/helpers\/validation'/);
+	expect(registration).not.toMatch(/function isPrivateHost|PRIVATE_HOST|isPrivateHost\(/);
 });

@@ -12,7 +12,7 @@ import {
 	totalWaitProblem,
 	waitForProblem,
 } from './serverRules';
-import { invalid, isHttpUrl, parseJsonOrFail } from '../helpers/validation';
+import { hideSecrets, invalid, isHttpUrl, parseJsonOrFail } from '../helpers/validation';
 import type { BodyKeys } from './customBody';
 
 /** Scrape-option body keys set by fields of other names (an operation's bodyKeys, for Custom Body Fields). */
@@ -612,7 +612,7 @@ export function readScrapeOptions(ctx: IExecuteFunctions, i: number, allowed: re
 export function requireHttpUrl(node: INode, field: string, value: unknown, i: number): string {
 	const text = String(value ?? '').trim();
 	if (!isHttpUrl(text)) {
-		throw invalid(node, field, value ?? '', 'it must be an absolute http or https URL such as https://example.com/page', i);
+		throw invalid(node, field, typeof value === 'string' ? hideSecrets(value) : (value ?? ''), 'it must be an absolute http or https URL such as https://example.com/page', i);
 	}
 	return text;
 }

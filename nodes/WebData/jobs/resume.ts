@@ -15,25 +15,33 @@ import { errorOutput, isCancellation } from '../helpers/items';
 import { RecentKeys } from '../helpers/recentKeys';
 import { normalizeBaseUrl } from '../transport';
 import { cancelledError } from '../transport/sleep';
-import { derivedToken, type HeaderBag, verifyResumeCall, type WebhookRequest, type WebhookResponse } from '../../shared/signature';
+import {
+	authenticateDelivery,
+	derivedToken,
+	type HeaderBag,
+	refuse,
+	RESUME_TOKEN,
+	RESUME_TOKEN_HEADER,
+	RESUME_TOKEN_QUERY,
+	type WebhookRequest,
+} from '../../shared/signature';
 import { invalid, isPrivateHost, isUuid } from '../helpers/validation';
-import type { CompletionWaiter, ResumeContext, ResumeRead } from '../types';
-import type { OnTimeout } from './wait';
+import type { CompletionWaiter, OnTimeout, ResumeContext, ResumeRead } from '../types';
 
 /** Run and Wait with Wait Method "Resume on Completion Webhook": events only wake, a check entry reads the job (FACTS.md "Resume"). */
 
 export const WAIT_METHOD_POLL = 'poll';
 export const WAIT_METHOD_WEBHOOK = 'completionWebhook';
 
-/** Per-execution token the service sends back with every delivery. */
-export const RESUME_TOKEN_HEADER = 'X-WebData-Resume-Token';
+/** Per-execution token the service sends back with every delivery, in the header and the URL. */
+export { RESUME_TOKEN_HEADER, RESUME_TOKEN_QUERY };
 
-/** The same token in the delivery URL, for services that drop custom headers. */
-export const RESUME_TOKEN_QUERY = 'webdataToken';
+/** For crawls and batch scrapes too; executions waiting since 1.0.0 hold tokens derived with it, so it stays as it is. */
+export const RESUME_TOKEN_PURPOSE = 'webdata-agent-resume';
 
-/** Derived, never stored, so the resume URL alone cannot resume; "agent" in the purpose keeps waiting executions' tokens valid. */
+/** Derived, never stored, so the resume URL alone cannot resume. */
 export function resumeToken(apiKey: string, executionId: string, node: INode): string {
-	return derivedToken(apiKey, 'webdata-agent-resume', executionId, node.id ?? node.name);
+	return derivedToken(apiKey, RESUME_TOKEN_PURPOSE, executionId, node.id ?? node.name);
 }
 
 export type { CompletionWaiter, ResumeContext, ResumeRead } from '../types';
@@ -456,12 +464,6 @@ export async function startAndWaitForWebhook(
 	return waitingOutput(waiter, state);
 }
 
-function refuse(ctx: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
-	const res = ctx.getResponseObject() as unknown as WebhookResponse;
-	res.status(status).json({ success: false, error: message });
-	return { noWebhookResponse: true };
-}
-
 /** The waiting node's stack entry and its wait state (the webhook context's `executeData`: FACTS.md "Resume"). */
 export function waitingStackEntry(ctx: IWebhookFunctions): { entry: IExecuteData; state: WaitState } | undefined {
 	const inner = ctx as unknown as {
@@ -515,14 +517,13 @@ export async function resumeWebhook(this: IWebhookFunctions, waiter: CompletionW
 	const secret = typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret.trim() : '';
 	if (secret && req.rawBody === undefined && typeof req.readRawBody === 'function') await req.readRawBody();
 	const query = (typeof this.getQueryData === 'function' ? this.getQueryData() : req.query) as Record<string, unknown> | undefined;
-	const verdict = verifyResumeCall({
+	const verdict = authenticateDelivery({
 		headers,
 		query,
 		rawBody: req.rawBody,
-		tokenHeader: RESUME_TOKEN_HEADER,
-		tokenQuery: RESUME_TOKEN_QUERY,
+		places: RESUME_TOKEN,
 		expectedToken: resumeToken(String(credentials.apiKey ?? ''), String(this.getExecutionId()), node),
-		signingSecret: secret || undefined,
+		signingSecret: secret,
 	});
 	if (!verdict.ok) {
 		this.logger.warn(`Web Data "${node.name}" refused a resume call: ${verdict.reason}`, where);

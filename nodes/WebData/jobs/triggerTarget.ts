@@ -1,13 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
-import { invalid } from '../helpers/validation';
+import { hideSecrets, invalid, refuseUnreachable } from '../helpers/validation';
 import { requireHttpUrl } from '../fields/scrapeOptions';
+import { serviceBaseUrl } from '../transport';
+import { TRIGGER_TOKEN_HEADER, TRIGGER_TOKEN_QUERY as TOKEN_QUERY } from '../../shared/signature';
 
 /** "Send Events to Web Data Trigger": the token goes in a header, never in a URL (FACTS.md "Webhook deliveries"). */
-
-/** Same name as WebDataTrigger/verify.ts TOKEN_HEADER. */
-export const TRIGGER_TOKEN_HEADER = 'X-WebData-Trigger-Token';
-const TOKEN_QUERY = 'token';
 
 export type EventJob = 'crawl' | 'batch' | 'agent';
 
@@ -128,6 +126,13 @@ export function eventsToAsk(chosen: string[]): string[] {
 
 /** By object identity, for the errors that refuse it. */
 const setBy = new WeakMap<object, string>();
+
+/** The field a job's `webhook` comes from; the resume URL's has none (readResumeUrl checks it). */
+export function markWebhookField(webhook: IDataObject, field: string): IDataObject {
+	setBy.set(webhook, field);
+	return webhook;
+}
+
 /** Verifiable only by the signature (see assertTriggerVerifiable). */
 const withoutToken = new WeakSet<object>();
 
@@ -177,7 +182,7 @@ export function readTriggerTarget(node: INode, options: IDataObject, job: EventJ
 		throw invalid(
 			node,
 			TRIGGER_URL,
-			url,
+			hideSecrets(url),
 			"it is the trigger's Test URL, which answers only while the editor listens for a test event: use its Production URL and activate the receiving workflow",
 			i,
 		);
@@ -232,7 +237,7 @@ export function buildEventWebhook(
 			throw invalid(
 				node,
 				field,
-				url !== '' ? url : events.length > 0 ? events : meta,
+				url !== '' ? hideSecrets(url) : events.length > 0 ? events : meta,
 				`a job sends its events to one place: remove it, or remove ${SEND_TO_TRIGGER} (with the trigger, use its Events and ${RUN_METADATA})`,
 				i,
 			);
@@ -263,7 +268,7 @@ export function refuseEventWebhookWithResume(node: INode, webhook: unknown, i: n
 	throw invalid(
 		node,
 		field,
-		isObject(webhook) ? webhook.url : webhook,
+		isObject(webhook) && typeof webhook.url === 'string' ? hideSecrets(webhook.url) : webhook,
 		'it cannot be used with Wait Method "Resume on Completion Webhook": the run has one webhook, and it goes to this execution\'s resume URL. Remove it, use Start (the trigger\'s workflow then gets the events), or set Wait Method to "Poll"',
 		i,
 	);
@@ -291,4 +296,13 @@ export async function assertTriggerVerifiable(ctx: IExecuteFunctions, webhook: u
 		"it is required: enter the Token set on the receiving Web Data Trigger (or put your team's Webhook Signing Secret into this node's credential and the trigger's; the trigger refuses events it cannot verify)",
 		i,
 	);
+}
+
+/** Before a job starts: the service must be able to call the URL a field set (FACTS.md "Trigger"), and a trigger without token must be verifiable. */
+export async function assertWebhookUsable(ctx: IExecuteFunctions, webhook: unknown, i: number): Promise<void> {
+	const field = webhookFieldOf(webhook);
+	if (field !== undefined && isObject(webhook) && typeof webhook.url === 'string') {
+		refuseUnreachable(ctx.getNode(), field === SEND_TO_TRIGGER ? TRIGGER_URL : field, webhook.url, await serviceBaseUrl(ctx, i), i);
+	}
+	await assertTriggerVerifiable(ctx, webhook, i);
 }

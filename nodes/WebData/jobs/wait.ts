@@ -3,6 +3,9 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { DEFAULT_MAX_WAIT_MS } from './poller';
 import { WAIT_METHOD_POLL, WAIT_METHOD_WEBHOOK } from './resume';
 import { invalid } from '../helpers/validation';
+import type { OnTimeout } from '../types';
+
+export type { OnTimeout };
 
 /** The longest Max Wait a user may set (a day); n8n Cloud ends executions after 300 s anyway. */
 export const MAX_WAIT_LIMIT_S = 86_400;
@@ -47,8 +50,6 @@ export function readMaxWaitMs(ctx: IExecuteFunctions, i: number): number {
 	}
 	return Math.round(seconds * 1000);
 }
-
-export type OnTimeout = 'returnStatus' | 'cancelAndFail' | 'fail';
 
 /** "On Timeout" of a Run and Wait operation (`noun`: the job, `readOp`: the operation that reads it later). */
 export function onTimeoutField(noun: string, readOp: string, runningStatus: string): INodeProperties {

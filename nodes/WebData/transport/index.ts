@@ -92,6 +92,12 @@ export function normalizeBaseUrl(raw: unknown): string {
 	return url.replace(/\/+$/, '');
 }
 
+/** The credential's Base URL as requests use it. */
+export async function serviceBaseUrl(ctx: IExecuteFunctions, itemIndex?: number): Promise<string> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
+	return normalizeBaseUrl(credentials.baseUrl);
+}
+
 interface HttpAnswer {
 	status: number;
 	body: unknown;

@@ -1,7 +1,8 @@
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { HEADER_NAME, isReservedWebhookHeader, RESERVED_WEBHOOK_HEADER_RULE } from '../../WebData/fields/serverRules';
-import { invalid, isHttpUrl } from '../../WebData/helpers/validation';
+import { hideSecrets, invalid, isHttpUrl, refuseUnreachable } from '../../WebData/helpers/validation';
+import { serviceBaseUrl } from '../../WebData/transport';
 import { buildSchedule, type ScheduleInput } from './schedule';
 import { checkBoolean, checkTargets, hasSearchTarget, splitList, type Fail, type TargetLabeler } from './targets';
 import { isPlainObject } from '../../WebData/helpers/objects';
@@ -101,7 +102,7 @@ export function metadataValue(value: unknown): string {
 export function buildWebhook(node: INode, input: WebhookInput, itemIndex?: number): IDataObject {
 	const url = text(input.url).trim();
 	if (!isHttpUrl(url)) {
-		throw invalid(node, FIELD.webhookUrl, url, 'it must be an absolute URL that starts with http:// or https://', itemIndex);
+		throw invalid(node, FIELD.webhookUrl, hideSecrets(url), 'it must be an absolute URL that starts with http:// or https://', itemIndex);
 	}
 	const webhook: IDataObject = { url };
 
@@ -129,7 +130,7 @@ export function buildWebhook(node: INode, input: WebhookInput, itemIndex?: numbe
 			if (seen.has(name.toLowerCase())) throw invalid(node, FIELD.webhookHeaders, name, 'each header name may appear only once', itemIndex);
 			seen.add(name.toLowerCase());
 			if (value !== null && typeof value === 'object') {
-				throw invalid(node, FIELD.webhookHeaders, value, `the value of header "${name}" must be text`, itemIndex);
+				throw invalid(node, FIELD.webhookHeaders, '[hidden]', `the value of header "${name}" must be text`, itemIndex);
 			}
 			headers[name] = metadataValue(value);
 		}
@@ -147,6 +148,12 @@ export function buildWebhook(node: INode, input: WebhookInput, itemIndex?: numbe
 		webhook.metadata = metadata;
 	}
 	return webhook;
+}
+
+/** The service does not call private addresses: checked against the credential's Base URL (FACTS.md "Trigger"). */
+export async function refuseUnreachableWebhook(ctx: IExecuteFunctions, body: IDataObject, itemIndex: number): Promise<void> {
+	const url = isPlainObject(body.webhook) ? body.webhook.url : undefined;
+	if (typeof url === 'string') refuseUnreachable(ctx.getNode(), FIELD.webhookUrl, url, await serviceBaseUrl(ctx, itemIndex), itemIndex);
 }
 
 export interface EmailInput {

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { invalid, isHttpUrl, parseJsonText } from '../../helpers/validation';
 import { startJob } from '../../jobs/start';
-import { assertTriggerVerifiable, buildEventWebhook } from '../../jobs/triggerTarget';
+import { assertWebhookUsable, buildEventWebhook } from '../../jobs/triggerTarget';
 import type { RunContext } from '../../types';
 import { defaultDeps } from '../../transport';
 import { jobItem } from './get';
@@ -209,7 +209,7 @@ export async function startAgentRun(
 	i: number,
 	run?: RunContext,
 ): Promise<IDataObject> {
-	await assertTriggerVerifiable(ctx, body.webhook, i);
+	await assertWebhookUsable(ctx, body.webhook, i);
 	const { id, answer } = await startJob(ctx, { method: 'POST', path: '/agent', body, itemIndex: i, hints: AGENT_HINTS }, run?.transportDeps ?? defaultDeps, {
 		message: 'The service accepted the run but returned no job ID',
 		description: 'The run may or may not have started. Check the recent runs (Agent → Get Many) before starting it again.',

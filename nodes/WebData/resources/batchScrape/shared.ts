@@ -5,7 +5,7 @@ import { documentUrl, type OutputMode } from '../../fields/document';
 import { readScrapeOptions, requireHttpUrl, SCRAPE_OPTION_BODY_KEYS, scrapeOptionProperties } from '../../fields/scrapeOptions';
 import { withoutEnvelope } from '../../helpers/objects';
 import type { RunContext } from '../../types';
-import { assertTriggerVerifiable, triggerTargetOptions } from '../../jobs/triggerTarget';
+import { assertWebhookUsable, triggerTargetOptions } from '../../jobs/triggerTarget';
 import { isToolRun } from '../../helpers/toolMode';
 import { apiRequest, defaultDeps } from '../../transport';
 import { applySharedOptions, JOB_WEBHOOK_BODY_KEYS, maxConcurrencyOption, readOptions, webhookOptions, zeroDataRetentionOption } from '../crawl/fields';
@@ -81,7 +81,7 @@ export function prepare(ctx: IExecuteFunctions, items: INodeExecutionData[]): Pr
 }
 
 export async function startBatch(ctx: IExecuteFunctions, body: IDataObject, run: RunContext): Promise<IDataObject> {
-	await assertTriggerVerifiable(ctx, body.webhook, 0);
+	await assertWebhookUsable(ctx, body.webhook, 0);
 	const res = await apiRequest<IDataObject>(
 		ctx,
 		{ method: 'POST', path: '/batch/scrape', body, itemIndex: 0, hints: jobHints('batch') },

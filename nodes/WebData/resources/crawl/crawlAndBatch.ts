@@ -6,7 +6,7 @@ import { uuidLocator } from '../../fields/fields';
 import { errorItem, isCancellation } from '../../helpers/items';
 import { waitFor } from '../../jobs/poller';
 import type { Operation, RunContext, ToolUse } from '../../types';
-import { invalid, requireUuid } from '../../helpers/validation';
+import { hideSecrets, invalid, requireUuid } from '../../helpers/validation';
 import { webhookFieldOf } from '../../jobs/triggerTarget';
 import { type CompletionWaiter, type ResumeContext, type ResumeRead, resumeParameter, waitMethodFields } from '../../jobs/resume';
 import type { OnTimeout } from '../../jobs/wait';
@@ -316,7 +316,7 @@ export function refuseOwnWebhook(node: INode, body: IDataObject, i: number): voi
 	throw invalid(
 		node,
 		field,
-		url,
+		typeof url === 'string' ? hideSecrets(url) : url,
 		`it cannot be used with Wait Method "Resume on Completion Webhook": the job has one webhook, and it goes to this execution's resume URL. ${field === 'Webhook URL' ? 'Remove it (receive page events with the Web Data Trigger instead)' : 'Remove it, or use Start (the trigger\'s workflow then gets the events)'}, or set Wait Method to "Poll"`,
 		i,
 	);

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n
 import { invalid } from '../../helpers/validation';
 import { requireHttpUrl } from '../../fields/scrapeOptions';
 import { nonTextMetadataKey } from '../../fields/serverRules';
-import { buildEventWebhook, TRIGGER_TARGET_BODY_KEYS } from '../../jobs/triggerTarget';
+import { buildEventWebhook, markWebhookField, TRIGGER_TARGET_BODY_KEYS } from '../../jobs/triggerTarget';
 
 /** Webhook options shared by Crawl and Batch Scrape (`webhook` object of their bodies). */
 /** The job's `webhook`, set by the Webhook options and the trigger target (an operation's bodyKeys). */
@@ -75,7 +75,7 @@ export function buildWebhook(node: INode, options: IDataObject, i: number): IDat
 		if (hasEvents || metadata) throw invalid(node, 'Webhook URL', url, 'set it to use Webhook Events or Webhook Metadata', i);
 		return undefined;
 	}
-	const webhook: IDataObject = { url: requireHttpUrl(node, 'Webhook URL', url, i) };
+	const webhook = markWebhookField({ url: requireHttpUrl(node, 'Webhook URL', url, i) }, 'Webhook URL');
 	if (events !== undefined && !Array.isArray(events)) throw invalid(node, 'Webhook Events', events, `a list of ${EVENTS.join(', ')}`, i);
 	if (hasEvents) {
 		for (const e of events) if (!EVENTS.includes(String(e))) throw invalid(node, 'Webhook Events', e, `choose from ${EVENTS.join(', ')}`, i);

@@ -9,7 +9,7 @@ import type { Operation, RunContext } from '../../types';
 import { apiRequest, defaultDeps } from '../../transport';
 import { applySharedOptions, checkInt, JOB_WEBHOOK_BODY_KEYS, maxConcurrencyOption, readOptions, webhookOptions, zeroDataRetentionOption } from './fields';
 import { jobHints } from './crawlAndBatch';
-import { assertTriggerVerifiable, triggerTargetOptions } from '../../jobs/triggerTarget';
+import { assertWebhookUsable, triggerTargetOptions } from '../../jobs/triggerTarget';
 
 export const MAX_LIMIT = 10_000;
 
@@ -213,7 +213,7 @@ export function buildCrawlBody(ctx: IExecuteFunctions, i: number): IDataObject {
 }
 
 export async function startCrawl(ctx: IExecuteFunctions, body: IDataObject, i: number, run?: RunContext): Promise<IDataObject> {
-	await assertTriggerVerifiable(ctx, body.webhook, i);
+	await assertWebhookUsable(ctx, body.webhook, i);
 	const res = await apiRequest<IDataObject>(
 		ctx,
 		{ method: 'POST', path: '/crawl', body, itemIndex: i, hints: jobHints('crawl') },

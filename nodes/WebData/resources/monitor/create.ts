@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import type { Operation, RunContext } from '../../types';
-import { buildMonitorBody } from '../../../shared/monitor/body';
+import { buildMonitorBody, refuseUnreachableWebhook } from '../../../shared/monitor/body';
 import { createMonitor } from '../../../shared/monitor/api';
 import {
 	cronField,
@@ -82,6 +82,7 @@ export const create: Operation = {
 	properties,
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const body = applyCustomBody(this, i, create, buildMonitorBody(this.getNode(), readCreateInput(this, i), 'create', i));
+		await refuseUnreachableWebhook(this, body, i);
 		return [{ json: await createMonitor(this, body, i, run?.transportDeps) }];
 	},
 };

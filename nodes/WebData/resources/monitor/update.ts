@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import type { Operation, RunContext } from '../../types';
 import { readMonitorId, updateMonitor } from '../../../shared/monitor/api';
-import { buildMonitorBody } from '../../../shared/monitor/body';
+import { buildMonitorBody, refuseUnreachableWebhook } from '../../../shared/monitor/body';
 import {
 	cronField,
 	emailField,
@@ -60,6 +60,7 @@ export const update: Operation = {
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const monitorId = readMonitorId(this, i);
 		const body = applyCustomBody(this, i, update, buildMonitorBody(this.getNode(), readUpdateInput(this, i), 'update', i));
+		await refuseUnreachableWebhook(this, body, i);
 		return [{ json: await updateMonitor(this, monitorId, body, i, run?.transportDeps) }];
 	},
 };
