@@ -123,7 +123,7 @@ describe('Create', () => {
 		expect(api.monitor(item.json.id).name).toBe('Competitor pricing');
 	});
 
-	test('cron schedule; JSON targets; a search target without a goal when judging is off', async () => {
+	test('cron schedule; JSON targets with a search target and a Goal', async () => {
 		const targets = [
 			{ type: 'search', queries: ['acme robotics funding'], maxResults: 10 },
 			{ type: 'scrape', urls: ['https://acme.example/press'], scrapeOptions: { proxy: 'enhanced', location: { country: 'US', languages: ['en'] } } },
@@ -131,7 +131,7 @@ describe('Create', () => {
 		const result = await run({
 			operation: 'create',
 			name: 'Acme news',
-			goal: '',
+			goal: 'Funding rounds only',
 			judgeEnabled: false,
 			scheduleMode: 'cron',
 			cron: '0 */6 * * *',
@@ -142,31 +142,34 @@ describe('Create', () => {
 		expect(result.status).toBe('success');
 		expect(api.log[0].body).toEqual({
 			name: 'Acme news',
+			goal: 'Funding rounds only',
 			judgeEnabled: false,
 			schedule: { cron: '0 */6 * * *', timezone: 'America/New_York' },
 			targets,
 		});
-		expect(result.json(WEB_DATA)[0]).toMatchObject({ judgeEnabled: false, goal: null, schedule: { cron: '0 */6 * * *' } });
+		expect(result.json(WEB_DATA)[0]).toMatchObject({ judgeEnabled: false, goal: 'Funding rounds only', schedule: { cron: '0 */6 * * *' } });
 	});
 
-	// "Judge Changes Against Goal" shows only with a Goal; without one, a search target reports every
-	// new result unjudged instead of failing on a switch the panel hides.
-	test('a search target and no Goal sends judging off; with a Goal the switch\'s default (on) is sent', async () => {
-		const parameters = {
-			operation: 'create',
-			name: 'Acme news',
-			scheduleText: 'hourly',
-			timezone: 'UTC',
-			targets: { search: [{ queries: 'acme robotics funding' }], scrape: [{ urls: 'https://acme.example/press' }] },
-		};
-		const unjudged = await run(parameters);
-		expect(unjudged.status).toBe('success');
-		expect(api.log[0].body.judgeEnabled).toBe(false);
-		expect(api.log[0].body.goal).toBeUndefined();
+	// Issue 37: a search target needs a goal (the open-source server refuses it: "A search target
+	// requires a non-empty goal"). "Judge Changes Against Goal" shows only with a Goal, so the node never
+	// switches judging off on the user's behalf: with no Goal, Create is refused before anything is sent,
+	// naming Goal, whether the targets come from the form or from JSON (and a saved switch the panel
+	// hides does not count: n8n drops a hidden parameter).
+	test.each([
+		['the form', { targets: { search: [{ queries: 'acme robotics funding' }], scrape: [{ urls: 'https://acme.example/press' }] } }, /Targets → Search the Web 1/],
+		['JSON', { targetsSource: 'json', targetsJson: JSON.stringify([{ type: 'scrape', urls: ['https://acme.example/press'] }, { type: 'search', queries: ['acme'] }]) }, /Targets \(JSON\) \[1\]/],
+		['JSON, with the switch saved off but hidden', { targetsSource: 'json', judgeEnabled: false, targetsJson: JSON.stringify([{ type: 'search', queries: ['acme'] }]) }, /Targets \(JSON\) \[0\]/],
+	])('a search target and no Goal (targets from %s) is refused before sending, naming Goal', async (_how, targets, where) => {
+		const result = await run({ operation: 'create', name: 'Acme news', scheduleText: 'hourly', timezone: 'UTC', ...targets });
+		expect(result.status).toBe('error');
+		expect(result.error.message).toMatch(/^Goal "" is not valid: a search target/);
+		expect(result.error.message).toMatch(where);
+		expect(result.error.message).toMatch(/write a Goal$/);
+		expect(api.log).toHaveLength(0);
 		api.reset();
-		const judged = await run({ ...parameters, goal: 'Funding rounds only' });
+		const judged = await run({ operation: 'create', name: 'Acme news', scheduleText: 'hourly', timezone: 'UTC', goal: 'Funding rounds only', ...targets });
 		expect(judged.status).toBe('success');
-		expect(api.log[0].body).toMatchObject({ goal: 'Funding rounds only', judgeEnabled: true });
+		expect(api.log[0].body.goal).toBe('Funding rounds only');
 	});
 
 	test('no Goal and only page targets: judgeEnabled is not sent', async () => {

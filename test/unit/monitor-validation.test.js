@@ -139,6 +139,9 @@ const createCases = [
 	['an invalid recipient', email({ recipients: 'ana@example.com, not-an-address' }), /^E-Mail Recipients "not-an-address" is not valid: each recipient must be an e-mail address/],
 	['26 recipients', email({ recipients: Array.from({ length: 26 }, (_, n) => `r${n}@example.com`).join(', ') }), /^E-Mail Recipients "26 addresses" is not valid: at most 25 recipients/],
 	['an unknown schedule type', { scheduleMode: 'sometimes' }, /^Schedule Type "sometimes" is not valid/],
+	// Issue 37: the service refuses a search target without a goal; judging is never switched off for the user.
+	['a search target and no Goal (form)', { goal: '', ...search({ queries: 'acme' }) }, /^Goal "" is not valid: a search target \(Targets → Search the Web 1\) needs a goal to judge new results against \(the service refuses it without one\); write a Goal$/],
+	['a search target and a blank Goal (JSON)', { goal: '  ', ...json([{ type: 'search', queries: ['acme'] }]) }, /^Goal "" is not valid: a search target \(Targets \(JSON\) \[0\]\) needs a goal/],
 ];
 
 describe('Create: each rule fails before sending, naming the field, the value and the rule', () => {

@@ -232,7 +232,9 @@ export function buildMonitorBody(node: INode, input: MonitorInput, mode: 'create
 				node,
 				FIELD.goal,
 				goal ?? '',
-				`a search target (${t.label(n, 'search', '')}) needs a goal to judge new results against; write a goal, or switch "${FIELD.judgeEnabled}" off`,
+				create
+					? `a search target (${t.label(n, 'search', '')}) needs a goal to judge new results against (the service refuses it without one); write a Goal`
+					: `a search target (${t.label(n, 'search', '')}) needs a goal to judge new results against (the service refuses it without one); write a Goal, or switch "${FIELD.judgeEnabled}" off`,
 				itemIndex,
 			);
 		}

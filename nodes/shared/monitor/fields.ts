@@ -99,7 +99,7 @@ export const judgeField: INodeProperties = {
 export const createGoalField: INodeProperties = {
 	...goalField,
 	description:
-		'What matters to you, in plain words (at most 2000 characters). Each changed page and each new search result is judged against it. Empty: nothing is judged; every change and every new search result is reported.',
+		'What matters to you, in plain words (at most 2000 characters). Each changed page and each new search result is judged against it. Search targets need a goal. Empty: changed pages are reported unjudged.',
 };
 
 export const createJudgeField: INodeProperties = {

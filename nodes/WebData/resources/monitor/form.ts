@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { invalid } from '../../helpers/validation';
 import type { EmailInput, MonitorInput, WebhookInput } from '../../../shared/monitor/body';
-import { formLabeler, hasSearchTarget, jsonLabeler, parseTargetsJson, targetsFromForm } from '../../../shared/monitor/targets';
+import { formLabeler, jsonLabeler, parseTargetsJson, targetsFromForm } from '../../../shared/monitor/targets';
 import { timezoneOrWorkflowZone } from '../../../shared/monitor/schedule';
 import { isPlainObject } from '../../helpers/objects';
 
@@ -65,12 +65,10 @@ export function readCreateInput(ctx: IExecuteFunctions, i: number): MonitorInput
 		),
 	};
 	// Judging needs a goal: with no goal, "on" (the default) means nothing to judge, so it is not sent;
-	// "off" is sent, as it lets search targets run without a goal.
+	// "off" is sent only when the user set it. Judging is never switched off on the user's behalf: a
+	// search target without a goal is refused before sending (buildMonitorBody), as the service does.
 	const hasGoal = typeof goal === 'string' ? goal.trim() !== '' : goal !== undefined && goal !== null;
 	if (hasGoal || judge !== true) input.judgeEnabled = judge;
-	// The switch shows only with a Goal: without one, search targets report every new result
-	// unjudged (the Goal's description says so), which the service takes as judging off.
-	else if (hasSearchTarget(input.targets?.list)) input.judgeEnabled = false;
 	if (options.retentionDays !== undefined) input.retentionDays = options.retentionDays;
 	const webhook = webhookFromForm(options.webhook);
 	if (webhook) input.webhook = webhook;
