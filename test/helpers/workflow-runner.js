@@ -98,9 +98,15 @@ const credentialTypes = new Map(
 // --- Credentials -------------------------------------------------------------------------------
 /** Answers every credential reference of a node by its type, from the `credentials` option. */
 class CredentialsHelper extends workflowLib.ICredentialsHelper {
-	constructor(byType) {
+	/**
+	 * `hooks` (runner option `credentialHooks`): `read()` is awaited on every credential read (in n8n a
+	 * database read, so a test can make it slow), `send()` is called when a request is authenticated,
+	 * the last step of n8n's request helper before the request goes out.
+	 */
+	constructor(byType, hooks = {}) {
 		super();
 		this.byType = byType || {};
+		this.hooks = hooks;
 	}
 	getCredentialType(type) {
 		const credentialType = credentialTypes.get(type);
@@ -118,6 +124,7 @@ class CredentialsHelper extends workflowLib.ICredentialsHelper {
 		return this.getCredentialType(type).properties;
 	}
 	async getDecrypted(_additionalData, _nodeCredentials, type) {
+		if (this.hooks.read) await this.hooks.read();
 		const given = this.byType[type];
 		if (!given) throw new Error(`The runner was given no credentials of type "${type}"`);
 		// Like n8n: fields that are not stored get their defaults.
@@ -131,6 +138,7 @@ class CredentialsHelper extends workflowLib.ICredentialsHelper {
 		return new core.Credentials(nodeCredentials, type);
 	}
 	async authenticate(credentials, type, requestOptions, workflow, node) {
+		this.hooks.send?.();
 		const { authenticate } = this.getCredentialType(type);
 		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
 		if (authenticate && authenticate.type === 'generic') {
@@ -242,14 +250,14 @@ function makeResult(run, canceled = false) {
 }
 
 /** The IWorkflowExecuteAdditionalData of one run: what n8n's server would provide. */
-function makeAdditionalData(credentials, hooks, executionId, urlBase = 'http://127.0.0.1:5678') {
+function makeAdditionalData(credentials, hooks, executionId, urlBase = 'http://127.0.0.1:5678', credentialHooks = {}) {
 	const unsupported = (what) => async () => {
 		throw new Error(`${what} are not supported by the test runner`);
 	};
 	// By default nothing listens there (URLs are only shown); the real-server suite gives a receiver's base.
 	const url = (p) => `${urlBase.replace(/\/+$/, '')}/${p}`;
 	return {
-		credentialsHelper: new CredentialsHelper(credentials),
+		credentialsHelper: new CredentialsHelper(credentials, credentialHooks),
 		hooks,
 		executionId,
 		currentNodeExecutionIndex: 0,
@@ -285,6 +293,7 @@ function makeAdditionalData(credentials, hooks, executionId, urlBase = 'http://1
  *                tracker does when its wait time comes (through JSON, as n8n's database gives it back)
  *   executionId  the execution's id (default: with `resume`, the waiting run's own, as n8n resumes
  *                the same execution; else a new one. A Retry is a new execution: pass another id)
+ *   credentialHooks  { read?: async () => {}, send?: () => {} }: see CredentialsHelper
  * Returns { done: Promise<result>, cancel() }.
  */
 function startWorkflow(workflowJson, options = {}) {
@@ -325,7 +334,7 @@ function startWorkflow(workflowJson, options = {}) {
 			const { id, name, nodes, connections, settings } = workflow;
 			const workflowData = { id, name, nodes: Object.values(nodes), connections, settings };
 			const hooks = new core.ExecutionLifecycleHooks(mode, executionId, workflowData);
-			const additionalData = makeAdditionalData(options.credentials, hooks, executionId, options.urlBase);
+			const additionalData = makeAdditionalData(options.credentials, hooks, executionId, options.urlBase, options.credentialHooks);
 			const runExecutionData = options.resume
 				? JSON.parse(JSON.stringify(options.resume))
 				: workflowLib.createRunExecutionData({

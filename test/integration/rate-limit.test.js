@@ -96,6 +96,70 @@ describe('shared pace across concurrent items', () => {
 });
 
 /**
+ * Issue 37: a Retry-After held across items. Between a request's turn and its send nothing may wait on
+ * I/O, or a 429 read meanwhile does not stop it: n8n's request helper, left to itself, reads the
+ * credential again after the turn (a database read in n8n, slow on a busy machine), and a request given
+ * its turn before another item's 429 was read reached the service inside the Retry-After window (seen
+ * once with Parse: 1,998 ms before a 2 s Retry-After ran out). The node hands n8n the credential it read
+ * before the turn; the runner's credential hooks stand for the database (`read`) and mark the moment
+ * n8n's helper sends (`send`).
+ */
+describe('nothing between a turn and its send (issue 37)', () => {
+	const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+	test('two files at once, the first answered 429 (Retry-After 2) while the other waits on a slow credential read: no send inside the window', async () => {
+		api.fault({ method: 'POST', path: '/v2/parse', statuses: [429], retryAfter: '2', times: 1 });
+		const sends = [];
+		let slowed = false;
+		const credentialHooks = {
+			// The first credential read after both requests had their turn takes 300 ms.
+			read: async () => {
+				if (!slowed && pace.turns.length >= 2) {
+					slowed = true;
+					await sleep(300);
+				}
+			},
+			send: () => sends.push(Date.now()),
+		};
+		const result = await runWorkflow(webDataWorkflow({ resource: 'parse', operation: 'parseFile', options: { concurrency: 2 } }, pdfs(2)), {
+			credentials: { webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url } },
+			credentialHooks,
+		});
+		record(result.error);
+		expect(result.status).toBe('success');
+		const log = api.requests('/v2/parse');
+		expect(log.map((r) => r.status).sort()).toEqual([200, 200, 429]);
+		expect(pace.holds).toHaveLength(1);
+		expect(sends).toHaveLength(3);
+		const inside = sends.filter((t) => pace.holds.some((h) => t > h.from && t < h.to));
+		expect(inside).toEqual([]);
+		expect(arrivalsNotExplained(log, pace)).toEqual([]);
+	}, 30000);
+
+	test.each([
+		['Scrape', { resource: 'scrape', operation: 'scrapeUrl', url: 'https://example.com' }, '/v2/scrape', [{ json: {} }]],
+		['Parse', { resource: 'parse', operation: 'parseFile' }, '/v2/parse', pdfs(1)],
+	])('%s, retried after a 429: no credential read between any turn and its send', async (_name, parameters, path, items) => {
+		api.fault({ method: 'POST', path, statuses: [429], retryAfter: '1', times: 1 });
+		const events = [];
+		const credentialHooks = {
+			read: async () => events.push({ read: true, turns: pace.turns.length, sends: events.filter((e) => e.send).length }),
+			send: () => events.push({ send: true }),
+		};
+		const result = await runWorkflow(webDataWorkflow(parameters, items), {
+			credentials: { webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url } },
+			credentialHooks,
+		});
+		record(result.error);
+		expect(result.status).toBe('success');
+		expect(api.requests(path).map((r) => r.status)).toEqual([429, 200]);
+		expect(events.filter((e) => e.send)).toHaveLength(2);
+		// One item at a time: a read while a turn is open (more turns than sends) waits between a turn and its send.
+		expect(events.filter((e) => e.read && e.turns > e.sends)).toEqual([]);
+	}, 30000);
+});
+
+/**
  * Issue 16.4: one pace per execution. Two Web Data nodes of one workflow (as every tool call of an
  * AI Agent's turn: each is a node run of its own) share the pace of their execution and credential;
  * two executions never do.

@@ -125,6 +125,7 @@ export async function apiRequest<T = IDataObject>(
 	deps: TransportDeps = defaultDeps,
 ): Promise<T> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const credentialRef = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
 	const checkedBase = checkBaseUrl(credentials.baseUrl);
 	if (!checkedBase.ok) {
 		throw new NodeOperationError(ctx.getNode(), baseUrlMessage(checkedBase), {
@@ -204,11 +205,12 @@ export async function apiRequest<T = IDataObject>(
 		let answer: HttpAnswer | undefined;
 		let failure: ApiFailure | undefined;
 		try {
-			const response = (await ctx.helpers.httpRequestWithAuthentication.call(
-				ctx,
-				CREDENTIAL_TYPE,
-				options,
-			)) as { statusCode: number; body: unknown; headers: Record<string, unknown> };
+			// The credential read above is handed over, so n8n's helper sends at once: left to itself it
+			// reads the credential again (a database read in n8n) after the turn, and a 429 answered in
+			// the meantime would not stop this request (issue 37; FACTS.md "Pace").
+			const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options, {
+				credentialsDecrypted: { id: credentialRef?.id ?? '', name: credentialRef?.name ?? '', type: CREDENTIAL_TYPE, data: { ...credentials } },
+			})) as { statusCode: number; body: unknown; headers: Record<string, unknown> };
 			answer = { status: response.statusCode, body: response.body, headers: response.headers ?? {} };
 		} catch (error) {
 			if (signal?.aborted) throw cancelledError();
