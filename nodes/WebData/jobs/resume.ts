@@ -25,7 +25,7 @@ import {
 	RESUME_TOKEN_QUERY,
 	type WebhookRequest,
 } from '../../shared/signature';
-import { invalid, isPrivateHost, isUuid } from '../helpers/validation';
+import { hideSecrets, invalid, isPrivateHost, isUuid } from '../helpers/validation';
 import type { CompletionWaiter, OnTimeout, ResumeContext, ResumeRead } from '../types';
 
 /** Run and Wait with Wait Method "Resume on Completion Webhook": events only wake, a check entry reads the job (FACTS.md "Resume"). */
@@ -105,7 +105,7 @@ function readResumeUrl(ctx: IExecuteFunctions, i: number, serviceBaseUrl: string
 	if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !executionId || text.includes('__UNKNOWN__')) {
 		throw new NodeOperationError(node, 'n8n gave this execution no usable resume URL, so "Resume on Completion Webhook" cannot be used here', {
 			itemIndex: i,
-			description: `The resume URL was ${JSON.stringify(text)}. This happens when the node does not run as a saved workflow's step (for example as an AI tool). Set Wait Method to "Poll". Nothing was sent to the service.`,
+			description: `The resume URL was ${JSON.stringify(hideSecrets(text))}. This happens when the node does not run as a saved workflow's step (for example as an AI tool). Set Wait Method to "Poll". Nothing was sent to the service.`,
 		});
 	}
 	let service: URL | undefined;
