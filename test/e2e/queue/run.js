@@ -847,6 +847,50 @@ async function triggerProofs(x) {
 		return `${deliveries.length} deliveries (${deliveries.map((d) => d.type).join(', ')}) → ${list.length} executions on ${workers.join(', ')}`;
 	}, n8nOut);
 
+	// Issue 34.5: each webhook process knows only the pages it told. A check whose page deliveries go to
+	// one process and whose completion goes to the other brings, with the completion, the pages that
+	// process has not told (the catch-up): told a second time. What is exact is the key: a page or
+	// completion has one dedupeKey however it comes, so the example's Redis claim passes each once.
+	await step(`queue: ${label}: 5 checks whose deliveries alternate between the two webhook processes → each page and completion told at most once per process (caught-up copies counted), and each reaches "${ONCE_REDIS}" exactly once by its dedupeKey`, async () => {
+		const checks = [];
+		for (let k = 0; k < 5; k++) {
+			const logFrom = proxy.log.length;
+			const check = await fake.call('POST', `/__fake/monitor/${monitorId}/tick`);
+			await settled();
+			await settle(`the executions of check ${k + 1}`);
+			const hits = proxy.log.slice(logFrom).filter((l) => l.url === productionPath).map((l) => l.backend);
+			checks.push({ id: check.id, hits });
+		}
+		const all = await executions(id);
+		let events = 0;
+		let told = 0;
+		let caughtUp = 0;
+		let reports = 0;
+		const perCheck = [];
+		for (const c of checks) {
+			const holding = holdingId(all, c.id);
+			const items = holding.flatMap((e) => (e.data.resultData.runData[triggerNode.name]?.[0]?.data?.main?.[0] ?? []).map((it) => it.json)).filter((j) => j.checkId === c.id);
+			const keys = new Set(items.map((j) => j.dedupeKey));
+			const perKey = [...keys].map((key) => items.filter((j) => j.dedupeKey === key).length);
+			// "Change report" sets checkId from the trigger's item: an execution may also tell another check's pages.
+			const reportItems = holding.flatMap((e) => e.data.resultData.runData[ONCE_REDIS]?.[0]?.data?.main?.[0] ?? []).map((it) => it.json);
+			const passedReport = reportItems.filter((j) => j.checkId === c.id).length;
+			assert.ok(items.every((j) => typeof j.dedupeKey === 'string' && j.dedupeKey.length > 0), 'every item has a dedupeKey');
+			assert.ok(perKey.every((n) => n <= proxyBackends.length), `no page told more than once per webhook process (${perKey.join(',')})`);
+			const detail = () => holding.map((e) => `execution ${e.id}: ${(e.data.resultData.runData[triggerNode.name]?.[0]?.data?.main?.[0] ?? []).map((it) => `${it.json.event}/${String(it.json.checkId).slice(-4)}/${String(it.json.dedupeKey).slice(-6)}${it.json.caughtUp ? '/caught up' : ''}`).join(' ')} → ${oneLine(JSON.stringify(e.data.resultData.runData['Claim this delivery']?.[0]?.data?.main?.[0]?.map((it) => it.json) ?? []))}`).join('; ');
+			assert.equal(passedReport, keys.size, `check ${c.id.slice(0, 8)}…: ${keys.size} pages and completions, ${passedReport} reached "${ONCE_REDIS}" (deliveries via ${c.hits.join(' → ')}): ${detail()}`);
+			events += keys.size;
+			told += items.length;
+			caughtUp += items.filter((j) => j.caughtUp === true).length;
+			reports += passedReport;
+			perCheck.push(`${items.length}/${keys.size} via ${c.hits.map((h) => h.replace('webhook-', '')).join('')}`);
+		}
+		assert.ok(checks.some((c) => new Set(c.hits).size === 2), 'some check\'s deliveries reached both processes');
+		const note = `5 checks, ${events} pages and completions → ${told} trigger items (${caughtUp} caught up; at most ${proxyBackends.length}× each, one per webhook process), "${ONCE_REDIS}" ${reports} (exactly once each); per check items/events via process: ${perCheck.join(', ')}`;
+		console.log(`# MEASURED catch-up across webhook processes: ${note}`);
+		return note;
+	}, n8nOut);
+
 	await step(`queue: ${label}: the same webhookId delivered 3 times, alternately to both webhook processes → a second execution on the other process; with nothing else running, "Remove Duplicates" lets it through once`, async () => {
 		assert.ok(real, 'a real delivery from the previous step');
 		const before = await executions(id);
