@@ -499,15 +499,15 @@ describe('Create a Monitor for This Workflow', () => {
 		// (the new check's catch-up lists the monitor's checks once).
 		const serviceRequests = api.log.slice(requestsAfterActivation).filter((r) => r.path.startsWith('/v2/'));
 		expect(serviceRequests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /v2/monitor/${monitorId}/checks`]);
-		// (each request reads the credential twice: its base URL, then n8n's authentication)
-		expect(t.credentialsHelper.reads - readsAfterActivation).toBe(1 + 2 * serviceRequests.length);
+		// (each request reads the credential once and hands it to n8n's authentication: issue 37)
+		expect(t.credentialsHelper.reads - readsAfterActivation).toBe(1 + serviceRequests.length);
 
 		// A new activation reads the credential again.
 		await t.deactivate();
 		await t.activate();
 		const reads = t.credentialsHelper.reads;
 		expect((await runCheck(t.staticData().monitorId)).slice(3).map((d) => d.responseStatus)).toEqual([200, 200, 200]);
-		expect(t.credentialsHelper.reads - reads).toBe(1 + 2); // the secret, and the new check's one list of checks
+		expect(t.credentialsHelper.reads - reads).toBe(1 + 1); // the secret, and the new check's one list of checks
 	});
 
 	test('a signing secret changed in the credential is used at once; forged deliveries cannot make every request a credential read', async () => {
