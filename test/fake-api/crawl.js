@@ -31,7 +31,7 @@
 const { fail, badRequest, isUuid, isHttpUrl, uuidv7, iso, baseUrlOf } = require('./util');
 const { sendJobWebhook } = require('./webhooks');
 const { str, int, bool, arr, obj, rec, assertValid } = require('./validate');
-const { SCRAPE_OPTION_PROPS, refineScrapeOptions, checkScrapeOptions, fakeDocument } = require('./scrapeOptions');
+const { SCRAPE_OPTION_PROPS, refineScrapeOptions, checkScrapeOptions, fakeDocument, pageFacts, scrapeCredits } = require('./scrapeOptions');
 const rules = require('./serverRules');
 
 const PAGE_SIZE = 3;
@@ -189,7 +189,7 @@ class Jobs {
 				job.pagesHandled++;
 				if (!this.wants(job, 'page')) return;
 				if (u.includes('fake-page-error')) this.sendWebhook(job, 'page', false, [], 'Page failed: fake-page-error marker');
-				else this.sendWebhook(job, 'page', true, [fakeDocument(u, this.scrapeOptionsOf(job), { origin: job.origin, seq: `${job.id}-${i}`, ...job.pages.get(u) })]);
+				else this.sendWebhook(job, 'page', true, [fakeDocument(u, this.scrapeOptionsOf(job), { origin: job.origin, seq: `${job.id}-${i}`, zdr: job.request.zeroDataRetention === true, ...job.pages.get(u) })]);
 			};
 			this.later(job.createdAt + (job.durationMs * (i + 1)) / n - Date.now(), fire);
 		});
@@ -338,7 +338,8 @@ class Jobs {
 		const limit = queryInt('limit');
 		const done = this.finished(job, ph);
 		const options = this.scrapeOptionsOf(job);
-		const doc = (u, k) => fakeDocument(u, options, { origin: job.origin, seq: `${job.id}-${skip + k}`, ...job.pages.get(u) });
+		const zdr = job.request.zeroDataRetention === true;
+		const doc = (u, k) => fakeDocument(u, options, { origin: job.origin, seq: `${job.id}-${skip + k}`, zdr, ...job.pages.get(u) });
 		let data;
 		if (/fake-pages-\d+/.test(job.request.url ?? '')) {
 			// Cut by size: documents while they fit in PAGE_BYTES (at least one).
@@ -361,7 +362,9 @@ class Jobs {
 			status: ph.status,
 			total: job.urls.length,
 			completed: done.length,
-			creditsUsed: done.length,
+			// The credits billed for the job's pages so far (the hosted server's credits_billed_by_crawl_id
+			// sum): each finished page's metadata.creditsUsed; failed pages bill nothing (issue 35).
+			creditsUsed: done.reduce((n, u) => n + scrapeCredits(options, pageFacts(u, options), { zdr }), 0),
 			expiresAt: iso(job.createdAt + 24 * 3600 * 1000),
 			createdAt: iso(job.createdAt),
 			duration: ((ph.endAt ?? now) - job.createdAt) / 1000,

@@ -153,7 +153,11 @@ class ExtractJobs {
 			if (job.data === 'empty' || (job.data === 'nulls' && !isPlainObject(r.schema?.properties))) body.data = {};
 			else if (job.data === 'nulls') body.data = Object.fromEntries(Object.keys(r.schema.properties).map((k) => [k, null]));
 			else body.data = r.schema ? extractResult({ prompt: r.prompt, schema: r.schema, urls: job.urls.length ? job.urls : [source] }) : { answer: `Extracted for: ${r.prompt ?? 'the given pages'}`, sources: job.urls };
-			body.tokensUsed = 1200;
+			// Issue 35: tokens as the server bills them (lib/extract/usage/llm-cost.ts @ 61e38dc8
+			// calculateFinalResultCost: 2 per character of the JSON result + 300; the LLM-cost part is 0
+			// here). The credits the newest server reports (its creditsBilled) follow a rule not found in
+			// the stored server code: a fixed 5 here.
+			body.tokensUsed = Math.floor(JSON.stringify(body.data).length / 0.5 + 300);
 			body.creditsUsed = 5;
 			if (r.showSources) {
 				body.sources = Object.fromEntries(Object.keys(isPlainObject(body.data) ? body.data : {}).map((k) => [k, job.urls.length ? job.urls : [source]]));

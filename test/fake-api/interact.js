@@ -115,7 +115,9 @@ function routes(state) {
 		createdAt: iso(s.createdAtMs),
 		lastActivity: iso(s.lastActivityMs),
 	});
-	const billed = (ms) => Math.max(1, Math.ceil(ms / 60000));
+	// Issue 35: a code-only browser session bills 120 credits an hour, rounded up, at least 2 (the
+	// server's calculateBrowserSessionCredits with BROWSER_CREDITS_PER_HOUR; nodes/FACTS.md "Credits").
+	const billed = (ms) => Math.max(2, Math.ceil((ms / 3_600_000) * 120));
 
 	return [
 		[

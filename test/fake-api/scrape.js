@@ -128,6 +128,19 @@ function searchResults(body, origin, seq) {
 	return data;
 }
 
+/**
+ * The search's `creditsUsed` (issue 35; search/execute.ts of the newest stored server, nodes/FACTS.md
+ * "Credits"): every 10 results (web, news and images together, after the limit) cost 2 credits, 10
+ * with enterprise ["zdr"]; each scraped result adds its document's metadata.creditsUsed. No result,
+ * no charge.
+ */
+function searchCredits(body, data) {
+	const results = Object.values(data).flat();
+	const perTen = (body.enterprise ?? []).includes('zdr') ? 10 : 2;
+	const scraped = results.reduce((n, r) => n + (r.metadata?.creditsUsed ?? 0), 0);
+	return Math.ceil(results.length / 10) * perTen + scraped;
+}
+
 // ---- /v2/map ----
 const location = SCRAPE_OPTION_PROPS.location;
 const mapBody = obj(
@@ -196,7 +209,7 @@ function routes(state) {
 				// Marker fake-screenshot-port-<n> in the URL: the screenshot links point to 127.0.0.1:<n> (a
 				// closed port in tests: storage that cannot be reached) instead of the fake's own origin.
 				const shotPort = /fake-screenshot-port-(\d+)/.exec(url);
-				const doc = fakeDocument(url, options, { origin: shotPort ? `http://127.0.0.1:${shotPort[1]}` : originOf(ctx), seq: state.seq });
+				const doc = fakeDocument(url, options, { origin: shotPort ? `http://127.0.0.1:${shotPort[1]}` : originOf(ctx), seq: state.seq, zdr: zeroDataRetention === true });
 				charge(doc.metadata.creditsUsed);
 				state.scrapes.set(doc.metadata.scrapeId, { id: doc.metadata.scrapeId, url, createdAt: new Date().toISOString() });
 				return { status: 200, body: { success: true, data: doc } };
@@ -210,8 +223,7 @@ function routes(state) {
 				requireObject(body);
 				assertValid(searchBody, body);
 				const data = searchResults(body, originOf(ctx), state.seq);
-				const count = Object.values(data).reduce((n, r) => n + r.length, 0);
-				const creditsUsed = Math.max(1, Math.ceil(count / 10) * 2) + (body.scrapeOptions?.formats?.length ? count : 0);
+				const creditsUsed = searchCredits(body, data);
 				charge(creditsUsed);
 				return { status: 200, body: { success: true, data, creditsUsed, id: uuidFrom('search', body.query, String(state.seq)) } };
 			},

@@ -157,6 +157,46 @@ function titleFor(url) {
 	}
 }
 
+/**
+ * What billing reads of the page behind `url` (issue 35): `numPages` (a URL ending in .pdf is a
+ * 3-page PDF, cut to the pdf parser's maxPages) and `proxyUsed` ('stealth' for proxy enhanced or
+ * stealth, and for proxy auto on a URL with the marker fake-antibot, where auto escalates).
+ */
+function pageFacts(url, options = {}) {
+	const isPdf = /\.pdf($|[?#])/i.test(url);
+	const maxPages = ((options.parsers || []).find((x) => x && x.maxPages) || {}).maxPages;
+	const stealth = options.proxy === 'enhanced' || options.proxy === 'stealth' || (options.proxy === 'auto' && url.includes('fake-antibot'));
+	return { numPages: isPdf ? Math.min(3, maxPages || 3) : undefined, proxyUsed: stealth ? 'stealth' : 'basic' };
+}
+
+/** Whether PDFs are parsed (server shouldParsePDF: no `parsers` = yes; else a pdf entry). */
+const parsesPdf = (parsers) => !Array.isArray(parsers) || parsers.some((x) => x === 'pdf' || (x && x.type === 'pdf'));
+
+/**
+ * Credits of one scraped document, as the server's calculateCreditsToBeBilled (lib/scrape-billing.ts
+ * @ 61e38dc8 and the newest stored version; nodes/FACTS.md "Credits"): 1 per document; lockdown +4;
+ * a json format (or changeTracking with mode json) makes it 5 (set after lockdown, so it replaces
+ * lockdown's bonus, as the server does); question, query, highlights, audio, video +4 each; zero data
+ * retention +1 (not with lockdown); each PDF page after the first +1 when PDFs are parsed; redactPII
+ * +4 and +4 per extra PDF page; the stealth proxy +4; checkPromptInjection +4 (spec 2.1).
+ */
+function scrapeCredits(options = {}, facts = {}, { zdr = false } = {}) {
+	const formats = formatTypes(options);
+	const has = (t) => formats.some((f) => f.type === t);
+	const tracking = formats.find((f) => f.type === 'changeTracking');
+	let credits = 1;
+	if (options.lockdown) credits += 4;
+	if (has('json') || (tracking && (tracking.modes || []).includes('json'))) credits = 5;
+	for (const t of ['question', 'query', 'highlights', 'audio', 'video']) if (has(t)) credits += 4;
+	if (zdr && !options.lockdown) credits += 1;
+	const extraPages = parsesPdf(options.parsers) && facts.numPages > 1 ? facts.numPages - 1 : 0;
+	credits += extraPages;
+	if (options.redactPII) credits += 4 + 4 * extraPages;
+	if (facts.proxyUsed === 'stealth') credits += 4;
+	if (options.checkPromptInjection) credits += 4;
+	return credits;
+}
+
 /** A Document as the service returns it for `url`, with a key for each requested format. */
 /** Numbered paragraphs of the page's own text, about `chars` characters in all (at most 2 MB). */
 function longText(url, chars) {
@@ -176,7 +216,8 @@ function fakeDocument(url, scrapeOptions = {}, extra = {}) {
 	const formats = formatTypes(options);
 	const wants = (t) => formats.find((f) => f.type === t);
 	const scrapeId = uuidFrom('scrape', url, String(extra.seq ?? ''));
-	const isPdf = /\.pdf($|[?#])/i.test(url);
+	const facts = pageFacts(url, options);
+	const isPdf = facts.numPages !== undefined;
 	const is404 = url.includes('fake-404');
 	const title = extra.title ?? (is404 ? 'Page not found' : titleFor(url));
 	const long = /fake-long-(\d+)/.exec(url); // a long page: about N characters of Markdown
@@ -228,14 +269,14 @@ function fakeDocument(url, scrapeOptions = {}, extra = {}) {
 		statusCode: is404 ? 404 : 200,
 		contentType: isPdf ? 'application/pdf' : 'text/html; charset=utf-8',
 		scrapeId,
-		creditsUsed: 1 + (json ? 4 : 0) + (options.proxy === 'enhanced' ? 4 : 0),
-		proxyUsed: options.proxy === 'enhanced' ? 'stealth' : 'basic',
+		creditsUsed: scrapeCredits(options, facts, { zdr: extra.zdr }),
+		proxyUsed: facts.proxyUsed,
 		cacheState: 'miss',
 		...(is404 ? { error: 'Not Found' } : {}),
-		...(isPdf ? { numPages: Math.min(3, ((options.parsers || []).find((x) => x && x.maxPages) || {}).maxPages || 3), totalPages: 3 } : {}),
+		...(isPdf ? { numPages: facts.numPages, totalPages: 3 } : {}),
 		...(extra.metadata || {}),
 	};
 	return doc;
 }
 
-module.exports = { checkScrapeOptions, fakeDocument, scrapeOptionsSchema, SCRAPE_OPTION_PROPS, refineScrapeOptions, SCREENSHOT_PNG };
+module.exports = { checkScrapeOptions, fakeDocument, pageFacts, scrapeCredits, scrapeOptionsSchema, SCRAPE_OPTION_PROPS, refineScrapeOptions, SCREENSHOT_PNG };
