@@ -23,8 +23,10 @@
  *      token, no / wrong HMAC signature), 200 "ignored" (another run's id, a non-ending event), 400
  *      (not an envelope); the execution keeps waiting and nothing read the run
  *   3. the run's end → the completion webhook resumes it: status success, the output item is the
- *      run read once with GET /v2/agent/{id} (0 polls before the webhook), finished within 1 s of the
- *      delivery; the same delivery sent again → 409 from n8n, nothing more read
+ *      run read once with GET /v2/agent/{id} (0 polls before the webhook), finished soon after the
+ *      delivery (within 20 s, far before the first check at 80 s: woken by it; n8n 1.x: a delivery
+ *      later than 5 s after the start is read at that check); the same delivery sent again → 409 from
+ *      n8n, nothing more read
  *   4. On Timeout "Fail" + a completed run → success (the prepared timeout error is removed on resume);
  *      a failed run with "Stop With Error" → the execution fails with the run's error
  *   5. lost deliveries, the fake sending once like the open-source server: n8n is stopped while an
@@ -75,6 +77,8 @@ const TOKEN_HEADER = 'X-WebData-Resume-Token';
 const LONG = 'FAKE_DURATION_MS=18000000'; // an hour at time scale 5: proofs end runs themselves
 // n8n 1.x: a delivery within 75 s of the planned check (80 s after the start) does not wake; that check reads the job.
 const LATE_WAKE_MS = HOST.major === 1 ? 90000 : 0;
+/** A woken execution ends this soon after the delivery: far below the first check (80 s after the start). */
+const WOKEN_WITHIN_MS = 20000;
 
 const results = [];
 const captured = [];
@@ -315,7 +319,7 @@ class ResumeSuite extends Phase {
 			return seen.join('; ');
 		});
 
-		await this.step('agent resume: the run ends → its completion webhook resumes the execution within 1 s with the run read once; a repeated delivery → 409', async () => {
+		await this.step('agent resume: the run ends → its completion webhook wakes the execution (not its first check) with the run read once; a repeated delivery → 409', async () => {
 			assert.ok(run, 'needs proof 1');
 			await this.finish(run.jobId);
 			// n8n 1.x: a delivery later than 5 s after the start is within 75 s of the first check (80 s) and
@@ -340,7 +344,10 @@ class ResumeSuite extends Phase {
 			const latency = Date.parse(e.stoppedAt) - delivery.at;
 			const deferred = HOST.major === 1 && /reads the agent run at/.test(JSON.stringify(delivery.responseBody ?? ''));
 			if (deferred) assert.ok(latency > 1000, `a deferred delivery does not wake (finished ${latency} ms after it)`);
-			else assert.ok(latency < 1000, `finished ${latency} ms after the delivery (limit 1000; answer ${oneLine(JSON.stringify(delivery.responseBody))})`);
+			// What the product controls: the delivery wakes the execution, long before its first planned check
+			// (80 s after the start); how fast n8n then runs it depends on the machine (1.6 s seen with three
+			// suites side by side on 2 cores), so the bound is the check, with a wide margin, not a speed.
+			else assert.ok(latency < WOKEN_WITHIN_MS, `finished ${latency} ms after the delivery (woken by it: within ${WOKEN_WITHIN_MS} ms, the first check is 80 s after the start; answer ${oneLine(JSON.stringify(delivery.responseBody))})`);
 			const again = await this.fake.call('POST', `/__fake/redeliver/${delivery.webhookId}`);
 			assert.equal(again.responseStatus, 409, `the repeated delivery answered ${again.responseStatus}`);
 			assert.equal((await this.statusReads(run.jobId)).length, 1, 'nothing more read');

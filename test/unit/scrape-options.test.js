@@ -206,6 +206,16 @@ describe('screenshot download', () => {
 // issue 14: the server's request-schema rules (nodes/WebData/fields/serverRules.ts), the package side.
 describe('rules of the server, in the package', () => {
 	const rules = require('../../dist/nodes/WebData/fields/serverRules');
+	test('proxy: auto, basic, enhanced or stealth (baseScrapeOptions.proxy); any other value is refused naming Proxy', () => {
+		for (const proxy of ['auto', 'basic', 'enhanced', 'stealth']) expect(build({ scrapeOptions: { proxy } }).proxy).toBe(proxy);
+		for (const proxy of ['premium', 'turbo', 'Basic', '']) {
+			expect(errorOf(() => build({ scrapeOptions: { proxy } })).message).toMatch(/Proxy ".*" is not valid: one of auto, basic, enhanced, stealth/);
+		}
+	});
+	test('the JSON format\'s prompt: at most 10000 characters (jsonFormatWithOptions), refused before sending naming JSON Prompt', () => {
+		expect(build({ formats: ['json'], jsonPrompt: 'x'.repeat(10000) }).formats).toEqual([{ type: 'json', prompt: 'x'.repeat(10000) }]);
+		expect(errorOf(() => build({ formats: ['json'], jsonPrompt: 'x'.repeat(10001) })).message).toMatch(/^JSON Prompt ".*" is not valid: at most 10000 characters \(it has 10001\)/);
+	});
 	test('structured-output schemas: free-form objects refused anywhere, $ref and patternProperties fine', () => {
 		expect(rules.structuredSchemaProblem({ type: 'object', additionalProperties: true })).toMatch(/^the schema itself is an object/);
 		expect(rules.structuredSchemaProblem({ type: 'object', properties: { a: { anyOf: [{ type: 'object', additionalProperties: true }] } } })).toMatch(/^properties → a → anyOf → 0 is an object/);
