@@ -605,6 +605,16 @@ describe('Get Trace and Get Snapshot', () => {
 		},
 	);
 
+	test('Snapshot ID length: 129 characters are caught before sending; 128 (the longest the node lets through) are sent for the service to judge', async () => {
+		const refused = await run({ operation: 'getSnapshot', jobId: jobRef(UNKNOWN_JOB), snapshotId: '={{ $json.sid }}' }, { items: [{ sid: 'a'.repeat(129) }] });
+		expect(refused.status).toBe('error');
+		expect(refused.error.message).toContain('Snapshot ID');
+		expect(api.log).toHaveLength(0);
+		const sid = 'a'.repeat(128);
+		await run({ operation: 'getSnapshot', jobId: jobRef(UNKNOWN_JOB), snapshotId: '={{ $json.sid }}' }, { items: [{ sid }] });
+		expect(api.log.map((r) => r.path)).toEqual([`/v2/agent/${UNKNOWN_JOB}/snapshots/${sid}`]);
+	});
+
 	test('a Snapshot ID the service finds malformed: 400 "Invalid snapshot ID" with a hint', async () => {
 		const job = api.createAgentJob({ status: 'completed' });
 		const result = await run({ operation: 'getSnapshot', jobId: jobRef(job.id), snapshotId: 'snap_123' });

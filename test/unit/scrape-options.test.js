@@ -236,6 +236,12 @@ describe('rules of the server, in the package', () => {
 		expect(rules.pathPatternsIssue([], n(1001))).toMatchObject({ field: 'excludePaths', value: '1001 patterns' });
 		expect(rules.pathPatternsIssue(n(500), n(501))).toEqual({ value: '1001 patterns', rule: expect.stringMatching(/together take at most 1000 patterns/) });
 		expect(rules.pathPatternsIssue(Array(51).fill('a'.repeat(2000)), [])).toMatchObject({ value: '102000 characters' });
+		// The boundary of the request-wide budget: 100,000 characters pass, one more does not.
+		expect(rules.pathPatternsIssue(Array(25).fill('a'.repeat(2000)), Array(25).fill('b'.repeat(2000)))).toBeUndefined();
+		expect(rules.pathPatternsIssue(Array(25).fill('a'.repeat(2000)), [...Array(25).fill('b'.repeat(2000)), 'c'])).toEqual({
+			value: '100001 characters',
+			rule: expect.stringMatching(/together take at most 100000 characters of patterns/),
+		});
 	});
 	test('countries: the ISO table (and XK), any case', () => {
 		for (const c of ['US', 'de', 'Jp', 'XK', 'SS']) expect(rules.isCountryCode(c)).toBe(true);
