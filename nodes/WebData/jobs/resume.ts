@@ -25,7 +25,7 @@ import {
 	RESUME_TOKEN_QUERY,
 	type WebhookRequest,
 } from '../../shared/signature';
-import { hideSecrets, invalid, isPrivateHost, isUuid } from '../helpers/validation';
+import { hideSecrets, invalid, isUuid, unreachableByService } from '../helpers/validation';
 import type { CompletionWaiter, OnTimeout, ResumeContext, ResumeRead } from '../types';
 
 /** Run and Wait with Wait Method "Resume on Completion Webhook": events only wake, a check entry reads the job (FACTS.md "Resume"). */
@@ -108,16 +108,10 @@ function readResumeUrl(ctx: IExecuteFunctions, i: number, serviceBaseUrl: string
 			description: `The resume URL was ${JSON.stringify(hideSecrets(text))}. This happens when the node does not run as a saved workflow's step (for example as an AI tool). Set Wait Method to "Poll". Nothing was sent to the service.`,
 		});
 	}
-	let service: URL | undefined;
-	try {
-		service = new URL(serviceBaseUrl);
-	} catch {
-		service = undefined;
-	}
-	if (service && !isPrivateHost(service.hostname) && isPrivateHost(url.hostname)) {
+	if (unreachableByService(serviceBaseUrl, text)) {
 		throw new NodeOperationError(node, `The service cannot reach this n8n: the resume URL points to "${url.hostname}", which is not reachable from the internet`, {
 			itemIndex: i,
-			description: `The completion webhook is sent by ${service.origin} to ${url.origin}${url.pathname}. Set n8n's WEBHOOK_URL to the public address of this n8n (the one the service can reach), or set Wait Method to "Poll". Nothing was sent to the service.`,
+			description: `The completion webhook is sent by ${new URL(serviceBaseUrl).origin} to ${url.origin}${url.pathname}. Set n8n's WEBHOOK_URL to the public address of this n8n (the one the service can reach), or set Wait Method to "Poll". Nothing was sent to the service.`,
 		});
 	}
 	return text;

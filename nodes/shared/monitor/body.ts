@@ -232,9 +232,8 @@ export function buildMonitorBody(node: INode, input: MonitorInput, mode: 'create
 				node,
 				FIELD.goal,
 				goal ?? '',
-				create
-					? `a search target (${t.label(n, 'search', '')}) needs a goal to judge new results against (the service refuses it without one); write a Goal`
-					: `a search target (${t.label(n, 'search', '')}) needs a goal to judge new results against (the service refuses it without one); write a Goal, or switch "${FIELD.judgeEnabled}" off`,
+				// Create shows the judging switch only with a Goal, so only Update can offer switching it off.
+				`a search target (${t.label(n, 'search', '')}) needs a goal to judge new results against (the service refuses it without one); write a Goal${create ? '' : `, or switch "${FIELD.judgeEnabled}" off`}`,
 				itemIndex,
 			);
 		}
