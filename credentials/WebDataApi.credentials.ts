@@ -51,6 +51,14 @@ export class WebDataApi implements ICredentialType {
 			hint: 'For example https://api.firecrawl.dev, or http://localhost:3002 for a self-hosted service. No endpoint path: the node adds /v2/… itself. If Test says ECONNREFUSED or ENOTFOUND, nothing answers at this address: check the host and port.',
 		},
 		{
+			displayName: 'Credit Budget per Execution',
+			name: 'creditBudget',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 0 },
+			default: 0,
+			hint: 'Optional. The most credits one workflow execution may spend with this credential, across all Web Data nodes and the Web Data Tool; a request that cannot fit is not sent. 0 or empty: no budget.',
+		},
+		{
 			displayName: 'Webhook Signing Secret',
 			name: 'webhookSecret',
 			type: 'string',

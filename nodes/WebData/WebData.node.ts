@@ -9,6 +9,8 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { budgetFor, isBudgetError } from './budget';
+import { budgetToolResult, withCredits } from './budget/output';
 import { resourceProperties } from './fields/description';
 import { asNodeError, errorItem, isCancellation } from './helpers/items';
 import { runPool } from './helpers/pool';
@@ -196,8 +198,10 @@ export class WebData implements INodeType {
 		const resourceName = this.getNodeParameter('resource', 0) as string;
 		const operationName = this.getNodeParameter('operation', 0) as string;
 		const operation = operationOf(resourceName, operationName);
-		const checked = await continueWaiting(this, operation?.waiter);
-		if (checked) return [checked];
+		// Issue 35: one ledger per execution and credential, in the execution's custom data.
+		const budget = budgetFor(this);
+		const checked = await continueWaiting(this, operation?.waiter, budget);
+		if (checked) return [operation ? withCredits(checked, budget, operation, 0) : checked];
 		if (!operation) {
 			throw new NodeOperationError(
 				this.getNode(),
@@ -217,7 +221,7 @@ export class WebData implements INodeType {
 		}
 		// FACTS.md "Pace".
 		const pace = paceFor(paces, this.getExecutionId(), this.getNode().credentials?.[CREDENTIAL_TYPE]?.id);
-		const run: RunContext = { transportDeps: { ...defaultDeps, pace } };
+		const run: RunContext = { transportDeps: { ...defaultDeps, pace, budget } };
 		// As a tool: retries stay within a time budget.
 		if (tool) run.transportDeps.budgetMs = TOOL_RETRY_BUDGET_MS;
 		const failed = (error: unknown, i?: number) => {
@@ -229,13 +233,15 @@ export class WebData implements INodeType {
 			try {
 				out = await operation.executeAll.call(this, items, run);
 			} catch (error) {
+				// As a tool, a spent budget is the answer the model reads: it stops instead of retrying.
+				if (tool && isBudgetError(error)) return [budgetToolResult(error, budget)];
 				const nodeError = failed(error);
 				// Before n8n 2.27 the model hears the error as the tool's result.
 				const asResult = tool ? toolErrorAsResult(this, nodeError) : undefined;
 				if (asResult) return asResult;
 				throw nodeError;
 			}
-			return [tool ? toolOutput(out, tool) : out];
+			return [tool ? toolOutput(out, tool) : withCredits(out, budget, operation)];
 		}
 		const execute = operation.execute;
 		if (!execute) {
@@ -247,13 +253,15 @@ export class WebData implements INodeType {
 			results = await runPool(items.length, concurrency, async (i) => {
 				try {
 					const out = await execute.call(this, i, run);
-					return out.map((item) => ({ ...item, pairedItem: { item: i } }));
+					return withCredits(out, budget, operation, i).map((item) => ({ ...item, pairedItem: { item: i } }));
 				} catch (error) {
+					if (tool && isBudgetError(error)) throw asNodeError(this.getNode(), error, i);
 					if (this.continueOnFail() && !isCancellation(error)) return [errorItem(error, i, this.getNode())];
 					throw failed(error, i);
 				}
 			});
 		} catch (error) {
+			if (tool && isBudgetError(error)) return [budgetToolResult(error, budget)];
 			// Before n8n 2.27 the model hears the error as the tool's result.
 			const asResult = tool ? toolErrorAsResult(this, error) : undefined;
 			if (asResult) return asResult;

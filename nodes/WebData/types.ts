@@ -26,7 +26,15 @@ export type OnTimeout = 'returnStatus' | 'cancelAndFail' | 'fail';
 
 export type ResumeRead =
 	| { running: true }
-	| { running?: false; items: INodeExecutionData[]; error?: NodeOperationError; errorFacts?: IDataObject; pairedItem?: INodeExecutionData['pairedItem'] };
+	| {
+			running?: false;
+			items: INodeExecutionData[];
+			error?: NodeOperationError;
+			errorFacts?: IDataObject;
+			pairedItem?: INodeExecutionData['pairedItem'];
+			/** What the ended job reports it spent (issue 35). */
+			creditsUsed?: number;
+	  };
 
 /** How a Run and Wait's job is read with "Resume on Completion Webhook" (jobs/resume.ts). */
 export interface CompletionWaiter {
@@ -56,6 +64,8 @@ export interface Operation {
 	/** Default 1; read once per execution from item 0. */
 	concurrency?(this: IExecuteFunctions): number;
 	tool?: ToolUse;
+	/** It spends credits: its items say what it cost, and its Options hold the Credit Budget per Execution. */
+	spends?: boolean;
 	/** Body keys its fields set under another name; Custom Body Fields refuses them. */
 	bodyKeys?: Readonly<Record<string, readonly string[]>>;
 	waiter?: CompletionWaiter;

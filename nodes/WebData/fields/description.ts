@@ -12,9 +12,39 @@ export function panelOrder(properties: INodeProperties[]): INodeProperties[] {
 	return [...properties.filter((p) => !isGroup(p)), ...properties.filter(isGroup)];
 }
 
+/** In the Options of every operation that spends (issue 35); the credential holds the budget of all. */
+export const CREDIT_BUDGET_OPTION: INodeProperties = {
+	displayName: 'Credit Budget per Execution',
+	name: 'creditBudget',
+	type: 'number',
+	typeOptions: { minValue: 0, numberPrecision: 0 },
+	default: 0,
+	description:
+		"The most credits this execution may have spent with this credential when this node sends a request (all Web Data nodes count). Lower than the credential's Credit Budget per Execution only: a higher value is the credential's. A request that cannot fit is not sent. 0: the credential's budget.",
+};
+
+/** A spending operation's Options get the budget option (a collection is added where it has none). */
+function withBudgetOption(op: Operation): INodeProperties[] {
+	if (!op.spends) return op.properties;
+	const has = op.properties.some((p) => p.name === 'options' && p.type === 'collection');
+	if (!has) {
+		return [...op.properties, { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [CREDIT_BUDGET_OPTION] }];
+	}
+	return op.properties.map((p) => (p.name === 'options' && p.type === 'collection' ? { ...p, options: inOrder(p.options ?? []) } : p));
+}
+
+/** Where it belongs in the panel's alphabetical order. */
+function inOrder(options: NonNullable<INodeProperties['options']>): INodeProperties['options'] {
+	const name = CREDIT_BUDGET_OPTION.displayName;
+	const at = options.findIndex((o) => 'displayName' in o && String(o.displayName).localeCompare(name) > 0);
+	const list = [...options] as INodeProperties[];
+	list.splice(at === -1 ? list.length : at, 0, CREDIT_BUDGET_OPTION);
+	return list;
+}
+
 /** Adds `show: {resource, operation}` to each property of an operation (keeping its own rules). */
 export function forOperation(resource: string, operation: string, op: Operation): INodeProperties[] {
-	return panelOrder(op.properties).flatMap((property) => {
+	return panelOrder(withBudgetOption(op)).flatMap((property) => {
 		const shown: INodeProperties = {
 			...property,
 			displayOptions: {

@@ -1,3 +1,5 @@
+import type { CreditBudget } from '../budget';
+import { settleEndedJob } from '../budget/jobs';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
 	IDataObject,
@@ -316,7 +318,11 @@ function replay(outcome: Outcome): INodeExecutionData[] {
 }
 
 /** execute() of a check entry; undefined when this run is no check of this execution (a Retry starts anew). */
-export async function continueWaiting(ctx: IExecuteFunctions, waiter: CompletionWaiter | undefined): Promise<INodeExecutionData[] | undefined> {
+export async function continueWaiting(
+	ctx: IExecuteFunctions,
+	waiter: CompletionWaiter | undefined,
+	budget?: CreditBudget,
+): Promise<INodeExecutionData[] | undefined> {
 	const own = typeof ctx.getExecuteData === 'function' ? ctx.getExecuteData() : undefined;
 	const found = waitState(own);
 	if (!own || !found || found.phase !== 'check' || found.executionId !== String(ctx.getExecutionId())) return undefined;
@@ -360,6 +366,11 @@ export async function continueWaiting(ctx: IExecuteFunctions, waiter: Completion
 			read = undefined;
 		}
 		if (read && !read.running) {
+			// Issue 35.4: the job's hold, in the execution's ledger since it started, becomes what it spent.
+			if (budget) {
+				await budget.ready();
+				settleEndedJob(budget, state.jobId, read.creditsUsed === undefined ? undefined : { creditsUsed: read.creditsUsed }, 0, true);
+			}
 			if (read.error) return failWith(read.error, read.errorFacts, read.pairedItem);
 			return decide({ items: [...state.carried, ...read.items] });
 		}

@@ -1,15 +1,18 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
+	INodeCredentialsDetails,
 	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { Cost, CreditBudget } from '../budget';
 import { baseUrlMessage, checkBaseUrl } from './baseUrl';
 
 import { type ApiFailure, toNodeApiError } from './errors';
@@ -44,6 +47,8 @@ export interface ApiRequest {
 	hints?: Record<string, string>;
 	/** One short attempt, so the editor says at once why it cannot load. Default: on for load-options contexts. */
 	editorList?: boolean;
+	/** What it spends: reserved from the execution's credit budget before it is sent (budget/index.ts). */
+	cost?: Cost;
 }
 
 export const EDITOR_LIST_TIMEOUT_MS = 5000;
@@ -74,6 +79,8 @@ export interface TransportDeps {
 	pace?: Pace;
 	/** Tool use: a model hears back in time. */
 	budgetMs?: number;
+	/** The execution's credit budget: requests with a `cost` reserve and settle there. */
+	budget?: CreditBudget;
 }
 
 export const defaultDeps: TransportDeps = {
@@ -133,6 +140,32 @@ export async function apiRequest<T = IDataObject>(
 			itemIndex: request.itemIndex,
 		});
 	}
+	const budget = request.cost ? deps.budget : undefined;
+	if (!budget || !request.cost) return await send<T>(ctx, request, deps, credentials, credentialRef);
+	budget.setCredentialLimit(credentials.creditBudget);
+	// Refused here, nothing is sent; no await between this check and the request's first turn.
+	const hold = budget.reserve(request.cost, request.itemIndex);
+	let answer: T | undefined;
+	let answered = false;
+	try {
+		answer = await send<T>(ctx, request, deps, credentials, credentialRef);
+		answered = true;
+	} finally {
+		// Not answered with success: it spent nothing (spec 7), its hold goes back.
+		if (!answered) budget.release(hold, request.itemIndex);
+	}
+	const reported = request.cost.reported?.(answer as IDataObject);
+	budget.settle(hold, reported ?? request.cost.credits, request.itemIndex);
+	return answer as T;
+}
+
+async function send<T>(
+	ctx: ApiContext,
+	request: ApiRequest,
+	deps: TransportDeps,
+	credentials: ICredentialDataDecryptedObject,
+	credentialRef: INodeCredentialsDetails | undefined,
+): Promise<T> {
 	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
 	const secret = typeof credentials.apiKey === 'string' ? credentials.apiKey : undefined;
 	const url = resolveUrl(baseUrl, request.path);

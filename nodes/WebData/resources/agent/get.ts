@@ -1,10 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { settleEndedJob } from '../../budget/jobs';
 import { withoutEnvelope } from '../../helpers/objects';
 import { requireUuid } from '../../helpers/validation';
 import type { Operation, RunContext } from '../../types';
 import { type ApiContext, defaultDeps, type TransportDeps } from '../../transport';
 import { agentJobRequest, jobIdField } from './shared';
+import { classifyRun } from './outcome';
 
 /** The job as one flat item: id first, then what the service returned (without `success`). */
 export function jobItem(jobId: string, body: IDataObject): IDataObject {
@@ -31,6 +33,9 @@ export const get: Operation = {
 	properties: [jobIdField],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const jobId = readJobId(this, i);
-		return [{ json: await getAgentJob(this, jobId, i, run?.transportDeps) }];
+		const job = await getAgentJob(this, jobId, i, run?.transportDeps);
+		// A run started under this execution's budget gives back its hold once it ended (issue 35.3).
+		if (classifyRun(job) !== 'running') settleEndedJob(run?.transportDeps.budget, jobId, job, i);
+		return [{ json: job }];
 	},
 };

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { jobCredits } from '../../budget/jobs';
 import { type CompletionWaiter, type ResumeContext, type ResumeRead, resumeParameter } from '../../jobs/resume';
 import { getAgentJob } from './get';
 import { classifyRun, isUnsuccessful, runFacts, unsuccessfulRunError } from './outcome';
@@ -25,9 +26,10 @@ export const agentWaiter: CompletionWaiter = {
 		const outcome = classifyRun(job);
 		if (outcome === 'running') return { running: true };
 		const items = [{ json: job, pairedItem: { item: 0 } }];
-		if (!isUnsuccessful(outcome) || resumeParameter(ctx, 'onUnsuccessful', 'error') === 'outputItem') return { items };
+		const creditsUsed = jobCredits(job);
+		if (!isUnsuccessful(outcome) || resumeParameter(ctx, 'onUnsuccessful', 'error') === 'outputItem') return { items, creditsUsed };
 		const options = resumeParameter(ctx, 'options', {}) as IDataObject;
 		const maxCredits = typeof options.maxCredits === 'number' ? options.maxCredits : undefined;
-		return { items, error: unsuccessfulRunError(ctx.getNode(), job, outcome, 0, maxCredits), errorFacts: runFacts(job) };
+		return { items, error: unsuccessfulRunError(ctx.getNode(), job, outcome, 0, maxCredits), errorFacts: runFacts(job), creditsUsed };
 	},
 };

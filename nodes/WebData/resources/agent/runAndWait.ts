@@ -9,6 +9,7 @@ import { readWaitMethod, startAndWaitForWebhook, WAIT_METHOD_POLL, WAIT_METHOD_W
 import { invalid } from '../../helpers/validation';
 import { refuseEventWebhookWithResume } from '../../jobs/triggerTarget';
 import { jobConcurrency, maxWaitFieldsByMethod, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../jobs/wait';
+import { settleEndedJob } from '../../budget/jobs';
 import { defaultDeps } from '../../transport';
 import { cancelAgentRun } from './cancel';
 import { getAgentJob } from './get';
@@ -90,6 +91,7 @@ function failItem(ctx: IExecuteFunctions, error: NodeOperationError, job: IDataO
  * (Wait Method "Resume on Completion Webhook") pause the execution until the run's webhook resumes it.
  */
 export const runAndWait: Operation = {
+	spends: true,
 	tool: {
 		description:
 			'Hand an open-ended web research task to an autonomous research agent and wait for its answer (structured data). Slow (minutes) and the most expensive tool: it may spend many credits, up to its credit cap. Use it only when search and scrape are not enough.',
@@ -171,7 +173,10 @@ export const runAndWait: Operation = {
 					// It finished between the last poll and the cancel: use its final state.
 					job = await getAgentJob(this, jobId, i, deps);
 					const outcome = classifyRun(job);
-					if (outcome !== 'running') return finish(this, job, outcome, onUnsuccessful, body, i);
+					if (outcome !== 'running') {
+						settleEndedJob(deps.budget, jobId, job, i, true);
+						return finish(this, job, outcome, onUnsuccessful, body, i);
+					}
 				}
 				const error = new NodeOperationError(node, `The agent run did not finish within Max Wait (${seconds} s) and was cancelled`, {
 					itemIndex: i,
@@ -187,6 +192,7 @@ export const runAndWait: Operation = {
 			error.context.jobId = jobId;
 			return failItem(this, error, job, i);
 		}
+		settleEndedJob(deps.budget, jobId, job, i, true);
 		return finish(this, job, classifyRun(job), onUnsuccessful, body, i);
 	},
 };

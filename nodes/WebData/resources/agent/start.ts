@@ -19,6 +19,7 @@ const properties: INodeProperties[] = [
 
 /** Agent → Start: POST /v2/agent, returns the job id at once (poll it later with Get). */
 export const start: Operation = {
+	spends: true,
 	properties,
 	bodyKeys: AGENT_BODY_KEYS,
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {

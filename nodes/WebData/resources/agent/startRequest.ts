@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { invalid, isHttpUrl, parseJsonText } from '../../helpers/validation';
+import { DEFAULT_AGENT_MAX_CREDITS } from '../../budget/cost';
+import { type JobStart, reserveJob, startUnderBudget } from '../../budget/jobs';
 import { startJob } from '../../jobs/start';
 import { assertWebhookUsable, buildEventWebhook } from '../../jobs/triggerTarget';
 import type { RunContext } from '../../types';
@@ -210,9 +212,30 @@ export async function startAgentRun(
 	run?: RunContext,
 ): Promise<IDataObject> {
 	await assertWebhookUsable(ctx, body.webhook, i);
-	const { id, answer } = await startJob(ctx, { method: 'POST', path: '/agent', body, itemIndex: i, hints: AGENT_HINTS }, run?.transportDeps ?? defaultDeps, {
-		message: 'The service accepted the run but returned no job ID',
-		description: 'The run may or may not have started. Check the recent runs (Agent → Get Many) before starting it again.',
+	const reserved = await reserveAgentRun(body, i, run);
+	return await startUnderBudget(reserved, i, async () => {
+		const { id, answer } = await startJob(ctx, { method: 'POST', path: '/agent', body, itemIndex: i, hints: AGENT_HINTS }, run?.transportDeps ?? defaultDeps, {
+			message: 'The service accepted the run but returned no job ID',
+			description: 'The run may or may not have started. Check the recent runs (Agent → Get Many) before starting it again.',
+		});
+		return jobItem(id, answer);
 	});
-	return jobItem(id, answer);
+}
+
+/**
+ * Under a budget the run's Max Credits is what is left, when less than asked (issue 35.3): the service
+ * stops the run there itself (spec 3, `credit_limit_reached`). That much is held until the run ends.
+ */
+async function reserveAgentRun(body: IDataObject, i: number, run?: RunContext): Promise<JobStart | undefined> {
+	const budget = run?.transportDeps.budget;
+	if (!budget) return undefined;
+	await budget.ready();
+	const asked = typeof body.maxCredits === 'number' ? body.maxCredits : DEFAULT_AGENT_MAX_CREDITS;
+	const left = budget.left(i);
+	if (asked > left && left >= 1) {
+		body.maxCredits = Math.floor(left);
+		budget.note(i, { maxCreditsLowered: { from: asked, to: body.maxCredits } });
+	}
+	const bound = typeof body.maxCredits === 'number' ? body.maxCredits : asked;
+	return reserveJob(run, { credits: bound, what: `this agent run (Max Credits ${bound})`, lower: 'set a lower Max Credits' }, i);
 }

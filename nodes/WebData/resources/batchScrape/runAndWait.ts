@@ -22,6 +22,7 @@ export const batchWaiter = jobWaiter('batch', (entry, id, status, documents, mod
 
 /** Batch Scrape → Run and Wait: one job of all input items, waited for; one item per page. */
 export const runAndWait: Operation = {
+	spends: true,
 	tool: {
 		description:
 			'Scrape a known list of page URLs in one job and wait: returns a compact list (number, URL, title, short snippet) and a jobId; read a page\'s content with page=N and that jobId. Costs one scrape per URL.',
@@ -58,7 +59,7 @@ export const runAndWait: Operation = {
 			// As a tool, a model may ask to read a finished job's pages again: nothing new starts.
 			const reuse = readToolJobId(this, 0);
 			const id = reuse !== undefined ? requireUuid(this.getNode(), 'Read Finished Job ID', reuse, 0) : String((await startBatch(this, p.body, run)).id);
-			const outcome = await waitForJob(this, 'batch', id, { maxWaitMs, onTimeout, startedAt, i: 0, run });
+			const outcome = await waitForJob(this, 'batch', id, { maxWaitMs, onTimeout, startedAt, i: 0, run, own: reuse === undefined });
 			if (outcome.timedOut || outcome.documents.length === 0) {
 				return [...p.errors, { json: outcome.status, pairedItem: pairedAll(p.indexes) }];
 			}

@@ -7,6 +7,8 @@ import { withoutEnvelope } from '../../helpers/objects';
 import type { RunContext } from '../../types';
 import { assertWebhookUsable, triggerTargetOptions } from '../../jobs/triggerTarget';
 import { isToolRun } from '../../helpers/toolMode';
+import { documentCredits } from '../../budget/cost';
+import { reserveJob, startUnderBudget } from '../../budget/jobs';
 import { apiRequest, defaultDeps } from '../../transport';
 import { applySharedOptions, JOB_WEBHOOK_BODY_KEYS, maxConcurrencyOption, readOptions, webhookOptions, zeroDataRetentionOption } from '../crawl/fields';
 import { failOrItem, jobHints, pageJson } from '../crawl/crawlAndBatch';
@@ -82,12 +84,20 @@ export function prepare(ctx: IExecuteFunctions, items: INodeExecutionData[]): Pr
 
 export async function startBatch(ctx: IExecuteFunctions, body: IDataObject, run: RunContext): Promise<IDataObject> {
 	await assertWebhookUsable(ctx, body.webhook, 0);
-	const res = await apiRequest<IDataObject>(
-		ctx,
-		{ method: 'POST', path: '/batch/scrape', body, itemIndex: 0, hints: jobHints('batch') },
-		run?.transportDeps ?? defaultDeps,
+	// Issue 35.2: a batch that cannot fit in what is left is not sent (its URLs are the bound).
+	await run?.transportDeps.budget?.ready();
+	const urls = Array.isArray(body.urls) ? body.urls.length : 0;
+	const perPage = documentCredits(body, { zdr: body.zeroDataRetention === true });
+	const reserved = reserveJob(
+		run,
+		{ credits: urls * perPage, what: `this batch scrape (${urls} URL${urls === 1 ? '' : 's'}, at least ${perPage} credit${perPage === 1 ? '' : 's'} each)`, lower: 'send fewer URLs (split the items with Loop Over Items) or choose cheaper formats' },
+		0,
 	);
-	return withoutEnvelope(res);
+	return await startUnderBudget(reserved, 0, async () =>
+		withoutEnvelope(
+			await apiRequest<IDataObject>(ctx, { method: 'POST', path: '/batch/scrape', body, itemIndex: 0, hints: jobHints('batch') }, run?.transportDeps ?? defaultDeps),
+		),
+	);
 }
 
 export const pairedAll = (indexes: number[]): IPairedItemData[] => indexes.map((item) => ({ item }));

@@ -5,6 +5,7 @@ import { jobFailure, pairedAll, prepare, startBatch, startFields } from './share
 
 /** Batch Scrape → Start: one job with the URL of every input item; its ID at once. */
 export const start: Operation = {
+	spends: true,
 	properties: startFields,
 	async executeAll(this: IExecuteFunctions, items: INodeExecutionData[], run: RunContext): Promise<INodeExecutionData[]> {
 		const p = prepare(this, items);

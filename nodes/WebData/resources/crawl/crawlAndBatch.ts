@@ -11,6 +11,7 @@ import { webhookFieldOf } from '../../jobs/triggerTarget';
 import { type CompletionWaiter, type ResumeContext, type ResumeRead, resumeParameter, waitMethodFields } from '../../jobs/resume';
 import type { OnTimeout } from '../../jobs/wait';
 import { READ_PAGE_LIMIT, STATUS_ONLY_LIMIT } from '../../fields/serverRules';
+import { jobCredits, pastBudget, settleEndedJob } from '../../budget/jobs';
 import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';
 
 /** What Crawl and Batch Scrape share: both are jobs at `/crawl/{id}` or `/batch/scrape/{id}` with one status shape. */
@@ -193,6 +194,8 @@ export async function getStatusItems(
 	deps: TransportDeps,
 ): Promise<INodeExecutionData[]> {
 	const first = await readStatusPage(ctx, kind, id, i, deps, what === 'status' ? STATUS_ONLY_LIMIT : READ_PAGE_LIMIT);
+	// A job started under this execution's budget gives back its hold once it ended (issue 35.3).
+	if (TERMINAL.includes(String(first.status))) settleEndedJob(deps.budget, id, first, i);
 	if (what === 'status') return [{ json: statusJson(id, first) }];
 	const { status, documents } = await readAllDocuments(ctx, kind, first, i, deps);
 	if (documents.length === 0) {
@@ -213,17 +216,20 @@ export async function waitForJob(
 	ctx: IExecuteFunctions,
 	kind: JobKind,
 	id: string,
-	opts: { maxWaitMs: number; onTimeout: OnTimeout; startedAt: number; i: number; run?: RunContext },
+	opts: { maxWaitMs: number; onTimeout: OnTimeout; startedAt: number; i: number; run?: RunContext; own?: boolean },
 ): Promise<WaitOutcome> {
 	const { i, maxWaitMs } = opts;
 	const node = ctx.getNode();
 	const deps = opts.run?.transportDeps ?? defaultDeps;
+	const budget = deps.budget;
 	const noun = NOUN[kind];
 	const readOp = kind === 'crawl' ? 'Crawl → Get Status' : 'Batch Scrape → Get Status';
+	let over: { spent: number; mayUse: number } | undefined;
 	const wait = await waitFor<IDataObject>({
 		// A poll needs only the status: the smallest page.
 		read: async (pollDeps) => await readStatusPage(ctx, kind, id, i, pollDeps, STATUS_ONLY_LIMIT),
-		isTerminal: (s) => TERMINAL.includes(String(s.status)),
+		// Issue 35.3: a job that has spent past what the budget leaves it is stopped at once.
+		isTerminal: (s) => TERMINAL.includes(String(s.status)) || (over = pastBudget(budget, id, s, i)) !== undefined,
 		maxWaitMs,
 		startedAt: opts.startedAt,
 		signal: ctx.getExecutionCancelSignal(),
@@ -259,11 +265,33 @@ export async function waitForJob(
 		throw error;
 	}
 	const final = wait.status as IDataObject;
+	if (over && !TERMINAL.includes(String(final.status))) return await cancelledAtBudget(ctx, kind, id, over, i, deps);
+	settleEndedJob(budget, id, final, i, opts.own);
 	if (final.status !== 'completed') throw endedJobError(node, kind, id, final, i);
 	// The last poll asked for one document at most.
 	const first = await readStatusPage(ctx, kind, id, i, deps, READ_PAGE_LIMIT);
 	const all = await readAllDocuments(ctx, kind, first, i, deps);
 	return { status: statusJson(id, all.status), documents: all.documents, timedOut: false };
+}
+
+/** Cancelled past the budget: the pages scraped so far, and the items say so (issue 35.3). */
+async function cancelledAtBudget(
+	ctx: IExecuteFunctions,
+	kind: JobKind,
+	id: string,
+	over: { spent: number; mayUse: number },
+	i: number,
+	deps: TransportDeps,
+): Promise<WaitOutcome> {
+	await cancelJob(ctx, kind, id, i, deps);
+	const first = await readStatusPage(ctx, kind, id, i, deps, READ_PAGE_LIMIT);
+	const all = await readAllDocuments(ctx, kind, first, i, deps);
+	// What it spent by the last reading; pages finishing while it stopped count too.
+	const spent = Math.max(over.spent, jobCredits(all.status) ?? 0);
+	deps.budget?.settleJob(id, spent, i);
+	const message = `The ${NOUN[kind]} was cancelled at the credit budget: it had spent ${spent} credits where ${over.mayUse} were left for it. These are the ${all.documents.length} pages it scraped before it stopped.`;
+	deps.budget?.note(i, { cancelledAtBudget: true, message });
+	return { status: { ...statusJson(id, all.status), cancelledAtBudget: true, message }, documents: all.documents, timedOut: false };
 }
 
 export function endedJobError(node: INode, kind: JobKind, id: string, final: IDataObject, i: number): NodeOperationError {
@@ -297,13 +325,14 @@ export function jobWaiter(
 			if (first.status !== 'completed') {
 				const status = statusJson(id, first);
 				const error = endedJobError(ctx.getNode(), kind, id, first, 0);
-				return { items: [{ json: status, pairedItem }], error, errorFacts: { jobId: id, status: first.status }, pairedItem };
+				return { items: [{ json: status, pairedItem }], error, errorFacts: { jobId: id, status: first.status }, pairedItem, creditsUsed: jobCredits(first) };
 			}
 			const all = await readAllDocuments(ctx, kind, first, 0, defaultDeps);
 			const status = statusJson(id, all.status);
-			if (all.documents.length === 0) return { items: [{ json: status, pairedItem }] };
+			const creditsUsed = jobCredits(all.status);
+			if (all.documents.length === 0) return { items: [{ json: status, pairedItem }], creditsUsed };
 			const mode = resumeParameter(ctx, 'output', 'full') === 'compact' ? 'compact' : 'full';
-			return { items: pages(entry, id, status, all.documents, mode) };
+			return { items: pages(entry, id, status, all.documents, mode), creditsUsed };
 		},
 	};
 }

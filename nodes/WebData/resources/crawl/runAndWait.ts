@@ -17,6 +17,7 @@ export const crawlWaiter = jobWaiter('crawl', (entry, id, status, documents, mod
 
 /** Crawl → Run and Wait: start a crawl (or read a finished one again, as a tool), wait, one item per page. */
 export const runAndWait: Operation = {
+	spends: true,
 	tool: {
 		description:
 			'Read many pages of ONE website: follows links from a start URL and scrapes up to a limit of pages, then returns a compact list (number, URL, title, short snippet) and a jobId. Read a page\'s content with page=N and that jobId (nothing is crawled again). Costs one scrape per page crawled, so keep the limit small; takes seconds to minutes. Use scrape for one page, map only to list URLs.',
@@ -51,7 +52,7 @@ export const runAndWait: Operation = {
 		const reuse = readToolJobId(this, i);
 		const id = reuse !== undefined ? requireUuid(this.getNode(), 'Read Finished Job ID', reuse, i) : String((await startCrawl(this, body, i, run)).id);
 		try {
-			const outcome = await waitForJob(this, 'crawl', id, { maxWaitMs, onTimeout, startedAt, i, run });
+			const outcome = await waitForJob(this, 'crawl', id, { maxWaitMs, onTimeout, startedAt, i, run, own: reuse === undefined });
 			if (outcome.timedOut || outcome.documents.length === 0) return [{ json: outcome.status }];
 			return outcome.documents.map((doc) => ({ json: pageJson(id, outcome.status, doc, mode) }));
 		} catch (error) {

@@ -6,6 +6,8 @@ import { crawlDelayProblem, MAX_CRAWL_DELAY_S, pathPatternsIssue } from '../../f
 import { withoutEnvelope } from '../../helpers/objects';
 import { invalid } from '../../helpers/validation';
 import type { Operation, RunContext } from '../../types';
+import { DEFAULT_CRAWL_LIMIT, documentCredits } from '../../budget/cost';
+import { type JobStart, reserveJob, startUnderBudget } from '../../budget/jobs';
 import { apiRequest, defaultDeps } from '../../transport';
 import { applySharedOptions, checkInt, JOB_WEBHOOK_BODY_KEYS, maxConcurrencyOption, readOptions, webhookOptions, zeroDataRetentionOption } from './fields';
 import { jobHints } from './crawlAndBatch';
@@ -214,12 +216,37 @@ export function buildCrawlBody(ctx: IExecuteFunctions, i: number): IDataObject {
 
 export async function startCrawl(ctx: IExecuteFunctions, body: IDataObject, i: number, run?: RunContext): Promise<IDataObject> {
 	await assertWebhookUsable(ctx, body.webhook, i);
-	const res = await apiRequest<IDataObject>(
-		ctx,
-		{ method: 'POST', path: '/crawl', body, itemIndex: i, hints: jobHints('crawl') },
-		run?.transportDeps ?? defaultDeps,
+	const reserved = await reserveCrawl(body, i, run);
+	const res = await startUnderBudget(reserved, i, async () =>
+		withoutEnvelope(
+			await apiRequest<IDataObject>(ctx, { method: 'POST', path: '/crawl', body, itemIndex: i, hints: jobHints('crawl') }, run?.transportDeps ?? defaultDeps),
+		),
 	);
-	return withoutEnvelope(res);
+	return res;
+}
+
+/**
+ * Under a budget a crawl gets what is left as its bound (issue 35.3): its page limit is lowered so
+ * that limit × the least a page costs fits, and that much is held until it ends. `body.limit` is
+ * changed before sending; the lowering is told in the items' `credits`.
+ */
+async function reserveCrawl(body: IDataObject, i: number, run?: RunContext): Promise<JobStart | undefined> {
+	const budget = run?.transportDeps.budget;
+	if (!budget) return undefined;
+	await budget.ready();
+	const perPage = documentCredits(body.scrapeOptions as IDataObject | undefined, { zdr: body.zeroDataRetention === true });
+	const asked = typeof body.limit === 'number' ? body.limit : DEFAULT_CRAWL_LIMIT;
+	const left = budget.left(i);
+	if (asked * perPage > left && Math.floor(left / perPage) >= 1) {
+		body.limit = Math.floor(left / perPage);
+		budget.note(i, { pageLimitLowered: { from: asked, to: body.limit, creditsPerPage: perPage } });
+	}
+	const limit = typeof body.limit === 'number' ? body.limit : asked;
+	return reserveJob(
+		run,
+		{ credits: limit * perPage, what: `this crawl (Page Limit ${limit}, at least ${perPage} credit${perPage === 1 ? '' : 's'} a page)`, lower: 'lower Page Limit or choose cheaper formats' },
+		i,
+	);
 }
 
 /** Body keys of a crawl set by fields of other names (its scrape options, its webhook). */
@@ -227,6 +254,7 @@ export const CRAWL_BODY_KEYS = { limit: ['pageLimit'], ...SCRAPE_OPTION_BODY_KEY
 
 /** Crawl → Start: the crawl's ID at once. */
 export const start: Operation = {
+	spends: true,
 	properties: crawlFields,
 	bodyKeys: CRAWL_BODY_KEYS,
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {

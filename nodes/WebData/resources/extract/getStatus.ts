@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { Operation, RunContext } from '../../types';
 import { requireUuid } from '../../helpers/validation';
+import { settleEndedJob } from '../../budget/jobs';
 import { defaultDeps } from '../../transport';
 import { extractIdField } from './fields';
 import { emptyResultNote, getExtractJob } from './request';
@@ -14,6 +15,8 @@ export const getStatus: Operation = {
 		// The server refuses an id that is not a UUID: check it first.
 		const id = requireUuid(this.getNode(), 'Extract Job ID', raw, i);
 		const job = await getExtractJob(this, id, i, run?.transportDeps ?? defaultDeps);
+		// A job started under this execution's budget gives back its hold once it ended (issue 35.3).
+		if (['completed', 'failed', 'cancelled'].includes(String(job.status))) settleEndedJob(run?.transportDeps.budget, id, job, i);
 		const empty = emptyResultNote(job);
 		return [{ json: empty === undefined ? job : { ...job, emptyResult: empty } }];
 	},

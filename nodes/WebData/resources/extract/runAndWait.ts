@@ -7,6 +7,7 @@ import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
 import { waitFor } from '../../jobs/poller';
 import { jobConcurrency, maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../jobs/wait';
+import { settleEndedJob } from '../../budget/jobs';
 import { defaultDeps } from '../../transport';
 import { EXTRACT_BODY_KEYS, extractFields } from './fields';
 import { buildExtractBody, emptyResultNote, getExtractJob, readExtractParameters, startExtract } from './request';
@@ -33,6 +34,7 @@ function failOrItem(ctx: IExecuteFunctions, error: NodeOperationError, job: IDat
 
 /** Extract → Run and Wait: start a job per input item, wait for it, the extracted data. */
 export const runAndWait: Operation = {
+	spends: true,
 	bodyKeys: EXTRACT_BODY_KEYS,
 	properties: [
 		...extractFields,
@@ -78,6 +80,7 @@ export const runAndWait: Operation = {
 		});
 		// Keep what the start answered (invalidURLs) beside the status.
 		const job: IDataObject = { ...(started.invalidURLs !== undefined ? { invalidURLs: started.invalidURLs } : {}), ...(wait.status ?? { id }) };
+		if (wait.outcome === 'terminal') settleEndedJob(deps.budget, id, wait.status, i, true);
 		const seconds = Math.round(maxWaitMs / 1000);
 		if (wait.outcome === 'timeout') {
 			if (whenLate === 'returnStatus' && wait.status !== undefined) return [{ json: job }];

@@ -7,6 +7,7 @@ import { buildExtractBody, readExtractParameters, startExtract } from './request
 
 /** Extract → Start: the job's ID at once; read the result later with Get Status. */
 export const start: Operation = {
+	spends: true,
 	bodyKeys: EXTRACT_BODY_KEYS,
 	properties: extractFields,
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {

@@ -54,6 +54,7 @@ export function startBody(ctx: IExecuteFunctions, i: number): IDataObject {
 
 /** Interact → Start Session: POST /v2/interact, a standalone browser session (no scrape needed). */
 export const start: Operation = {
+	spends: true,
 	bodyKeys: { profile: ['profileName', 'saveProfileChanges'] },
 	properties: [
 		{
@@ -111,7 +112,15 @@ export const start: Operation = {
 		const body = applyCustomBody(this, i, start, startBody(this, i));
 		const answer = await apiRequest<IDataObject>(
 			this,
-			{ method: 'POST', path: '/interact', body, itemIndex: i, hints: SESSION_HINTS },
+			{
+				method: 'POST',
+				path: '/interact',
+				body,
+				itemIndex: i,
+				hints: SESSION_HINTS,
+				// Billed by the minute when it stops (nodes/FACTS.md "Credits"): a session needs its first minute left.
+				cost: { credits: 2, what: 'a browser session (at least 2 credits, its first minute)', reported: () => 0 },
+			},
 			run?.transportDeps ?? defaultDeps,
 		);
 		return [{ json: withoutEnvelope(answer) }];

@@ -19,6 +19,7 @@ export function alreadyStopped(error: unknown, target: Target): boolean {
 
 /** Interact → Stop Session: DELETE /v2/interact/{sessionId} or DELETE /v2/scrape/{jobId}/interact. */
 export const stop: Operation = {
+	spends: true,
 	properties: [
 		...targetFields,
 		{
@@ -42,6 +43,8 @@ export const stop: Operation = {
 				path: target === 'session' ? `/interact/${id}` : `/scrape/${id}/interact`,
 				itemIndex: i,
 				hints: targetHints(target),
+				// What the session cost is told when it stops: counted, never refused.
+				cost: { credits: 0, what: 'stopping the session', recordOnly: true, reported: (a) => (typeof a.creditsBilled === 'number' ? a.creditsBilled : 0) },
 			},
 			run?.transportDeps ?? defaultDeps,
 		).then(

@@ -142,6 +142,7 @@ export function buildMapBody(ctx: IExecuteFunctions, i: number): IDataObject {
 
 /** Map → Map URL: one POST /v2/map per input item; one item per link, or one item with all. */
 export const mapUrl: Operation = {
+	spends: true,
 	bodyKeys: { location: ['locationCountry'] },
 	tool: {
 		description:
@@ -158,7 +159,7 @@ export const mapUrl: Operation = {
 		const timeoutMs = (typeof body.timeout === 'number' ? body.timeout : 120_000) + 30_000;
 		const answer = await apiRequest<IDataObject>(
 			this,
-			{ method: 'POST', path: '/map', body, itemIndex: i, hints: SCRAPE_HINTS, timeoutMs },
+			{ method: 'POST', path: '/map', body, itemIndex: i, hints: SCRAPE_HINTS, timeoutMs, cost: { credits: 1, what: 'this map' } },
 			run?.transportDeps ?? defaultDeps,
 		);
 		// Older servers answer with plain URL strings; newer ones with {url, title, description}.

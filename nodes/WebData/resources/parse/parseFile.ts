@@ -2,6 +2,7 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData
 
 import { openMultipart } from '../../helpers/multipart';
 import type { Operation, RunContext } from '../../types';
+import { documentCredits, reportedCredits } from '../../budget/cost';
 import { apiRequest, defaultDeps } from '../../transport';
 import { PARSE_OPTION_GROUPS, PARSE_OPTION_LABELS, parseFileProperties } from './description';
 import { inspectFile } from './files';
@@ -42,6 +43,7 @@ const PARSE_HINTS: Record<string, string> = {
 };
 
 export const parseFile: Operation = {
+	spends: true,
 	properties: parseFileProperties,
 
 	concurrency(this: IExecuteFunctions): number {
@@ -66,6 +68,8 @@ export const parseFile: Operation = {
 				itemIndex: i,
 				timeoutMs: httpTimeoutFor(options),
 				hints: PARSE_HINTS,
+				// A file's pages are known only to the service: 1 credit a page, at least 1.
+				cost: { credits: documentCredits(options), what: `parsing ${file.fileName}`, lower: 'parse fewer pages (Max Pages)', reported: reportedCredits },
 				openUpload: async () =>
 					await openMultipart({
 						file: {

@@ -7,6 +7,7 @@ import { readScrapeOptions, requireHttpUrl, SCRAPE_HINTS, SCRAPE_OPTION_BODY_KEY
 import { errorItem, isCancellation } from '../../helpers/items';
 import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
+import { documentCredits, reportedCredits } from '../../budget/cost';
 import { apiRequest, defaultDeps } from '../../transport';
 
 const DEFAULT_CONCURRENCY = 5;
@@ -92,6 +93,7 @@ const properties: INodeProperties[] = [
 
 /** Scrape → Scrape URL: one POST /v2/scrape per input item, one output item per URL. */
 export const scrapeUrl: Operation = {
+	spends: true,
 	bodyKeys: SCRAPE_OPTION_BODY_KEYS,
 	tool: {
 		description:
@@ -139,9 +141,18 @@ export const scrapeUrl: Operation = {
 
 		const timeout = typeof scrapeOptions.timeout === 'number' ? scrapeOptions.timeout : 60_000;
 		const waitFor = typeof scrapeOptions.waitFor === 'number' ? scrapeOptions.waitFor : 0;
+		const pageCost = documentCredits(body, { zdr: body.zeroDataRetention === true });
 		const answer = await apiRequest<IDataObject>(
 			this,
-			{ method: 'POST', path: '/scrape', body, itemIndex: i, hints: SCRAPE_HINTS, timeoutMs: timeout + waitFor + 30_000 },
+			{
+				method: 'POST',
+				path: '/scrape',
+				body,
+				itemIndex: i,
+				hints: SCRAPE_HINTS,
+				timeoutMs: timeout + waitFor + 30_000,
+				cost: { credits: pageCost, what: 'this scrape', lower: pageCost > 1 ? 'choose fewer premium formats (JSON makes a page 5 credits) or the basic proxy' : undefined, reported: reportedCredits },
+			},
 			run?.transportDeps ?? defaultDeps,
 		);
 		const doc = (answer.data ?? {}) as IDataObject;

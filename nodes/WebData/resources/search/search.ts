@@ -6,6 +6,7 @@ import { readScrapeOptions, SCRAPE_HINTS, SCRAPE_OPTION_BODY_KEYS, scrapeOptionP
 import { COUNTRY_RULE, isCountryCode, isSearchDomain, requestTimeoutProblem, SCRAPE_TIMEOUT_MS, SEARCH_FORMATS } from '../../fields/serverRules';
 import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
+import { reportedCredits, searchCredits } from '../../budget/cost';
 import { apiRequest, defaultDeps } from '../../transport';
 
 export const SOURCES = ['web', 'news', 'images'];
@@ -257,6 +258,7 @@ export function resultJson(source: string, result: IDataObject, compact: boolean
 
 /** Search → Search: one POST /v2/search per input item, one output item per result. */
 export const search: Operation = {
+	spends: true,
 	bodyKeys: { limit: ['maxResults'], ...SCRAPE_OPTION_BODY_KEYS, tbs: ['timeRange'] },
 	tool: {
 		description:
@@ -275,7 +277,20 @@ export const search: Operation = {
 		const timeoutMs = (typeof body.timeout === 'number' ? body.timeout : 60_000) + (typeof scrapeTimeout === 'number' ? scrapeTimeout : 0) + 30_000;
 		const answer = await apiRequest<IDataObject>(
 			this,
-			{ method: 'POST', path: '/search', body, itemIndex: i, hints: SCRAPE_HINTS, timeoutMs },
+			{
+				method: 'POST',
+				path: '/search',
+				body,
+				itemIndex: i,
+				hints: SCRAPE_HINTS,
+				timeoutMs,
+				cost: {
+					credits: searchCredits(body),
+					what: `this search (up to ${String(body.limit ?? 5)} results${body.scrapeOptions ? ', each scraped' : ''})`,
+					lower: 'lower Limit, or do not scrape the results',
+					reported: reportedCredits,
+				},
+			},
 			run?.transportDeps ?? defaultDeps,
 		);
 		const data = (answer.data ?? {}) as IDataObject;

@@ -1,0 +1,64 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { RunContext } from '../types';
+import type { Cost, CreditBudget, Hold } from './index';
+
+/**
+ * Jobs under a budget (issue 35.3): a crawl, batch, extract or agent run reserves its bound before it
+ * starts and holds it, by job ID, in the execution's ledger until it ends, so a wait on another worker
+ * still counts it; when it ends its hold becomes what the service reports it spent.
+ */
+
+export interface JobStart {
+	budget: CreditBudget;
+	hold: Hold;
+}
+
+/** Reserves `cost` for a job about to start (refused: nothing is sent); undefined without a budget in play. */
+export function reserveJob(run: RunContext | undefined, cost: Cost, i: number): JobStart | undefined {
+	const budget = run?.transportDeps.budget;
+	if (!budget) return undefined;
+	return { budget, hold: budget.reserve(cost, i) };
+}
+
+/** Sends the start; the hold goes to the job when it has an ID, back to the budget when the start fails. */
+export async function startUnderBudget<T extends { id?: unknown }>(reserved: JobStart | undefined, i: number, start: () => Promise<T>): Promise<T> {
+	let started: T | undefined;
+	try {
+		started = await start();
+	} finally {
+		if (started === undefined) reserved?.budget.release(reserved.hold, i);
+	}
+	if (reserved) {
+		if (typeof started.id === 'string' && started.id !== '') reserved.budget.holdForJob(reserved.hold, started.id, i);
+		else reserved.budget.settle(reserved.hold, reserved.hold.credits, i);
+	}
+	return started;
+}
+
+/** What the service reports a job spent so far (`creditsUsed`), or undefined. */
+export function jobCredits(status: IDataObject | undefined): number | undefined {
+	const v = status?.creditsUsed;
+	return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+/**
+ * The job ended: its hold becomes what it reports (the hold when it reports nothing). A job with no
+ * hold counts only when this call started it (`own`): reading someone else's job spends nothing.
+ */
+export function settleEndedJob(budget: CreditBudget | undefined, jobId: string, status: IDataObject | undefined, i = 0, own = false): void {
+	if (!budget) return;
+	const held = budget.jobHold(jobId);
+	const reported = jobCredits(status);
+	if (held > 0) budget.settleJob(jobId, reported ?? held, i);
+	else if (own && reported !== undefined) budget.settleJob(jobId, reported, i);
+}
+
+/** Whether a running job has spent past what it may (its hold and what nothing else took). */
+export function pastBudget(budget: CreditBudget | undefined, jobId: string, status: IDataObject | undefined, i = 0): { spent: number; mayUse: number } | undefined {
+	if (!budget) return undefined;
+	const spent = jobCredits(status);
+	if (spent === undefined) return undefined;
+	const mayUse = budget.leftForJob(jobId, i);
+	return spent > mayUse ? { spent, mayUse } : undefined;
+}

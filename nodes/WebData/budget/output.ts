@@ -1,0 +1,41 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import type { Operation } from '../types';
+import type { CreditBudget, CreditBudgetError } from './index';
+import { TOTAL_KEY } from './ledger';
+
+/**
+ * What an operation's items say it cost (issue 35): `credits.used` by this node for the input item
+ * (the whole request or job, also on each of its pages), `credits.execution` by every Web Data node of
+ * the execution so far (also `$execution.customData.get("webdata_credits")`), and with a budget
+ * `budget` and `left`. Only operations that spend (`Operation.spends`).
+ */
+export function withCredits(items: INodeExecutionData[], budget: CreditBudget, operation: Operation, i?: number): INodeExecutionData[] {
+	if (!operation.spends) return items;
+	const facts = budget.facts(i ?? 0);
+	const used = budget.spentFor(i);
+	// Nothing spent and no budget (a paused Run and Wait, a session started): nothing to tell.
+	if (used === 0 && !facts && budget.notes.size === 0) return items;
+	const credits: IDataObject = { used, execution: budget.total() };
+	if (facts) Object.assign(credits, { budget: facts.budget, left: facts.left });
+	Object.assign(credits, i === undefined ? budget.notes.get(0) : budget.notes.get(i));
+	return items.map((item) => (item.json.credits === undefined ? { ...item, json: { ...item.json, credits } } : item));
+}
+
+/** As a tool: the refusal is the call's result, so the model stops instead of calling again. */
+export function budgetToolResult(error: CreditBudgetError, budget: CreditBudget): INodeExecutionData[] {
+	const facts = budget.facts() ?? {};
+	return [
+		{
+			json: {
+				creditBudgetReached: true,
+				message: `${error.message}. Nothing was sent. The web data tools of this run have no credits left for this: do not call them again for it; answer with what you have, and say that the credit budget of this run was reached.`,
+				budget: facts.budget,
+				spent: facts.spent,
+				left: facts.left,
+				spentKey: TOTAL_KEY,
+			},
+			pairedItem: { item: 0 },
+		},
+	];
+}
