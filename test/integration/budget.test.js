@@ -5,7 +5,8 @@
  * received (a refused request is never sent) and on what the items and the execution's custom data
  * hold. Build first.
  */
-const { runWorkflow } = require('../helpers/workflow-runner');
+const { runWorkflow, nodeTypes } = require('../helpers/workflow-runner');
+const { registerToolVariant } = require('../helpers/tool-variant');
 const { CANARY_KEY, record } = require('../helpers/canary');
 const { NODE, useFakeApi, resourceRunner } = require('../helpers/resource-suite');
 
@@ -20,6 +21,40 @@ async function runBudget(resource, parameters, { budget, items = [{}], node = {}
 	const result = await runWorkflow(workflow(parameters, { items, node }), { credentials: withBudget(budget) });
 	record(result.error);
 	return result;
+}
+
+const TOOL_TYPE = registerToolVariant();
+
+/** A node that fills the execution's custom data with `count` keys of its own (n8n keeps 10). */
+const FILLER = 'test.customDataFiller';
+if (!nodeTypes.has(FILLER)) {
+	nodeTypes.register(FILLER, {
+		description: { displayName: 'Filler', name: 'customDataFiller', group: ['transform'], version: 1, description: '', defaults: { name: 'Filler' }, inputs: ['main'], outputs: ['main'], properties: [{ displayName: 'Count', name: 'count', type: 'number', default: 10 }] },
+		async execute() {
+			const store = this.getWorkflowDataProxy(0).$execution.customData;
+			const count = this.getNodeParameter('count', 0);
+			for (let k = 0; k < count; k++) store.set(`user_key_${k}`, 'x');
+			return [this.getInputData()];
+		},
+	});
+}
+
+/** Start → (Filler) → one Web Data node of `type`; the model's arguments are the input item. */
+function oneNode(type, parameters, { args = {}, filler } = {}) {
+	const nodes = [
+		{ id: 'n1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{ id: 'n2', name: 'Arguments', type: 'test.items', typeVersion: 1, position: [200, 0], parameters: { items: JSON.stringify([{ json: args }]) } },
+		{ id: 'n4', name: NODE, type, typeVersion: 1, position: [600, 0], parameters, credentials: { webDataApi: { id: 'c1', name: 'Web Data account' } } },
+	];
+	const connections = { Start: { main: [[{ node: 'Arguments', type: 'main', index: 0 }]] } };
+	if (filler !== undefined) {
+		nodes.push({ id: 'n3', name: 'Filler', type: FILLER, typeVersion: 1, position: [400, 0], parameters: { count: filler } });
+		connections.Arguments = { main: [[{ node: 'Filler', type: 'main', index: 0 }]] };
+		connections.Filler = { main: [[{ node: NODE, type: 'main', index: 0 }]] };
+	} else {
+		connections.Arguments = { main: [[{ node: NODE, type: 'main', index: 0 }]] };
+	}
+	return { nodes, connections, settings: { executionOrder: 'v1' } };
 }
 
 const customData = (result) => result.run.data.resultData.metadata ?? {};
@@ -171,5 +206,63 @@ describe('the sum is the execution\'s', () => {
 		expect(result.status).toBe('success');
 		expect(result.json(NODE)[0].credits).toEqual({ used: 5, execution: 5 });
 		expect(customData(result)).toEqual({ webdata_credits: '5' });
+	});
+});
+
+describe('as a tool', () => {
+	test('a call that cannot fit answers the model that the budget is spent, as its result: the run goes on, nothing is sent', async () => {
+		const result = await runWorkflow(oneNode(TOOL_TYPE, { resource: 'search', operation: 'search' }, { args: { query: 'cats', limit: 30 } }), { credentials: withBudget(4) });
+		expect(result.status).toBe('success');
+		const [answer] = result.json(NODE);
+		expect(answer).toMatchObject({ creditBudgetReached: true, budget: 4, spent: 0, left: 4 });
+		expect(answer.message).toMatch(/^Credit budget reached: This search \(up to 30 results\) would cost at least 6 credits, and 4 of this execution's 4 are left\. Nothing was sent\. .*do not call them again/);
+		expect(api.requests({ method: 'POST', path: '/v2/search' })).toHaveLength(0);
+	});
+
+	test('a call that fits is sent and counted', async () => {
+		const result = await runWorkflow(oneNode(TOOL_TYPE, { resource: 'search', operation: 'search' }, { args: { query: 'cats', limit: 5 } }), { credentials: withBudget(4) });
+		expect(result.status).toBe('success');
+		expect(api.requests({ method: 'POST', path: '/v2/search' })).toHaveLength(1);
+		expect(customData(result).webdata_credits).toBe('2');
+	});
+});
+
+describe("n8n's custom data limit (10 keys per execution)", () => {
+	test('with no room for the ledger the budget cannot be kept: refused before sending, saying why and what to do', async () => {
+		const result = await runWorkflow(oneNode('n8n-nodes-webdata.webData', { resource: 'scrape', url: 'https://example.com', formats: ['markdown'] }, { filler: 10 }), { credentials: withBudget(5) });
+		expect(result.status).toBe('error');
+		expect(result.error.message).toBe("The credit budget cannot be kept: the execution's custom data has no room for it");
+		expect(result.error.description).toContain('at most 10 custom data keys');
+		expect(api.requests({ method: 'POST', path: '/v2/scrape' })).toHaveLength(0);
+	});
+
+	test('nine keys of the user leave room for the ledger (and the total, when it fits)', async () => {
+		const result = await runWorkflow(oneNode('n8n-nodes-webdata.webData', { resource: 'scrape', url: 'https://example.com', formats: ['markdown'] }, { filler: 9 }), { credentials: withBudget(5) });
+		expect(result.status).toBe('success');
+		expect(ledger(result).c.c1).toEqual({ s: 1, r: 0 });
+		expect(result.json(NODE)[0].credits).toEqual({ used: 1, execution: 1, budget: 5, left: 4 });
+	});
+});
+
+describe('Monitor → Create says what its schedule and targets mean per day', () => {
+	test('checks, page visits and credits per day by the service\'s monitor estimate (judged pages count twice)', async () => {
+		const targets = [
+			{ type: 'scrape', urls: ['https://acme.example/a', 'https://acme.example/b'] },
+			{ type: 'crawl', url: 'https://acme.example/blog', crawlOptions: { limit: 5 }, scrapeOptions: { formats: ['markdown', { type: 'json', prompt: 'the posts' }] } },
+			{ type: 'search', queries: ['acme funding', 'acme hires'], maxResults: 15 },
+		];
+		const result = await runBudget('monitor', { operation: 'create', name: 'Acme', goal: 'Funding news', scheduleMode: 'cron', cron: '0 */6 * * *', timezone: 'UTC', targetsSource: 'json', targetsJson: JSON.stringify(targets) }, { budget: 0 });
+		expect(result.status).toBe('success');
+		const [monitor] = result.json(NODE);
+		// 4 checks a day; per check 2 + 5 pages, 30 results; credits: (2×1 + 5×5)×2 judged + 2 queries × 2×2 + 30 judged = 54 + 8 + 30 = 92.
+		expect(monitor.dailyEstimate).toMatchObject({ checksPerDay: 4, pagesPerCheck: 7, searchResultsPerCheck: 30, pageVisitsPerDay: 28, creditsPerDay: 368 });
+		expect(monitor.dailyEstimate.note).toMatch(/^At most 368 credits a day by the service's monitor estimate \(4 checks a day; each check up to 7 pages and 30 search results, judged against the goal\)/);
+	});
+
+	test('weekdays at 9: five checks in seven days', async () => {
+		const result = await runBudget('monitor', { operation: 'create', name: 'Acme', scheduleMode: 'cron', cron: '0 9 * * 1-5', timezone: 'UTC', targetsSource: 'json', targetsJson: JSON.stringify([{ type: 'scrape', urls: ['https://acme.example/a'] }]) }, { budget: 0 });
+		const [monitor] = result.json(NODE);
+		expect(monitor.dailyEstimate.checksPerDay).toBeCloseTo(5 / 7, 1);
+		expect(monitor.dailyEstimate.creditsPerDay).toBe(1);
 	});
 });

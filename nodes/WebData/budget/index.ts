@@ -115,7 +115,10 @@ export class CreditBudget {
 	/** Spent by every Web Data node of this execution (all credentials). */
 	total(): number {
 		const n = Number(this.store.get(TOTAL_KEY));
-		return Number.isFinite(n) && n > 0 ? n : 0;
+		const written = Number.isFinite(n) && n > 0 ? n : 0;
+		// With one custom data key free the ledger takes it: the total is then the ledger's.
+		const inLedger = Object.values(this.ledger().c).reduce((sum, a) => sum + a.s, 0);
+		return Math.max(written, inLedger);
 	}
 
 	/** Takes `cost.credits` from what is left, or refuses: nothing may be sent then. */

@@ -108,6 +108,23 @@ function cronFieldValues(text: string, field: CronField): Set<number> | string {
 const DAY_MS = 24 * 60 * 60 * 1000;
 const SEARCH_DAYS = 366;
 
+/**
+ * How many checks a valid cron expression runs per day, on average over the next year (days whose
+ * day of month, month and day of week all match, times its minutes × hours); undefined if invalid.
+ */
+export function cronRunsPerDay(expression: string, now: Date = new Date()): number | undefined {
+	if (cronProblem(expression, now) !== undefined) return undefined;
+	const sets = expression.trim().split(/\s+/).map((part, n) => cronFieldValues(part, CRON_FIELDS[n]) as Set<number>);
+	const [minutes, hours, daysOfMonth, months, daysOfWeek] = sets;
+	const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+	let runDays = 0;
+	for (let k = 0; k < SEARCH_DAYS; k++) {
+		const day = new Date(today + k * DAY_MS);
+		if (daysOfMonth.has(day.getUTCDate()) && months.has(day.getUTCMonth() + 1) && daysOfWeek.has(day.getUTCDay())) runDays++;
+	}
+	return (runDays / SEARCH_DAYS) * minutes.size * hours.size;
+}
+
 /** Why the service would refuse a five-field cron expression; `now` matters only for the run-within-a-year rule. */
 export function cronProblem(expression: string, now: Date = new Date()): string | undefined {
 	const parts = expression.trim().split(/\s+/);

@@ -4,6 +4,7 @@ import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import type { Operation, RunContext } from '../../types';
 import { buildMonitorBody, refuseUnreachableWebhook } from '../../../shared/monitor/body';
 import { createMonitor } from '../../../shared/monitor/api';
+import { monitorDailyEstimate } from '../../../shared/monitor/estimate';
 import {
 	cronField,
 	emailField,
@@ -83,6 +84,9 @@ export const create: Operation = {
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const body = applyCustomBody(this, i, create, buildMonitorBody(this.getNode(), readCreateInput(this, i), 'create', i));
 		await refuseUnreachableWebhook(this, body, i);
-		return [{ json: await createMonitor(this, body, i, run?.transportDeps) }];
+		const monitor = await createMonitor(this, body, i, run?.transportDeps);
+		// Issue 35.5: what its schedule and targets mean per day, before the first check spends.
+		const daily = monitorDailyEstimate(body);
+		return [{ json: daily ? { ...monitor, dailyEstimate: daily } : monitor }];
 	},
 };

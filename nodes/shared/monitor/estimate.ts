@@ -1,0 +1,73 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { cronRunsPerDay, scheduleTextCron } from './schedule';
+
+/**
+ * What a monitor's schedule and targets mean per day (issue 35.5), by the service's own monitor
+ * estimate (nodes/FACTS.md "Credits", Monitors row): a scrape target visits its URLs, a crawl target
+ * up to its page limit (default 10,000), each page 1 credit (5 with a JSON format or JSON change
+ * tracking), twice with judging against a goal; a search target 2 credits per 10 results of each query
+ * and 1 per judged result. An estimate of the most a day can cost, not what the service charges.
+ */
+
+const DEFAULT_CRAWL_LIMIT = 10_000;
+const DEFAULT_SEARCH_RESULTS = 10;
+
+function pageCredits(scrapeOptions: unknown): number {
+	const formats = (scrapeOptions as IDataObject | undefined)?.formats;
+	if (!Array.isArray(formats)) return 1;
+	const json = formats.some((f) => {
+		if (f === 'json') return true;
+		const o = f as IDataObject;
+		return typeof o === 'object' && o !== null && (o.type === 'json' || (o.type === 'changeTracking' && Array.isArray(o.modes) && (o.modes as unknown[]).includes('json')));
+	});
+	return json ? 5 : 1;
+}
+
+/** Checks per day of the body's schedule, or undefined when it cannot be read. */
+function runsPerDay(schedule: unknown): number | undefined {
+	const s = (schedule ?? {}) as IDataObject;
+	if (typeof s.cron === 'string') return cronRunsPerDay(s.cron);
+	if (typeof s.text === 'string') {
+		const parsed = scheduleTextCron(s.text);
+		return 'cron' in parsed ? cronRunsPerDay(parsed.cron) : undefined;
+	}
+	return undefined;
+}
+
+const round = (n: number): number => Math.round(n * 10) / 10;
+
+/** `{checksPerDay, pagesPerCheck, searchResultsPerCheck, pageVisitsPerDay, creditsPerDay, note}`, or undefined. */
+export function monitorDailyEstimate(body: IDataObject): IDataObject | undefined {
+	const checks = runsPerDay(body.schedule);
+	const targets = Array.isArray(body.targets) ? (body.targets as IDataObject[]) : [];
+	if (checks === undefined || targets.length === 0) return undefined;
+	const judged = typeof body.goal === 'string' && body.goal !== '' && body.judgeEnabled !== false;
+	let pages = 0;
+	let results = 0;
+	let credits = 0;
+	for (const t of targets) {
+		if (t.type === 'scrape') {
+			const n = Array.isArray(t.urls) ? t.urls.length : 1;
+			pages += n;
+			credits += n * pageCredits(t.scrapeOptions) * (judged ? 2 : 1);
+		} else if (t.type === 'crawl') {
+			const limit = Number((t.crawlOptions as IDataObject | undefined)?.limit ?? DEFAULT_CRAWL_LIMIT);
+			pages += limit;
+			credits += limit * pageCredits(t.scrapeOptions) * (judged ? 2 : 1);
+		} else if (t.type === 'search') {
+			const queries = Array.isArray(t.queries) ? t.queries.length : 1;
+			const perQuery = Number(t.maxResults ?? DEFAULT_SEARCH_RESULTS);
+			results += queries * perQuery;
+			credits += queries * Math.ceil(perQuery / 10) * 2 + (judged ? queries * perQuery : 0);
+		}
+	}
+	return {
+		checksPerDay: round(checks),
+		pagesPerCheck: pages,
+		searchResultsPerCheck: results,
+		pageVisitsPerDay: round(pages * checks),
+		creditsPerDay: Math.ceil(credits * checks),
+		note: `At most ${Math.ceil(credits * checks)} credits a day by the service's monitor estimate (${round(checks)} checks a day; each check up to ${pages} page${pages === 1 ? '' : 's'}${results ? ` and ${results} search results` : ''}${judged ? ', judged against the goal' : ''}). Unchanged pages cost the same; a crawl target counts its page limit.`,
+	};
+}
