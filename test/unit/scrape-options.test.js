@@ -240,6 +240,26 @@ describe('rules of the server, in the package', () => {
 		expect(rules.actionsWaitMs([{ type: 'wait', milliseconds: 2000 }, { type: 'wait', selector: '#a' }, { type: 'click', selector: '#b' }])).toBe(3000);
 		expect(errorOf(() => build({ scrapeOptions: { actions: '[{"type":"wait","milliseconds":60000},{"type":"wait","selector":"#a"}]' } })).message).toMatch(/add up to 61000 ms/);
 	});
+	// issue 37: the accepted side of each wait and action limit.
+	test('actions: 50 actions and wait actions of exactly 60 s pass', () => {
+		const fifty = JSON.stringify(Array.from({ length: 50 }, () => ({ type: 'scroll' })));
+		expect(build({ scrapeOptions: { actions: fifty } }).actions).toHaveLength(50);
+		expect(build({ scrapeOptions: { actions: '[{"type":"wait","milliseconds":59000},{"type":"wait","selector":"#a"}]' } }).actions).toHaveLength(2);
+	});
+	test('waitFor: a whole number of milliseconds, 0 or more', () => {
+		expect(build({ scrapeOptions: { waitFor: 0 } }).waitFor).toBeUndefined();
+		expect(build({ scrapeOptions: { waitFor: 1 } }).waitFor).toBe(1);
+		expect(errorOf(() => build({ scrapeOptions: { waitFor: 1500.5 } })).message).toMatch(/^Scrape Options → Wait For \(Milliseconds\) 1500.5 is not valid: a whole number of milliseconds, 0 or more/);
+		expect(errorOf(() => build({ scrapeOptions: { waitFor: -1 } })).message).toMatch(/^Scrape Options → Wait For \(Milliseconds\) -1 is not valid/);
+	});
+	test('JSON format prompt: at most 10000 characters', () => {
+		expect(build({ formats: ['json'], jsonPrompt: 'p'.repeat(10000) }).formats).toEqual([{ type: 'json', prompt: 'p'.repeat(10000) }]);
+		expect(errorOf(() => build({ formats: ['json'], jsonPrompt: 'p'.repeat(10001) })).message).toMatch(/^JSON Prompt "p+…" is not valid: at most 10000 characters \(it has 10001\)/);
+	});
+	test('proxy: auto, basic, enhanced and stealth; any other value is refused by name', () => {
+		for (const proxy of ['auto', 'basic', 'enhanced', 'stealth']) expect(build({ scrapeOptions: { proxy } }).proxy).toBe(proxy);
+		expect(errorOf(() => build({ scrapeOptions: { proxy: 'premium' } })).message).toBe('Scrape Options → Proxy "premium" is not valid: one of auto, basic, enhanced, stealth');
+	});
 	// issue 14: types.ts @ 61e38dc8 (2025-08, self-hosted servers): with actions, waitFor + wait actions ≤ 60 s.
 	test('with actions, Wait For and the wait actions together at most 60 s (the 2025-08 server); nothing is sent past it', () => {
 		expect(build({ scrapeOptions: { waitFor: 30000, actions: '[{"type":"wait","milliseconds":29000},{"type":"wait","selector":"#a"}]' } })).toMatchObject({ waitFor: 30000 });
