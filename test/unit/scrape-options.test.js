@@ -231,6 +231,12 @@ describe('rules of the server, in the package', () => {
 		for (const c of ['US', 'de', 'Jp', 'XK', 'SS']) expect(rules.isCountryCode(c)).toBe(true);
 		for (const c of ['XX', 'UK', 'EU', 'ZZ']) expect(rules.isCountryCode(c)).toBe(false);
 	});
+	test('countries: exactly the 249 ISO 3166-1 codes and XK among all two-letter codes', () => {
+		const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+		const codes = [...letters].flatMap((a) => [...letters].map((b) => a + b));
+		expect(codes.filter((c) => rules.isCountryCode(c))).toHaveLength(250);
+		for (const c of ['AX', 'BQ', 'CW', 'SX', 'ZW']) expect(rules.isCountryCode(c)).toBe(true);
+	});
 	test('crawl delay: above 0 and at most 60', () => {
 		expect(rules.crawlDelayProblem(0.5)).toBeUndefined();
 		expect(rules.crawlDelayProblem(60)).toBeUndefined();
