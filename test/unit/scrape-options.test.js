@@ -227,6 +227,16 @@ describe('rules of the server, in the package', () => {
 		expect(rules.pathPatternsIssue(n(500), n(501))).toEqual({ value: '1001 patterns', rule: expect.stringMatching(/together take at most 1000 patterns/) });
 		expect(rules.pathPatternsIssue(Array(51).fill('a'.repeat(2000)), [])).toMatchObject({ value: '102000 characters' });
 	});
+	// issue 37: the edges of the request-wide character budget, and the order of collectPathPatternIssues.
+	test('path patterns: 100,000 characters together pass, 100,001 do not; the caps are checked before each pattern', () => {
+		const fifty = Array(50).fill('a'.repeat(2000));
+		expect(rules.pathPatternsIssue(fifty, [])).toBeUndefined();
+		expect(rules.pathPatternsIssue(fifty, ['b'])).toEqual({ value: '100001 characters', rule: expect.stringMatching(/together take at most 100000 characters/) });
+		const n = (k) => Array.from({ length: k }, (_, i) => `p${i}`);
+		expect(rules.pathPatternsIssue(['blog/(?=2025)', ...n(1000)], [])).toMatchObject({ field: 'includePaths', value: '1001 patterns' });
+		expect(rules.pathPatternsIssue(['(a)\\1'], n(1000))).toMatchObject({ value: '1001 patterns', rule: expect.stringMatching(/together/) });
+		expect(rules.pathPatternsIssue(['(a)\\1', ...fifty], ['b'])).toMatchObject({ value: '100006 characters' });
+	});
 	test('countries: the ISO table (and XK), any case', () => {
 		for (const c of ['US', 'de', 'Jp', 'XK', 'SS']) expect(rules.isCountryCode(c)).toBe(true);
 		for (const c of ['XX', 'UK', 'EU', 'ZZ']) expect(rules.isCountryCode(c)).toBe(false);
