@@ -431,6 +431,28 @@ describe('answers that are not the API\'s JSON error (self-hosted servers, proxi
 		expect(pathHasId(path)).toBe(expected);
 	});
 
+	// issue 37: every literal word of the API's paths (the public OpenAPI's, plus the agent's trace and
+	// snapshots and /crawl/ongoing) is no id (nodes/FACTS.md "Server request rules").
+	test.each([
+		'active', 'activity', 'agent', 'ask', 'batch', 'checks', 'crawl', 'credit-usage', 'developer',
+		'docs-search', 'errors', 'execute', 'extract', 'feedback', 'historical', 'interact', 'map', 'monitor',
+		'ongoing', 'papers', 'params-preview', 'parse', 'queue-status', 'research', 'run', 'scrape', 'search',
+		'similar', 'snapshots', 'support', 'team', 'threat-protection', 'token-usage', 'trace',
+	])('"%s" is a word of the API\'s paths, not an id', (word) => {
+		expect(pathHasId(`/${word}`)).toBe(false);
+	});
+
+	test('/crawl/ongoing holds no id', () => {
+		expect(pathHasId('/crawl/ongoing')).toBe(false);
+	});
+
+	test("JSON whose error is not text is not the API's error (issue 37)", async () => {
+		const { ctx } = fakeContext({ responses: [{ status: 400, body: { error: { message: 'bad request' } } }] });
+		const error = await apiRequest(ctx, { method: 'POST', path: '/scrape', body: {} }, recordingDeps().deps).catch((e) => e);
+		expect(error.message).toMatch(/^The server answered HTTP 400 with JSON that is not the service's error/);
+		expect(error.context.serviceAnswer).toBe(false);
+	});
+
 	test('pageText drops markup, scripts and styles, and keeps the text short', () => {
 		expect(pageText('<html><head><title>T</title><style>p{}</style></head><body><script>alert(1)</script><p>Hi &amp; bye</p></body></html>')).toBe('Hi & bye');
 		expect(pageText('<p>&lt;script&gt;</p>')).toBe('&lt;script&gt;');
