@@ -124,6 +124,7 @@ describe('every rule is checked, naming the field, the value and the rule', () =
 		['no format', { formats: [] }, /Formats .* at least one/],
 		['unknown format', { formats: ['screenshot'] }, /Formats "screenshot" .* allowed formats/],
 		['proxy', { options: { proxy: 'stealth' } }, /Proxy "stealth" .* only "basic" and "auto"/],
+		['proxy enhanced (issue 37)', { options: { proxy: 'enhanced' } }, /Proxy "enhanced" .* only "basic" and "auto"/],
 		['header without name', { options: { headers: { header: [{ name: ' ', value: 'x' }] } } }, /Headers → Name/],
 		// integration: a known value or one starting with "_" (server utils/integration.ts 10ac4b1d).
 		['free-text integration', { options: { integration: 'my-int' } }, /^Options → Integration "my-int" is not valid: the service accepts only dify, zapier, .*n8n.*, or your own value starting with "_"/],

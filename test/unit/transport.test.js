@@ -219,6 +219,7 @@ describe('hints a person can act on', () => {
 		[403, { code: 'THIRD_PARTY_DATA_TERMS_REQUIRED', requiresAction: { url: 'https://x.test/terms' } }, 'https://x.test/terms'],
 		[403, { code: 'SCRAPE_PROMPT_INJECTION_DETECTED' }, '4 credits'],
 		[413, {}, '50 MB'],
+		[400, { code: 'PARSE_UNSUPPORTED_OPTIONS' }, 'not supported for parsing files'],
 	];
 	test.each(cases)('%s %j', async (status, extra, text) => {
 		const { ctx } = fakeContext({ responses: [{ status, body: { success: false, error: 'x', ...extra } }] });
