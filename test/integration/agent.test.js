@@ -165,6 +165,7 @@ describe('Start', () => {
 		['a schema that is not JSON', { prompt: 'p', outputShape: 'schema', jsonSchema: '{type: object' }, /Output JSON Schema[\s\S]*not valid JSON/],
 		['a schema with an unknown type', { prompt: 'p', outputShape: 'schema', jsonSchema: '{"type":"object","properties":{"n":{"type":"decimal"}}}' }, /#\/properties\/n\/type "decimal" is not a JSON Schema type/],
 		['a schema whose required is not a list', { prompt: 'p', outputShape: 'schema', jsonSchema: '{"type":"object","required":"n"}' }, /#\/required must be a list/],
+		['a schema whose list items have an unknown type (issue 37)', { prompt: 'p', outputShape: 'schema', jsonSchema: '{"type":"array","items":{"type":"text"}}' }, /#\/items\/type "text" is not a JSON Schema type/],
 		['an example that is a list', { prompt: 'p', outputShape: 'example', jsonExample: '[1,2]' }, /Output JSON Example[\s\S]*JSON object/],
 		['Max Credits of 0', { prompt: 'p', options: { maxCredits: 0 } }, /Max Credits[\s\S]*above 0/],
 		['an audit username over 1024 characters', { prompt: 'p', options: { auditUsername: 'u'.repeat(1025) } }, /User Name for Audit Logs[\s\S]*at most 1024/],
@@ -606,14 +607,15 @@ describe('Get Trace and Get Snapshot', () => {
 		},
 	);
 
-	test('Snapshot ID length: 129 characters are caught before sending; 128 (the longest the node lets through) are sent for the service to judge', async () => {
-		const refused = await run({ operation: 'getSnapshot', jobId: jobRef(UNKNOWN_JOB), snapshotId: '={{ $json.sid }}' }, { items: [{ sid: 'a'.repeat(129) }] });
+	test('a Snapshot ID of 128 characters goes to the service; one of 129 is caught before sending (issue 37)', async () => {
+		const job = api.createAgentJob({ status: 'completed' });
+		const sent = await run({ operation: 'getSnapshot', jobId: jobRef(job.id), snapshotId: 's'.repeat(128) });
+		expect(sent.error.message).toBe('Invalid snapshot ID');
+		const refused = await run({ operation: 'getSnapshot', jobId: jobRef(job.id), snapshotId: 's'.repeat(129) });
 		expect(refused.status).toBe('error');
-		expect(refused.error.message).toContain('Snapshot ID');
-		expect(api.log).toHaveLength(0);
-		const sid = 'a'.repeat(128);
-		await run({ operation: 'getSnapshot', jobId: jobRef(UNKNOWN_JOB), snapshotId: '={{ $json.sid }}' }, { items: [{ sid }] });
-		expect(api.log.map((r) => r.path)).toEqual([`/v2/agent/${UNKNOWN_JOB}/snapshots/${sid}`]);
+		expect(refused.error.message).toMatch(/^Snapshot ID "s+…" is not valid: it must be one ID of letters, digits/);
+		expect(refused.error.description).toContain('Nothing was sent');
+		expect(trail()).toEqual([`GET /v2/agent/${job.id}/snapshots/${'s'.repeat(128)} 400`]);
 	});
 
 	test('a Snapshot ID the service finds malformed: 400 "Invalid snapshot ID" with a hint', async () => {

@@ -195,6 +195,14 @@ describe('Start and Get Status', () => {
 		expect(api.log).toHaveLength(0);
 	});
 
+	// issue 37: a value saved as plain text (not the locator) skips the locator's own check.
+	test('a non-UUID Extract Job ID saved as plain text: error naming the field, zero requests', async () => {
+		const result = await run({ operation: 'getStatus', extractId: 'not-a-uuid' });
+		expect(result.status).toBe('error');
+		expect(result.error.message).toMatch(/^Extract Job ID "not-a-uuid" is not valid: it must be a UUID/);
+		expect(api.log).toHaveLength(0);
+	});
+
 	test('a 400 of the service (zero-data-retention team) fails with its hint, not retried', async () => {
 		api.setTeam({ zdr: true });
 		const result = await run({ operation: 'start', urls: 'https://example.com' });

@@ -625,6 +625,7 @@ describe('crawl targets: the crawl rules of the server, before sending', () => {
 		['a backreference', { excludePaths: ['(\\w+)/\\1'] }, /^Targets \(JSON\) \[0\]\.crawlOptions\.excludePaths .* is not valid: backreferences/],
 		['1001 paths', { excludePaths: Array.from({ length: 1001 }, (_, n) => `x${n}`) }, /crawlOptions\.excludePaths "1001 patterns" is not valid: at most 1000 patterns/],
 		['a 2001-character path', { includePaths: ['a'.repeat(2001)] }, /crawlOptions\.includePaths .* is not valid: each pattern may have at most 2000 characters/],
+		['100,001 characters of paths (issue 37)', { includePaths: Array(50).fill('a'.repeat(2000)), excludePaths: ['b'] }, /crawlOptions\.includePaths "100001 characters" is not valid: Include Paths and Exclude Paths together take at most 100000 characters/],
 	])('%s: an error naming the field, zero requests', async (_name, crawlOptions, pattern) => {
 		const result = await create(crawlOptions);
 		expect(result.status).toBe('error');

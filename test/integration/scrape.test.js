@@ -275,6 +275,10 @@ describe('checked before sending: an error naming the field, and zero requests',
 		// types.ts @ 61e38dc8 (2025-08 self-hosted servers): with actions, waitFor + wait actions ≤ 60 s.
 		['Wait For and wait actions over 60 s together', scrape({ scrapeOptions: { timeout: 120000, waitFor: 30000, actions: '[{"type":"wait","milliseconds":30001}]' } }), /Wait For \(Milliseconds\) 30000 is not valid: Wait For and the wait actions add up to 60001 ms/],
 		['51 actions', scrape({ scrapeOptions: { actions: '[' + Array.from({ length: 51 }, () => '{"type":"scroll"}').join(',') + ']' } }), /Browser Actions "51 actions" is not valid: at most 50 actions/],
+		// issue 37: the other rules of nodes/FACTS.md "Server request rules" for the scrape options
+		['a JSON prompt over 10000 characters', scrape({ formats: ['json'], jsonPrompt: 'p'.repeat(10001) }), /^JSON Prompt "p+…" is not valid: at most 10000 characters \(it has 10001\)/],
+		['a proxy the service does not have', scrape({ scrapeOptions: { proxy: 'premium' } }), /^Scrape Options → Proxy "premium" is not valid: one of auto, basic, enhanced, stealth/],
+		['a wait that is not a whole number', scrape({ scrapeOptions: { waitFor: 1500.5 } }), /^Scrape Options → Wait For \(Milliseconds\) 1500.5 is not valid: a whole number/],
 		['a free-form object schema', scrape({ formats: ['json'], jsonSchema: '{"type":"object","additionalProperties":true}' }), /JSON Schema .* is not valid: the schema itself is an object with "additionalProperties": true and no "properties"/],
 		['a free-form object inside the schema', scrape({ formats: ['json'], jsonSchema: '{"type":"object","properties":{"tags":{"type":"object","additionalProperties":true}}}' }), /JSON Schema .* is not valid: properties → tags is an object/],
 		['a free-form change tracking schema', scrape({ formats: ['markdown', 'changeTracking'], changeTrackingModes: ['json'], changeTrackingSchema: '{"type":"object","additionalProperties":true}' }), /Change Tracking Schema .* is not valid: the schema itself/],

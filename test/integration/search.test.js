@@ -173,6 +173,7 @@ describe('checked before sending: an error naming the field, and zero requests',
 		['wait over half the timeout when scraping', search({ scrapeResults: true, scrapeOptions: { timeout: 10000, waitFor: 6000 } }), /Wait For \(Milliseconds\) 6000 is not valid: at most half of the timeout/],
 		['a country code that does not exist', search({ options: { country: 'XX' } }), /Country "XX" is not valid: a two-letter ISO 3166-1/],
 		['a one-letter top-level domain', search({ options: { excludeDomains: 'example.c' } }), /Exclude Domains "example.c" is not valid: host names only/],
+		['a host name without a dot (issue 37)', search({ options: { includeDomains: 'intranet' } }), /^Options → Include Domains "intranet" is not valid: host names only/],
 	])('%s', async (_name, parameters, pattern) => {
 		const result = await run(parameters);
 		expect(result.status).toBe('error');

@@ -87,6 +87,20 @@ describe('rules (each error names the field)', () => {
 		expect(e.description).toMatch(/Nothing was sent to the service/);
 	});
 
+	// issue 37: the accepted side of each limit, and a schema's list items are checked too.
+	test('10 URLs and a prompt and system prompt of 10000 characters each are sent', () => {
+		const urls = Array.from({ length: MAX_URLS }, (_, n) => `https://e${n}.example.com`);
+		const body = build({ urls: urls.join(','), prompt: 'x'.repeat(10000), options: { systemPrompt: 'y'.repeat(10000) } });
+		expect(body.urls).toEqual(urls);
+		expect(body.prompt).toHaveLength(10000);
+		expect(body.systemPrompt).toHaveLength(10000);
+	});
+
+	test('a list whose items have an unknown type is refused at its path', () => {
+		const e = error({ prompt: 'x', outputShape: 'schema', jsonSchema: '{"type":"object","properties":{"tags":{"type":"array","items":{"type":"text"}}}}' });
+		expect(e.message).toMatch(/^Schema .*#\/properties\/tags\/items\/type "text" is not a JSON Schema type/);
+	});
+
 	test('a schema with "format" as a PROPERTY NAME, or format words inside enum/required, is fine', () => {
 		expect(extractSchemaProblem({ type: 'object', properties: { format: { type: 'string', enum: ['format'] } }, required: ['format'] })).toBeUndefined();
 		expect(extractSchemaProblem({ type: 'object', properties: { tags: { type: 'object', patternProperties: { '.*': { type: 'string' } }, additionalProperties: true } } })).toBeUndefined();

@@ -211,10 +211,7 @@ describe('rules of the server, in the package', () => {
 		for (const proxy of ['premium', 'turbo', 'Basic', '']) {
 			expect(errorOf(() => build({ scrapeOptions: { proxy } })).message).toMatch(/Proxy ".*" is not valid: one of auto, basic, enhanced, stealth/);
 		}
-	});
-	test('the JSON format\'s prompt: at most 10000 characters (jsonFormatWithOptions), refused before sending naming JSON Prompt', () => {
-		expect(build({ formats: ['json'], jsonPrompt: 'x'.repeat(10000) }).formats).toEqual([{ type: 'json', prompt: 'x'.repeat(10000) }]);
-		expect(errorOf(() => build({ formats: ['json'], jsonPrompt: 'x'.repeat(10001) })).message).toMatch(/^JSON Prompt ".*" is not valid: at most 10000 characters \(it has 10001\)/);
+		expect(errorOf(() => build({ scrapeOptions: { proxy: 'premium' } })).message).toBe('Scrape Options → Proxy "premium" is not valid: one of auto, basic, enhanced, stealth');
 	});
 	test('structured-output schemas: free-form objects refused anywhere, $ref and patternProperties fine', () => {
 		expect(rules.structuredSchemaProblem({ type: 'object', additionalProperties: true })).toMatch(/^the schema itself is an object/);
@@ -243,9 +240,24 @@ describe('rules of the server, in the package', () => {
 			rule: expect.stringMatching(/together take at most 100000 characters of patterns/),
 		});
 	});
+	// issue 37: the order of collectPathPatternIssues (the budget's edge is in the test above).
+	test('path patterns: the caps are checked before each pattern', () => {
+		const fifty = Array(50).fill('a'.repeat(2000));
+		expect(rules.pathPatternsIssue(fifty, [])).toBeUndefined();
+		const n = (k) => Array.from({ length: k }, (_, i) => `p${i}`);
+		expect(rules.pathPatternsIssue(['blog/(?=2025)', ...n(1000)], [])).toMatchObject({ field: 'includePaths', value: '1001 patterns' });
+		expect(rules.pathPatternsIssue(['(a)\\1'], n(1000))).toMatchObject({ value: '1001 patterns', rule: expect.stringMatching(/together/) });
+		expect(rules.pathPatternsIssue(['(a)\\1', ...fifty], ['b'])).toMatchObject({ value: '100006 characters' });
+	});
 	test('countries: the ISO table (and XK), any case', () => {
 		for (const c of ['US', 'de', 'Jp', 'XK', 'SS']) expect(rules.isCountryCode(c)).toBe(true);
 		for (const c of ['XX', 'UK', 'EU', 'ZZ']) expect(rules.isCountryCode(c)).toBe(false);
+	});
+	test('countries: exactly the 249 ISO 3166-1 codes and XK among all two-letter codes', () => {
+		const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+		const codes = [...letters].flatMap((a) => [...letters].map((b) => a + b));
+		expect(codes.filter((c) => rules.isCountryCode(c))).toHaveLength(250);
+		for (const c of ['AX', 'BQ', 'CW', 'SX', 'ZW']) expect(rules.isCountryCode(c)).toBe(true);
 	});
 	test('crawl delay: above 0 and at most 60', () => {
 		expect(rules.crawlDelayProblem(0.5)).toBeUndefined();
@@ -255,6 +267,22 @@ describe('rules of the server, in the package', () => {
 	test('actions: a wait on a selector counts one second; the wait actions alone at most 60 s', () => {
 		expect(rules.actionsWaitMs([{ type: 'wait', milliseconds: 2000 }, { type: 'wait', selector: '#a' }, { type: 'click', selector: '#b' }])).toBe(3000);
 		expect(errorOf(() => build({ scrapeOptions: { actions: '[{"type":"wait","milliseconds":60000},{"type":"wait","selector":"#a"}]' } })).message).toMatch(/add up to 61000 ms/);
+	});
+	// issue 37: the accepted side of each wait and action limit.
+	test('actions: 50 actions and wait actions of exactly 60 s pass', () => {
+		const fifty = JSON.stringify(Array.from({ length: 50 }, () => ({ type: 'scroll' })));
+		expect(build({ scrapeOptions: { actions: fifty } }).actions).toHaveLength(50);
+		expect(build({ scrapeOptions: { actions: '[{"type":"wait","milliseconds":59000},{"type":"wait","selector":"#a"}]' } }).actions).toHaveLength(2);
+	});
+	test('waitFor: a whole number of milliseconds, 0 or more', () => {
+		expect(build({ scrapeOptions: { waitFor: 0 } }).waitFor).toBeUndefined();
+		expect(build({ scrapeOptions: { waitFor: 1 } }).waitFor).toBe(1);
+		expect(errorOf(() => build({ scrapeOptions: { waitFor: 1500.5 } })).message).toMatch(/^Scrape Options → Wait For \(Milliseconds\) 1500.5 is not valid: a whole number of milliseconds, 0 or more/);
+		expect(errorOf(() => build({ scrapeOptions: { waitFor: -1 } })).message).toMatch(/^Scrape Options → Wait For \(Milliseconds\) -1 is not valid/);
+	});
+	test('JSON format prompt: at most 10000 characters', () => {
+		expect(build({ formats: ['json'], jsonPrompt: 'p'.repeat(10000) }).formats).toEqual([{ type: 'json', prompt: 'p'.repeat(10000) }]);
+		expect(errorOf(() => build({ formats: ['json'], jsonPrompt: 'p'.repeat(10001) })).message).toMatch(/^JSON Prompt "p+…" is not valid: at most 10000 characters \(it has 10001\)/);
 	});
 	// issue 14: types.ts @ 61e38dc8 (2025-08, self-hosted servers): with actions, waitFor + wait actions ≤ 60 s.
 	test('with actions, Wait For and the wait actions together at most 60 s (the 2025-08 server); nothing is sent past it', () => {

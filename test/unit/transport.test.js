@@ -219,6 +219,7 @@ describe('hints a person can act on', () => {
 		[403, { code: 'THIRD_PARTY_DATA_TERMS_REQUIRED', requiresAction: { url: 'https://x.test/terms' } }, 'https://x.test/terms'],
 		[403, { code: 'SCRAPE_PROMPT_INJECTION_DETECTED' }, '4 credits'],
 		[413, {}, '50 MB'],
+		[400, { code: 'PARSE_UNSUPPORTED_OPTIONS' }, 'not supported for parsing files'],
 	];
 	test.each(cases)('%s %j', async (status, extra, text) => {
 		const { ctx } = fakeContext({ responses: [{ status, body: { success: false, error: 'x', ...extra } }] });
@@ -429,6 +430,28 @@ describe('answers that are not the API\'s JSON error (self-hosted servers, proxi
 		['https://api.example.test/v2/crawl?x=1', false],
 	])('pathHasId(%s) is %s', (path, expected) => {
 		expect(pathHasId(path)).toBe(expected);
+	});
+
+	// issue 37: every literal word of the API's paths (the public OpenAPI's, plus the agent's trace and
+	// snapshots and /crawl/ongoing) is no id (nodes/FACTS.md "Server request rules").
+	test.each([
+		'active', 'activity', 'agent', 'ask', 'batch', 'checks', 'crawl', 'credit-usage', 'developer',
+		'docs-search', 'errors', 'execute', 'extract', 'feedback', 'historical', 'interact', 'map', 'monitor',
+		'ongoing', 'papers', 'params-preview', 'parse', 'queue-status', 'research', 'run', 'scrape', 'search',
+		'similar', 'snapshots', 'support', 'team', 'threat-protection', 'token-usage', 'trace',
+	])('"%s" is a word of the API\'s paths, not an id', (word) => {
+		expect(pathHasId(`/${word}`)).toBe(false);
+	});
+
+	test('/crawl/ongoing holds no id', () => {
+		expect(pathHasId('/crawl/ongoing')).toBe(false);
+	});
+
+	test("JSON whose error is not text is not the API's error (issue 37)", async () => {
+		const { ctx } = fakeContext({ responses: [{ status: 400, body: { error: { message: 'bad request' } } }] });
+		const error = await apiRequest(ctx, { method: 'POST', path: '/scrape', body: {} }, recordingDeps().deps).catch((e) => e);
+		expect(error.message).toMatch(/^The server answered HTTP 400 with JSON that is not the service's error/);
+		expect(error.context.serviceAnswer).toBe(false);
 	});
 
 	test('pageText drops markup, scripts and styles, and keeps the text short', () => {
