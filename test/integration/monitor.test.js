@@ -208,7 +208,7 @@ describe('Create', () => {
 		const result = await run({ operation: 'create', name: 'Made', scheduleText: 'hourly', targets: { scrape: [{ urls: 'https://example.com' }] } });
 		expect(result.status).toBe('success');
 		expect(trail()).toEqual(['POST /v2/monitor 201']);
-		expect(result.json(WEB_DATA)).toEqual([{ id: UNKNOWN, name: 'Made', status: 'active' }]);
+		expect(result.json(WEB_DATA)).toEqual([{ id: UNKNOWN, name: 'Made', status: 'active', dailyEstimate: expect.objectContaining({ checksPerDay: 24, creditsPerDay: 24 }) }]);
 	});
 
 	test('a schedule the service refuses: its message with the hint', async () => {

@@ -54,11 +54,39 @@ export function settleEndedJob(budget: CreditBudget | undefined, jobId: string, 
 	else if (own && reported !== undefined) budget.settleJob(jobId, reported, i);
 }
 
-/** Whether a running job has spent past what it may (its hold and what nothing else took). */
-export function pastBudget(budget: CreditBudget | undefined, jobId: string, status: IDataObject | undefined, i = 0): { spent: number; mayUse: number } | undefined {
+/**
+ * Under a budget, a running job is read again before it can spend what is left at the rate it has
+ * spent so far (half that time), so a cancel comes soon after it passes (issue 35.3).
+ */
+export function budgetPollCap(budget: CreditBudget | undefined, jobId: string, status: IDataObject | undefined, startedAt: number, now: number, i = 0): number {
+	if (!budget) return Infinity;
+	const spent = jobCredits(status);
+	const mayUse = budget.leftForJob(jobId, i);
+	if (spent === undefined || spent <= 0 || mayUse === Infinity) return Infinity;
+	const perMs = spent / Math.max(1, now - startedAt);
+	return Math.max(0, (mayUse - spent) / perMs / 2);
+}
+
+/**
+ * Whether a running job has spent past what it may (its hold and what nothing else took), or would
+ * at the rate it has spent before it can be read again (`nextReadMs`, from `startedAt` to `now`):
+ * then it is stopped now rather than after it has passed.
+ */
+export function pastBudget(
+	budget: CreditBudget | undefined,
+	jobId: string,
+	status: IDataObject | undefined,
+	i = 0,
+	pace?: { startedAt: number; now: number; nextReadMs: number },
+): { spent: number; mayUse: number } | undefined {
 	if (!budget) return undefined;
 	const spent = jobCredits(status);
 	if (spent === undefined) return undefined;
 	const mayUse = budget.leftForJob(jobId, i);
-	return spent > mayUse ? { spent, mayUse } : undefined;
+	if (spent > mayUse) return { spent, mayUse };
+	if (pace && spent > 0 && mayUse !== Infinity) {
+		const perMs = spent / Math.max(1, pace.now - pace.startedAt);
+		if (spent + perMs * pace.nextReadMs > mayUse) return { spent, mayUse };
+	}
+	return undefined;
 }

@@ -55,6 +55,8 @@ export interface WaitOptions<S> {
 	clock?: PollClock;
 	transportDeps?: TransportDeps;
 	onPoll?(info: { poll: number; elapsedMs: number; status: S }): void;
+	/** The longest wait before the next read, given the last status (a job spending toward a budget). */
+	maxDelayMs?(status: S, nowMs: number): number;
 }
 
 export interface WaitResult<S> {
@@ -121,6 +123,7 @@ export async function waitFor<S>(options: WaitOptions<S>): Promise<WaitResult<S>
 		const remaining = deadline - now;
 		if (polls > 0 && remaining <= 0) return result('timeout');
 		let delay = pollDelay(now - startedAt, polls, schedule);
+		if (last !== undefined && options.maxDelayMs) delay = Math.max(schedule.minIntervalMs, Math.min(delay, options.maxDelayMs(last, now)));
 		if (slowDownMs > 0) {
 			delay = Math.max(delay, slowDownMs);
 			slowDownMs = 0;

@@ -4,14 +4,14 @@ import type { IDataObject, IExecuteData, IExecuteFunctions, INode, INodeExecutio
 import { documentJson, type OutputMode, outputModeField, readOutputMode } from '../../fields/document';
 import { uuidLocator } from '../../fields/fields';
 import { errorItem, isCancellation } from '../../helpers/items';
-import { waitFor } from '../../jobs/poller';
+import { waitFor, DEFAULT_POLL_SCHEDULE } from '../../jobs/poller';
 import type { Operation, RunContext, ToolUse } from '../../types';
 import { hideSecrets, invalid, requireUuid } from '../../helpers/validation';
 import { webhookFieldOf } from '../../jobs/triggerTarget';
 import { type CompletionWaiter, type ResumeContext, type ResumeRead, resumeParameter, waitMethodFields } from '../../jobs/resume';
 import type { OnTimeout } from '../../jobs/wait';
 import { READ_PAGE_LIMIT, STATUS_ONLY_LIMIT } from '../../fields/serverRules';
-import { jobCredits, pastBudget, settleEndedJob } from '../../budget/jobs';
+import { budgetPollCap, jobCredits, pastBudget, settleEndedJob } from '../../budget/jobs';
 import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';
 
 /** What Crawl and Batch Scrape share: both are jobs at `/crawl/{id}` or `/batch/scrape/{id}` with one status shape. */
@@ -229,7 +229,10 @@ export async function waitForJob(
 		// A poll needs only the status: the smallest page.
 		read: async (pollDeps) => await readStatusPage(ctx, kind, id, i, pollDeps, STATUS_ONLY_LIMIT),
 		// Issue 35.3: a job that has spent past what the budget leaves it is stopped at once.
-		isTerminal: (s) => TERMINAL.includes(String(s.status)) || (over = pastBudget(budget, id, s, i)) !== undefined,
+		isTerminal: (s) =>
+			TERMINAL.includes(String(s.status)) ||
+			(over = pastBudget(budget, id, s, i, { startedAt: opts.startedAt, now: Date.now(), nextReadMs: DEFAULT_POLL_SCHEDULE.minIntervalMs })) !== undefined,
+		maxDelayMs: budget ? (s, now) => budgetPollCap(budget, id, s, opts.startedAt, now, i) : undefined,
 		maxWaitMs,
 		startedAt: opts.startedAt,
 		signal: ctx.getExecutionCancelSignal(),
@@ -289,7 +292,11 @@ async function cancelledAtBudget(
 	// What it spent by the last reading; pages finishing while it stopped count too.
 	const spent = Math.max(over.spent, jobCredits(all.status) ?? 0);
 	deps.budget?.settleJob(id, spent, i);
-	const message = `The ${NOUN[kind]} was cancelled at the credit budget: it had spent ${spent} credits where ${over.mayUse} were left for it. These are the ${all.documents.length} pages it scraped before it stopped.`;
+	const why =
+		over.spent > over.mayUse
+			? `it had spent ${over.spent} credits where ${over.mayUse} were left for it`
+			: `it had spent ${over.spent} of the ${over.mayUse} credits left for it, at a rate that would pass them before the next read`;
+	const message = `The ${NOUN[kind]} was cancelled at the credit budget: ${why}; ${spent} in all with the pages that finished while it stopped. These are the ${all.documents.length} pages it scraped.`;
 	deps.budget?.note(i, { cancelledAtBudget: true, message });
 	return { status: { ...statusJson(id, all.status), cancelledAtBudget: true, message }, documents: all.documents, timedOut: false };
 }
