@@ -266,3 +266,33 @@ describe('Monitor → Create says what its schedule and targets mean per day', (
 		expect(monitor.dailyEstimate.creditsPerDay).toBe(1);
 	});
 });
+
+describe('Monitor → Run Check Now under a budget', () => {
+	async function seed() {
+		const res = await fetch(`${api.url}/__fake/monitor`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ goal: 'Tell me when a price changes', baseline: true, targets: [{ type: 'scrape', urls: ['https://example.com/pricing', 'https://example.com/plans'] }] }),
+		});
+		return res.json();
+	}
+	const rl = (value) => ({ __rl: true, mode: 'id', value });
+
+	test('a check that cannot fit by the service\'s monitor estimate (2 pages, judged: 4) is not started', async () => {
+		const m = await seed();
+		const result = await runBudget('monitor', { operation: 'runCheck', monitorId: rl(m.id), waitForCheck: true, maxWait: 30 }, { budget: 3 });
+		expect(result.status).toBe('error');
+		expect(result.error.message).toMatch(/^Credit budget reached: This monitor check \(up to 4 credits by the service's monitor estimate\) would cost at least 4 credits, and 3 of this execution's 3 are left/);
+		expect(api.requests({ method: 'POST', path: `/v2/monitor/${m.id}/run` })).toHaveLength(0);
+	});
+
+	test('a check that fits runs; what it cost (actualCredits) is counted when it ends', async () => {
+		const m = await seed();
+		const result = await runBudget('monitor', { operation: 'runCheck', monitorId: rl(m.id), waitForCheck: true, maxWait: 30 }, { budget: 10 });
+		expect(result.status).toBe('success');
+		const [check] = result.json(NODE);
+		expect(check.status).toBe('completed');
+		expect(check.credits).toMatchObject({ used: check.actualCredits, budget: 10, left: 10 - check.actualCredits });
+		expect(customData(result).webdata_credits).toBe(String(check.actualCredits));
+	});
+});

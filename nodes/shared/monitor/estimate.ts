@@ -37,11 +37,9 @@ function runsPerDay(schedule: unknown): number | undefined {
 
 const round = (n: number): number => Math.round(n * 10) / 10;
 
-/** `{checksPerDay, pagesPerCheck, searchResultsPerCheck, pageVisitsPerDay, creditsPerDay, note}`, or undefined. */
-export function monitorDailyEstimate(body: IDataObject): IDataObject | undefined {
-	const checks = runsPerDay(body.schedule);
+/** One check of a monitor (its record or its create body): pages, search results and credits at most. */
+export function monitorCheckEstimate(body: IDataObject): { pages: number; results: number; credits: number; judged: boolean } {
 	const targets = Array.isArray(body.targets) ? (body.targets as IDataObject[]) : [];
-	if (checks === undefined || targets.length === 0) return undefined;
 	const judged = typeof body.goal === 'string' && body.goal !== '' && body.judgeEnabled !== false;
 	let pages = 0;
 	let results = 0;
@@ -62,6 +60,15 @@ export function monitorDailyEstimate(body: IDataObject): IDataObject | undefined
 			credits += queries * Math.ceil(perQuery / 10) * 2 + (judged ? queries * perQuery : 0);
 		}
 	}
+	return { pages, results, credits, judged };
+}
+
+/** `{checksPerDay, pagesPerCheck, searchResultsPerCheck, pageVisitsPerDay, creditsPerDay, note}`, or undefined. */
+export function monitorDailyEstimate(body: IDataObject): IDataObject | undefined {
+	const checks = runsPerDay(body.schedule);
+	const targets = Array.isArray(body.targets) ? (body.targets as IDataObject[]) : [];
+	if (checks === undefined || targets.length === 0) return undefined;
+	const { pages, results, credits, judged } = monitorCheckEstimate(body);
 	return {
 		checksPerDay: round(checks),
 		pagesPerCheck: pages,

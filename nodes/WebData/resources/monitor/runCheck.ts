@@ -5,6 +5,8 @@ import { waitFor } from '../../jobs/poller';
 import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
 import { maxWaitField, readMaxWaitMs } from '../../jobs/wait';
+import type { Hold } from '../../budget';
+import { monitorCheckEstimate } from '../../../shared/monitor/estimate';
 import { defaultDeps, type TransportDeps } from '../../transport';
 import { checkItems, getCheckPage, getMonitor, readCheck, readMonitorId, readPageOptions, runMonitorCheck } from '../../../shared/monitor/api';
 import { monitorIdField, pageOutputOptions } from '../../../shared/monitor/fields';
@@ -89,6 +91,7 @@ async function explainConflict(
  * poller, then reads all its pages (following `next` links) like Get Check.
  */
 export const runCheck: Operation = {
+	spends: true,
 	properties,
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const node = this.getNode();
@@ -108,14 +111,30 @@ export const runCheck: Operation = {
 		}
 		const deps = run?.transportDeps ?? defaultDeps;
 
+		// Issue 35: under a budget a check must fit what is left by the service's monitor estimate.
+		const budget = deps.budget;
+		await budget?.ready();
+		let hold: Hold | undefined;
+		let estimate = 0;
+		if (budget && budget.limit(i) !== undefined) {
+			estimate = monitorCheckEstimate(await getMonitor(this, monitorId, i, deps)).credits;
+			hold = budget.reserve({ credits: estimate, what: `this monitor check (up to ${estimate} credits by the service's monitor estimate)`, lower: 'run it in another execution, or give the monitor fewer targets' }, i);
+		}
 		const startedAt = Date.now();
-		let queued: IDataObject;
+		let queued: IDataObject | undefined;
 		try {
 			queued = await runMonitorCheck(this, monitorId, i, deps);
 		} catch (error) {
 			throw await explainConflict(this, error, monitorId, i, deps);
+		} finally {
+			if (queued === undefined && hold) budget?.release(hold, i);
 		}
-		if (!wait) return [{ json: queued }];
+		// What the check costs is known when it ends; until then the service's own reservation counts.
+		const counted = (check: IDataObject): number => Number(check.actualCredits ?? check.reservedCredits ?? check.estimatedCredits ?? estimate) || 0;
+		if (!wait) {
+			budget?.settle(hold ?? { credits: 0 }, counted(queued), i);
+			return [{ json: queued }];
+		}
 		const checkId = queued.id as string;
 
 		const result = await waitFor<IDataObject>({
@@ -130,6 +149,7 @@ export const runCheck: Operation = {
 		if (result.outcome === 'timeout') {
 			const seconds = Math.round(maxWaitMs / 1000);
 			const last = result.status ?? queued;
+			budget?.settle(hold ?? { credits: 0 }, counted(last), i);
 			if (onTimeout === 'returnStatus') return [{ json: { ...last, id: last.id ?? checkId } }];
 			const error = new NodeOperationError(node, `The check did not finish within Max Wait (${seconds} s)`, {
 				itemIndex: i,
@@ -141,6 +161,7 @@ export const runCheck: Operation = {
 		}
 
 		const { check, pages } = await readCheck(this, monitorId, checkId, pageOptions.statuses, i, deps);
+		budget?.settle(hold ?? { credits: 0 }, counted(check), i);
 		return checkItems({ ...check, id: check.id ?? checkId }, pages, pageOptions.onePerPage, monitorId).map((json) => ({ json }));
 	},
 };
