@@ -2,7 +2,6 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import type { Operation } from '../types';
 import type { CreditBudget, CreditBudgetError } from './index';
-import { TOTAL_KEY } from './ledger';
 
 /**
  * What an operation's items say it cost (issue 35): `credits.used` by this node for the input item
@@ -33,7 +32,6 @@ export function budgetToolResult(error: CreditBudgetError, budget: CreditBudget)
 				budget: facts.budget,
 				spent: facts.spent,
 				left: facts.left,
-				spentKey: TOTAL_KEY,
 			},
 			pairedItem: { item: 0 },
 		},
