@@ -5,7 +5,7 @@ export const TEST_PATH = '/v2/team/credit-usage';
 
 /** What a refusal of the Test means, and what to do (n8n shows the message of the first rule whose status matches). */
 const TEST_RULES: ICredentialTestRequest['rules'] = [
-	[401, 'The service refused the API key (401). Copy the key again from the dashboard (it starts with fc-) into API Key.'],
+	[401, 'The service refused the API key (401). Copy the key again from the dashboard (API Keys) into API Key.'],
 	[402, 'The API key is valid, but the team has no credits left (402). Add credits or upgrade the plan in the dashboard; until then the operations that spend credits fail.'],
 	[403, 'The API key may not use this service (403). Ask an administrator of your team.'],
 	[404, `No Web Data API v2 at this Base URL (404 to GET ${TEST_PATH}). Check Base URL: the address of the API, not of the dashboard or a web page (for the public service: https://api.firecrawl.dev).`],
@@ -22,7 +22,7 @@ export class WebDataApi implements ICredentialType {
 
 	displayName = 'Web Data API';
 
-	documentationUrl = 'https://docs.firecrawl.dev/introduction#api-key';
+	documentationUrl = 'https://github.com/n8n-nodes-webdata/n8n-nodes-webdata#get-an-api-key-and-add-the-credential';
 
 	icon = { light: 'file:webdata.svg', dark: 'file:webdata.dark.svg' } as const;
 
@@ -48,7 +48,7 @@ export class WebDataApi implements ICredentialType {
 				'Address of the service, with http:// or https://. Change it only for a self-hosted service. A trailing slash or a trailing /v2 is fine.',
 			// n8n shows its own network code when the credential Test cannot connect; the hint, shown right
 			// beside that message, says what it means.
-			hint: 'For example https://api.firecrawl.dev, or http://localhost:3002 for a self-hosted service. No endpoint path: the node adds /v2/… itself. If Test says ECONNREFUSED or ENOTFOUND, nothing answers at this address: check the host and port.',
+			hint: 'E.g. http://localhost:3002 if self-hosted (no /v2 needed). ECONNREFUSED or ENOTFOUND in Test: nothing answers at this address.',
 		},
 		{
 			displayName: 'Credit Budget per Execution',

@@ -4,6 +4,7 @@ import type { IDataObject, INodeExecutionData, INodeProperties, INodeType, INode
 import { uuidLocator } from '../WebData/fields/fields';
 import { requireUuid } from '../WebData/helpers/validation';
 import { MONITOR_EVENTS } from '../WebDataTrigger/delivery';
+import { chosenNamesExpression } from '../WebData/fields/description';
 import { triggerProperties } from '../WebDataTrigger/description';
 import { searchMonitors } from '../WebDataTrigger/listSearch';
 import { activePoll, testPoll } from './poll';
@@ -40,7 +41,8 @@ export class WebDataPollTrigger implements INodeType {
 		icon: { light: 'file:webdatapolltrigger.svg', dark: 'file:webdatapolltrigger.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["events"].join(", ")}}',
+		// The chosen events' names, not their internal values.
+		subtitle: chosenNamesExpression('$parameter["events"]', triggerProperty('events').flatMap((p) => p.options ?? [])),
 		description: "Starts a workflow when a Web Data monitor's check finds changes, by reading new checks on a schedule: no public URL needed",
 		eventTriggerDescription: '',
 		polling: true,
@@ -61,6 +63,7 @@ export class WebDataPollTrigger implements INodeType {
 				name: 'monitor',
 				idLabel: 'Monitor ID',
 				description: 'The monitor whose checks start this workflow (create it with Web Data → Monitor → Create, or in the dashboard)',
+				extra: { hint: 'No monitor in the list? Create one with a Web Data node (Monitor → Create) or let the Web Data Trigger create one, then open the list again.' },
 				searchListMethod: 'searchMonitors',
 				searchable: true,
 			}),

@@ -1,7 +1,7 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { isoTime } from '../WebData/helpers/serviceTime';
+import { whenLabel } from '../WebData/helpers/serviceTime';
 import { isUuid } from '../WebData/helpers/validation';
 import { getMonitor, listChecks, MAX_PAGE_SIZE } from '../shared/monitor/api';
 import {
@@ -37,8 +37,8 @@ async function nextCheckText(ctx: IPollFunctions, monitorId: string): Promise<st
 		const status = typeof monitor.status === 'string' ? monitor.status : 'active';
 		if (status !== 'active') return `the monitor is ${status}, so no check is scheduled; resume it first`;
 		if (typeof monitor.nextRunAt !== 'string' || monitor.nextRunAt === '') return 'its next check time is not known';
-		const at = isoTime(monitor.nextRunAt);
-		return at ? `its next check is scheduled for ${at}` : `its next check is scheduled for "${monitor.nextRunAt}" (as the service wrote it)`;
+		const when = whenLabel(monitor.nextRunAt);
+		return when ? `its next check is ${when}` : `its next check is scheduled for "${monitor.nextRunAt}" (as the service wrote it)`;
 	} catch (error) {
 		return `its next check time could not be read (${(error as Error).message})`;
 	}
@@ -54,10 +54,10 @@ export async function testPoll(ctx: IPollFunctions, monitorId: string, output: O
 	const listed = await listChecks(ctx, monitorId, { limit: MAX_PAGE_SIZE, offset: 0 });
 	const latest = listed.find(isFinished);
 	const doing =
-		'When the workflow is active, this trigger reads the monitor\'s new checks at each poll time and starts the workflow with their events, each page of each check once; a check comes at the first poll after it finishes.';
+		'Once the workflow is published (active), this trigger reads the monitor\'s new checks at each poll time and starts the workflow with their events, each page of each check once; a check comes at the first poll after it finishes.';
 	if (!latest) {
 		throw new NodeOperationError(node, 'The monitor has no finished check yet', {
-			description: `${doing} The first event comes after the monitor's first check: ${await nextCheckText(ctx, monitorId)}. To test sooner, run a check (Web Data → Monitor → Run a Check) and fetch again when it has finished.`,
+			description: `${doing} The first event comes after the monitor's first check: ${await nextCheckText(ctx, monitorId)}. To test sooner, run a check with a Web Data node (Monitor → Run Check Now) and fetch again when it has finished.`,
 		});
 	}
 	const told = await tellChecks(ctx, monitorId, [latest], newLedger({}), { events: output.events, statuses: output.statuses });

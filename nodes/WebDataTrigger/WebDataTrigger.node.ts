@@ -17,7 +17,7 @@ import { searchMonitors } from './listSearch';
 import { checkExists, create, registrationOf, remove, type Connection } from './registration';
 import { SigningSecretCache } from './secretCache';
 import { authenticateDelivery, type HeaderBag, refuse, TRIGGER_TOKEN, type WebhookRequest } from '../shared/signature';
-import { DeliveryDeduper } from './verify';
+import { DeliveryDeduper, newSecretToken } from './verify';
 
 /** Bounded; see DeliveryDeduper. */
 const deliveries = new DeliveryDeduper();
@@ -49,8 +49,7 @@ async function assertJobEventsVerifiable(ctx: IHookFunctions): Promise<void> {
 	}
 	if (secret === '') {
 		throw new NodeOperationError(ctx.getNode(), 'Job events need a Token or a signing secret', {
-			description:
-				"Set a Token on this node (and add ?token= followed by it to the job's Webhook URL), or put your team's Webhook Signing Secret into the credential. Without either, anyone who knows the URL could start this workflow.",
+			description: `Set Token on this node to a long random value, for example ${newSecretToken()} (freshly made for you), and give the same Token in the job's "Send Events to Web Data Trigger" option; or put your team's Webhook Signing Secret into the credential. Without either, anyone who knows the URL could start this workflow.`,
 		});
 	}
 }
@@ -100,10 +99,10 @@ export class WebDataTrigger implements INodeType {
 		eventTriggerDescription: 'Waiting for the service to send an event',
 		// Where the user clicks "Listen for test event"; the notices say the same beside the fields.
 		triggerPanel: {
-			header: 'A test registers this workflow with the service and waits for one event',
+			header: 'A test waits for one event from the service',
 			executionsHelp: {
 				inactive:
-					"<b>While building</b>, click 'Execute step': monitor events come at the monitor's next scheduled check (up to its interval, e.g. 30 minutes), or at once when 'Run a Check Now When Listening' is on (costs credits). Job events come when a job that sends to this trigger's Test URL reports. <br /><br /><b>Once published</b>, every event starts the workflow.",
+					"<b>While building</b>, click 'Execute step': monitor events come at the monitor's next scheduled check (up to its interval, e.g. 30 minutes), or at once when 'Run a Check Now When Listening' is on (costs credits). Job events come when a job whose \"Send Events to Web Data Trigger\" option has this trigger's <b>Test URL</b> reports (the Production URL once published). <br /><br /><b>Once published</b>, every event starts the workflow.",
 				active:
 					"<b>While building</b>, click 'Execute step': monitor events come at the monitor's next scheduled check (up to its interval, e.g. 30 minutes), or at once when 'Run a Check Now When Listening' is on (costs credits). <br /><br /><b>The workflow is published</b>: every event starts it; those executions are in the Executions list.",
 			},

@@ -221,7 +221,7 @@ export const triggerProperties: INodeProperties[] = [
 	},
 	// ---- Job Events ----
 	{
-		displayName: `Nothing is registered: in the job's Start (Crawl, Batch Scrape, Agent), add the option "Send Events to Web Data Trigger" with this Production URL and the Token below.`,
+		displayName: `Nothing is registered: give a job's option "Send Events to Web Data Trigger" this trigger's URL (Test URL while testing, Production once published) and the Token below.`,
 		name: 'jobsNotice',
 		type: 'notice',
 		default: '',

@@ -239,7 +239,12 @@ test('Fetch Test Event without a finished check: says what the trigger does and 
 	expect(error).toBeInstanceOf(workflowLib.NodeOperationError);
 	expect(error.message).toBe('The monitor has no finished check yet');
 	expect(error.description).toMatch(/at each poll time/);
-	expect(error.description).toContain(`its next check is scheduled for ${api.monitor(m.id).nextRunAt}`);
+	// Issue 36: a time a person reads, the operation as the node names it, n8n 2.x's "published".
+	const at = new Date(api.monitor(m.id).nextRunAt).toISOString();
+	expect(error.description).toMatch(new RegExp(`its next check is (in about \\d+ (minutes|hours|days)|within a minute) \\(${at.slice(0, 10)} ${at.slice(11, 16)} UTC\\)`));
+	expect(error.description).toContain('Monitor → Run Check Now');
+	expect(error.description).toContain('Once the workflow is published (active)');
+	expect(error.description).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
 });
 
 test('Fetch Test Event with checks: the latest finished check, as a poll gives it; nothing is remembered', async () => {

@@ -1311,6 +1311,9 @@ describe('Job events (Source: Job Events, issue 18)', () => {
 	test('activation refuses job events that cannot be verified (no Token, no signing secret); the signing secret alone suffices', async () => {
 		const bare = await trigger(jobParams({ jobToken: '' }));
 		await expect(bare.activate()).rejects.toThrow(/Token or a signing secret/);
+		// Issue 36.4: the refusal suggests a value, made fresh each time.
+		const suggested = await bare.activate().then(() => undefined, (error) => /for example ([0-9a-f]{64}) \(freshly made for you\)/.exec(error.description)?.[1]);
+		expect(suggested).toMatch(/^[0-9a-f]{64}$/);
 		// Even if it were active, nothing unverified starts it.
 		const raw = JSON.stringify({ success: true, type: 'crawl.page', id: 'j', webhookId: 'w-1', data: [{ markdown: 'x' }] });
 		expect((await bare.post(raw)).status).toBe(401);

@@ -145,3 +145,38 @@ test('action names in the node creator read like n8n\'s short commands, without 
 	for (const action of actions) expect({ action, article: /\b(a|an|the)\b/i.test(action) }).toEqual({ action, article: false });
 	expect(actions).toEqual(expect.arrayContaining(['Scrape URL', 'Parse file', 'Create monitor', 'Run agent and wait for result']));
 });
+
+// Issue 36.4: the frictions a walk of the editor found in the triggers.
+describe('triggers, as a newcomer meets them', () => {
+	const { WebDataPollTrigger } = require('../../dist/nodes/WebDataPollTrigger/WebDataPollTrigger.node');
+	const poll = new WebDataPollTrigger().description;
+
+	test('the Poll Trigger\'s canvas subtitle names the chosen events, not their internal values', () => {
+		expect(subtitle(new WebDataPollTrigger(), { events: ['monitor.check.completed'] })).toBe('Check Completed');
+		expect(subtitle(new WebDataPollTrigger(), { events: ['monitor.page', 'monitor.check.completed'] })).toBe('Page Checked, Check Completed');
+	});
+
+	test('the Poll Trigger\'s Monitor list says how to get a monitor when there is none', () => {
+		const monitor = poll.properties.find((p) => p.name === 'monitor');
+		expect(monitor.hint).toMatch(/No monitor in the list\? Create one with a Web Data node \(Monitor → Create\)/);
+	});
+
+	test('job events: the test says which URL a job sends to while testing, and no notice says a test registers anything', () => {
+		expect(trigger.triggerPanel.header).toBe('A test waits for one event from the service');
+		expect(trigger.triggerPanel.executionsHelp.inactive).toContain("this trigger's <b>Test URL</b>");
+		const notice = trigger.properties.find((p) => p.name === 'jobsNotice');
+		expect(notice.displayName).toContain('Test URL while testing, Production once published');
+		expect(notice.displayName).not.toMatch(/with this Production URL/);
+	});
+});
+
+// Issue 36.4: one vendor-neutral wording where the package speaks of the service; a short Base URL hint.
+test('the credential names no vendor key prefix or site, and its Base URL hint fits two lines', () => {
+	const credential = new WebDataApi();
+	const text = JSON.stringify({ properties: credential.properties, test: credential.test, doc: credential.documentationUrl });
+	expect(text).not.toMatch(/\bfc-/);
+	expect(credential.documentationUrl).not.toMatch(/firecrawl/);
+	expect(credential.documentationUrl).toMatch(/#get-an-api-key-and-add-the-credential$/);
+	const base = credential.properties.find((p) => p.name === 'baseUrl');
+	expect(base.hint.length).toBeLessThanOrEqual(140);
+});

@@ -36,6 +36,19 @@ export function isoTime(value: unknown): string | undefined {
 	return ms === undefined ? undefined : new Date(ms).toISOString();
 }
 
+/** "in about 23 minutes (2026-11-28 17:39 UTC)" for a person, or undefined when not a time. */
+export function whenLabel(value: unknown, now: number = Date.now()): string | undefined {
+	const ms = serviceTime(value);
+	if (ms === undefined) return undefined;
+	const at = `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+	const minutes = Math.round((ms - now) / 60_000);
+	if (minutes < -1) return `${at}, which has passed: the service has not run it yet`;
+	if (minutes <= 1) return `within a minute (${at})`;
+	if (minutes < 90) return `in about ${minutes} minutes (${at})`;
+	const hours = Math.round(minutes / 60);
+	return hours < 36 ? `in about ${hours} hours (${at})` : `in about ${Math.round(hours / 24)} days (${at})`;
+}
+
 /** "2026-11-28 17:39:27 UTC" for a label, or undefined when not a time. */
 export function utcLabel(value: unknown): string | undefined {
 	const iso = isoTime(value);
