@@ -296,3 +296,29 @@ describe('Monitor → Run Check Now under a budget', () => {
 		expect(customData(result).webdata_credits).toBe(String(check.actualCredits));
 	});
 });
+
+describe('with the settings users switch on', () => {
+	test('Retry On Fail: a refused request is refused on every try and never sent', async () => {
+		const result = await runBudget('search', { query: 'cats', maxResults: 30 }, { budget: 3, node: { retryOnFail: true, maxTries: 3, waitBetweenTries: 10 } });
+		expect(result.status).toBe('error');
+		expect(result.error.message).toMatch(/^Credit budget reached/);
+		expect(api.requests({ method: 'POST', path: '/v2/search' })).toHaveLength(0);
+	});
+
+	test('Retry On Fail after a spend: the retry counts what the first try spent (the sum is the execution\'s)', async () => {
+		// The first try scrapes one URL (1 credit) and fails on the second item's refusal; each retry finds 1 credit spent.
+		const urls = ['https://example.com/a', 'https://example.com/b'];
+		const result = await runBudget('scrape', { url: '={{ $json.url }}', formats: ['markdown'], options: { concurrency: 1 } }, { budget: 1, items: urls.map((url) => ({ url })), node: { retryOnFail: true, maxTries: 2, waitBetweenTries: 10 } });
+		expect(result.status).toBe('error');
+		expect(api.requests({ method: 'POST', path: '/v2/scrape' })).toHaveLength(1);
+		expect(customData(result).webdata_credits).toBe('1');
+	});
+
+	test('Always Output Data with Continue On Fail: a refusal is an error item, not an empty success', async () => {
+		const result = await runBudget('search', { query: 'cats', maxResults: 30 }, { budget: 3, node: { onError: 'continueRegularOutput', alwaysOutputData: true } });
+		expect(result.status).toBe('success');
+		const out = result.json(NODE);
+		expect(out).toHaveLength(1);
+		expect(out[0].error).toMatch(/^Credit budget reached/);
+	});
+});
