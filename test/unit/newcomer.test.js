@@ -180,3 +180,10 @@ test('the credential names no vendor key prefix or site, and its Base URL hint f
 	const base = credential.properties.find((p) => p.name === 'baseUrl');
 	expect(base.hint.length).toBeLessThanOrEqual(140);
 });
+
+test('every node\'s credential documentation is the package\'s own credential section', () => {
+	for (const file of ['WebData/WebData.node.json', 'WebDataTrigger/WebDataTrigger.node.json', 'WebDataPollTrigger/WebDataPollTrigger.node.json']) {
+		const codex = require(`../../dist/nodes/${file}`);
+		expect({ file, urls: codex.resources.credentialDocumentation.map((d) => d.url) }).toEqual({ file, urls: [new WebDataApi().documentationUrl] });
+	}
+});
