@@ -9,15 +9,14 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { budgetFor, isBudgetError } from './budget';
-import { budgetToolResult, withCredits } from './budget/output';
+import { budgetFor } from './budget';
+import { withCredits } from './budget/output';
 import { resourceProperties } from './fields/description';
 import { asNodeError, errorItem, isCancellation } from './helpers/items';
 import { runPool } from './helpers/pool';
-import { isToolRun } from './helpers/toolMode';
 import { continueWaiting, resumeWebhook } from './jobs/resume';
-import { readToolRequest, toolDescriptionProperties, toolOutput, toolResultProperties } from './tool/tool';
-import { forModel, TOOL_RETRY_BUDGET_MS, toolErrorAsResult } from './tool/toolError';
+import { chooseMode } from './tool/mode';
+import { toolDescriptionProperties, toolResultProperties } from './tool/tool';
 import type { Operation, Resource, RunContext } from './types';
 import { searchActiveCrawls } from './methods/crawlSearch';
 import { searchAgentRuns } from './methods/agentSearch';
@@ -208,40 +207,21 @@ export class WebData implements INodeType {
 				`The operation "${operationName}" of resource "${resourceName}" is not known`,
 			);
 		}
-		// As a tool: the budget, offset and page are checked before anything is sent.
-		let tool: ReturnType<typeof readToolRequest> | undefined;
-		if (isToolRun(this)) {
-			try {
-				tool = readToolRequest(this, operation);
-			} catch (error) {
-				const asResult = toolErrorAsResult(this, error);
-				if (asResult) return asResult;
-				throw asNodeError(this.getNode(), error);
-			}
-		}
+		// Regular node or a model's tool: chosen once, here.
+		const chosen = chooseMode(this, operation, budget, toolAction(resourceName, operationName));
+		if ('answer' in chosen) return chosen.answer;
+		const { mode } = chosen;
 		// FACTS.md "Pace".
 		const pace = paceFor(paces, this.getExecutionId(), this.getNode().credentials?.[CREDENTIAL_TYPE]?.id);
-		const run: RunContext = { transportDeps: { ...defaultDeps, pace, budget } };
-		// As a tool: retries stay within a time budget.
-		if (tool) run.transportDeps.budgetMs = TOOL_RETRY_BUDGET_MS;
-		const failed = (error: unknown, i?: number) => {
-			const nodeError = asNodeError(this.getNode(), error, i);
-			return tool ? forModel(nodeError, toolAction(resourceName, operationName)) : nodeError;
-		};
+		const run: RunContext = { transportDeps: { ...defaultDeps, pace, budget, budgetMs: mode.retryBudgetMs } };
 		if (operation.executeAll) {
 			let out: INodeExecutionData[];
 			try {
 				out = await operation.executeAll.call(this, items, run);
 			} catch (error) {
-				// As a tool, a spent budget is the answer the model reads: it stops instead of retrying.
-				if (tool && isBudgetError(error)) return [budgetToolResult(error, budget)];
-				const nodeError = failed(error);
-				// Before n8n 2.27 the model hears the error as the tool's result.
-				const asResult = tool ? toolErrorAsResult(this, nodeError) : undefined;
-				if (asResult) return asResult;
-				throw nodeError;
+				return mode.end(error);
 			}
-			return [tool ? toolOutput(out, tool) : withCredits(out, budget, operation)];
+			return [mode.output(out, false)];
 		}
 		const execute = operation.execute;
 		if (!execute) {
@@ -255,18 +235,14 @@ export class WebData implements INodeType {
 					const out = await execute.call(this, i, run);
 					return withCredits(out, budget, operation, i).map((item) => ({ ...item, pairedItem: { item: i } }));
 				} catch (error) {
-					if (tool && isBudgetError(error)) throw asNodeError(this.getNode(), error, i);
+					if (mode.endsRun(error)) throw asNodeError(this.getNode(), error, i);
 					if (this.continueOnFail() && !isCancellation(error)) return [errorItem(error, i, this.getNode())];
-					throw failed(error, i);
+					throw mode.itemError(error, i);
 				}
 			});
 		} catch (error) {
-			if (tool && isBudgetError(error)) return [budgetToolResult(error, budget)];
-			// Before n8n 2.27 the model hears the error as the tool's result.
-			const asResult = tool ? toolErrorAsResult(this, error) : undefined;
-			if (asResult) return asResult;
-			throw asNodeError(this.getNode(), error);
+			return mode.end(error);
 		}
-		return [tool ? toolOutput(results.flat(), tool) : results.flat()];
+		return [mode.output(results.flat(), true)];
 	}
 }
