@@ -7,12 +7,22 @@ export interface RunContext {
 	transportDeps: TransportDeps;
 }
 
+/** A $fromAI default from a node version on: saved tools of older versions keep their default. */
+export interface FromAiSince {
+	since: number;
+	expression: string;
+}
+
 /** An operation as an AI Agent's tool (tool/tool.ts). */
 export interface ToolUse {
 	/** What comes back, what it costs, when to pick it. */
 	description?: string;
-	/** By parameter name. */
-	fromAi?: Record<string, string>;
+	/**
+	 * The tool variant's $fromAI default, by parameter name (tool/fromAi.ts aiValue). A plain
+	 * expression holds on every node version (the field was required and empty, so a saved tool
+	 * relying on the old default could not run); `since` keeps the old default before that version.
+	 */
+	fromAi?: Record<string, string | FromAiSince>;
 	/** Each page readable with `page`. */
 	pageList?: 'search' | 'crawl' | 'batch';
 	/** A model may read a finished job's pages again (`jobId`). */
@@ -73,5 +83,7 @@ export interface Operation {
 
 export interface Resource {
 	operationProperty: INodeProperties;
+	/** A default operation from a node version on; older versions keep operationProperty's default (saved workflows). */
+	defaultOperationSince?: { version: number; operation: string };
 	operations: Record<string, Operation>;
 }

@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { customBodyOption } from '../../fields/customBody';
 import { uuidLocator } from '../../fields/fields';
 import { SCRAPE_OPTION_BODY_KEYS, scrapeOptionProperties } from '../../fields/scrapeOptions';
+import { aiValue, fromVersion2 } from '../../tool/fromAi';
 
 /** The fields of Extract → Start and Run and Wait, as plain data; their rules are in request.ts. */
 /** Body keys of an extract job set by fields of other names (its schema, the scrape options). */
@@ -120,6 +121,17 @@ export const extractFields: INodeProperties[] = [
 	// The shared Scrape Options block (how each page is fetched); Extract takes no formats.
 	...scrapeOptionProperties().filter((p) => p.name === 'scrapeOptions'),
 ];
+
+/**
+ * URLs and Prompt from the model from version 2 on: neither is required alone, so a saved version-1
+ * tool with one of them set by its author ran, and keeps running as it did.
+ */
+export const EXTRACT_FROM_AI = {
+	urls: fromVersion2(
+		aiValue('urls', 'The absolute https URLs of the pages to extract from, separated by commas (at most 10; end one with /* to include the pages below it). Leave empty to let the service find the pages on the web', 'string', ''),
+	),
+	prompt: fromVersion2(aiValue('prompt', 'What to extract, in plain words: the facts or fields to return', 'string')),
+};
 
 /** The extract job ID of Get Status (no list: the service has no endpoint that lists extract jobs). */
 export const extractIdField: INodeProperties = uuidLocator({
