@@ -73,8 +73,7 @@ export class WebData implements INodeType {
 		name: 'webData',
 		icon: { light: 'file:webdata.svg', dark: 'file:webdata.dark.svg' },
 		group: ['transform'],
-		// A change of behaviour is a new version. 2: Agent defaults to Run and Wait, Interact to Start
-		// Session, and Extract as a tool has its URLs and Prompt from the model (saved version-1 nodes keep theirs).
+		// A new default is a new version (FACTS.md "Defaults are not saved").
 		version: [1, 2],
 		defaultVersion: 2,
 		// n8n's usual subtitle shows internal values; a unit test holds this literal to the Resource and Operation lists.
@@ -209,7 +208,6 @@ export class WebData implements INodeType {
 				`The operation "${operationName}" of resource "${resourceName}" is not known`,
 			);
 		}
-		// Regular node or a model's tool: chosen once, here.
 		const chosen = chooseMode(this, operation, budget, toolAction(resourceName, operationName));
 		if ('answer' in chosen) return chosen.answer;
 		const { mode } = chosen;

@@ -7,7 +7,6 @@ export interface RunContext {
 	transportDeps: TransportDeps;
 }
 
-/** A $fromAI default from a node version on: saved tools of older versions keep their default. */
 export interface FromAiSince {
 	since: number;
 	expression: string;
@@ -17,11 +16,7 @@ export interface FromAiSince {
 export interface ToolUse {
 	/** What comes back, what it costs, when to pick it. */
 	description?: string;
-	/**
-	 * The tool variant's $fromAI default, by parameter name (tool/fromAi.ts aiValue). A plain
-	 * expression holds on every node version (the field was required and empty, so a saved tool
-	 * relying on the old default could not run); `since` keeps the old default before that version.
-	 */
+	/** By parameter name; plain: every version (required and empty before), else from `since` on. */
 	fromAi?: Record<string, string | FromAiSince>;
 	/** Each page readable with `page`. */
 	pageList?: 'search' | 'crawl' | 'batch';
@@ -83,7 +78,7 @@ export interface Operation {
 
 export interface Resource {
 	operationProperty: INodeProperties;
-	/** A default operation from a node version on; older versions keep operationProperty's default (saved workflows). */
+	/** Older versions keep operationProperty's default. */
 	defaultOperationSince?: { version: number; operation: string };
 	operations: Record<string, Operation>;
 }

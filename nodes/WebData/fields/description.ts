@@ -61,7 +61,6 @@ export function forOperation(resource: string, operation: string, op: Operation)
 		const ai = op.tool?.fromAi?.[property.name];
 		if (ai === undefined) return [shown];
 		const { expression, since } = typeof ai === 'string' ? { expression: ai, since: undefined } : ai;
-		// A locator holds the expression as its By ID value.
 		const aiDefault = property.type === 'resourceLocator' ? { __rl: true, mode: 'id', value: expression } : expression;
 		const show = shown.displayOptions?.show ?? {};
 		const shownWhen = (rule: IDisplayOptions['show'], value?: INodeProperties['default']): INodeProperties => ({
@@ -70,7 +69,6 @@ export function forOperation(resource: string, operation: string, op: Operation)
 			displayOptions: { ...shown.displayOptions, show: { ...show, ...rule } },
 		});
 		if (since === undefined) return [shownWhen({ '@tool': [false] }), shownWhen({ '@tool': [true] }, aiDefault)];
-		// Saved tools of older versions keep the old default (n8n saves only what differs from it).
 		return [
 			shownWhen({ '@tool': [false] }),
 			shownWhen({ '@tool': [true], '@version': [{ _cnd: { lt: since } }] }),
@@ -85,7 +83,6 @@ export function resourceProperties(name: string, resource: Resource): INodePrope
 		...resource.operationProperty,
 		displayOptions: { show: { resource: [name] } },
 	};
-	// A new default operation belongs to a new node version: saved nodes of older ones keep theirs.
 	const since = resource.defaultOperationSince;
 	const selectors: INodeProperties[] = since
 		? [

@@ -1,8 +1,7 @@
-/** The $fromAI expression a model fills, as n8n's editor writes it when a field is "Defined automatically by the model" (texts without quotes). */
+/** As n8n's editor writes "Defined automatically by the model" (texts without quotes). */
 export function aiValue(key: string, description: string, type: 'string' | 'number' = 'string', fallback?: string | number): string {
 	const extra = fallback === undefined ? '' : `, ${typeof fallback === 'string' ? `'${fallback}'` : fallback}`;
 	return `={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('${key}', '${description}', '${type}'${extra}) }}`;
 }
 
-/** From node version 2: older saved tools keep their default. */
 export const fromVersion2 = (expression: string) => ({ since: 2, expression });

@@ -9,21 +9,16 @@ import { readToolRequest, toolOutput } from './tool';
 import { forModel, TOOL_RETRY_BUDGET_MS, toolErrorAsResult } from './toolError';
 import type { ToolRequest } from './toolResult';
 
-/**
- * How one execution runs: as a regular node, or as an AI Agent's tool. Chosen once by the router
- * (chooseMode), so the router's path holds no tool branches; a tool shapes errors and results for a
- * model (DESIGN "Tool use is a mode, not a fork").
- */
+/** A regular node's run or a model's tool call, chosen once by the router (DESIGN "Tool use is a mode"). */
 export interface RunMode {
-	/** Retries of one request stay within this many ms. */
+	/** Per request, for retries. */
 	readonly retryBudgetMs?: number;
 	/** An item's failure that ends the run, whatever Continue On Fail says. */
 	endsRun(error: unknown): boolean;
-	/** The error thrown for a failure (of item `i`). */
 	itemError(error: unknown, i?: number): Error;
-	/** What a run that failed answers: items, or it throws. */
+	/** Items, or it throws. */
 	end(error: unknown): INodeExecutionData[][];
-	/** The output of a run; `counted`: its items already say what they cost. */
+	/** `counted`: the items already say what they cost. */
 	output(items: INodeExecutionData[], counted: boolean): INodeExecutionData[];
 }
 
@@ -38,7 +33,7 @@ export function regularMode(ctx: IExecuteFunctions, operation: Operation, budget
 	};
 }
 
-/** `action`: "Scrape a URL", which the model reads in messages. `newEngine`: n8n 2.27+ (tests pass it). */
+/** `action`: "Scrape a URL". `newEngine`: n8n 2.27+ (tests pass it). */
 export function toolMode(
 	ctx: IExecuteFunctions,
 	budget: CreditBudget,
@@ -64,7 +59,7 @@ export function toolMode(
 	};
 }
 
-/** The mode of this execution, or the answer when a tool call's own arguments fail (nothing is sent). */
+/** Or the answer when a tool call's own arguments fail. */
 export function chooseMode(
 	ctx: IExecuteFunctions,
 	operation: Operation,

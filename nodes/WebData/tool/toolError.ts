@@ -86,7 +86,7 @@ export function operationErrorForModel(error: NodeOperationError, what: string):
 	return description ? `${lead} Next step: ${sentence(description)}` : lead;
 }
 
-/** Errors already rewritten: a failure may pass the tool mode twice (an item's, then the run's). */
+/** An item's error passes the tool mode again when it ends the run. */
 const rewritten = new WeakSet<Error>();
 
 /** Rewrites the message of an error thrown in tool use so the model reads what it needs (once). */

@@ -13,7 +13,6 @@ export const jobIdField: INodeProperties = uuidLocator({
 	searchListMethod: 'searchAgentRuns',
 });
 
-/** The run a model names (required, and empty by default: every node version). */
 export const JOB_ID_FROM_AI = aiValue('jobId', 'The id of the agent run (a UUID), from the answer that started it');
 
 /** Hints for agent calls (spec 7.2), keyed by status or by a part of the service's error text. */

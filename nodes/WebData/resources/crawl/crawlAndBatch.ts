@@ -377,7 +377,6 @@ export function failOrItem(ctx: IExecuteFunctions, error: unknown, i: number): I
 
 export const JOB_OUTPUT = outputModeField('url, title, Markdown (or summary), JSON and the page error');
 
-/** The job a model names (required, and empty by default: every node version). */
 function jobIdFromAi(kind: JobKind): Record<string, string> {
 	return kind === 'crawl'
 		? { crawlId: aiValue('crawlId', 'The id of the crawl (a UUID), from the answer that started it') }

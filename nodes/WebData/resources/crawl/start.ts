@@ -261,7 +261,6 @@ export const start: Operation = {
 			'Start a crawl of ONE website (follows links from a start URL and scrapes up to a limit of pages) and return its crawl id at once; read its pages later with the crawl status tool and that id. Costs one scrape per page crawled, so keep the limit small.',
 		fromAi: {
 			url: aiValue('url', 'An absolute https URL where the crawl starts, e.g. https://example.com/docs'),
-			// Page Limit had a working default (10): the model sets it from version 2 on.
 			pageLimit: fromVersion2(aiValue('limit', 'The most pages to crawl, 1 to 20 (each page costs credits)', 'number', 5)),
 		},
 	},

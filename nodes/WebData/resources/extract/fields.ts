@@ -122,13 +122,10 @@ export const extractFields: INodeProperties[] = [
 	...scrapeOptionProperties().filter((p) => p.name === 'scrapeOptions'),
 ];
 
-/**
- * URLs and Prompt from the model from version 2 on: neither is required alone, so a saved version-1
- * tool with one of them set by its author ran, and keeps running as it did.
- */
+/** From version 2: neither is required alone, so a version-1 tool with one set ran. */
 export const EXTRACT_FROM_AI = {
 	urls: fromVersion2(
-		aiValue('urls', 'The absolute https URLs of the pages to extract from, separated by commas (at most 10; end one with /* to include the pages below it). Leave empty to let the service find the pages on the web', 'string', ''),
+		aiValue('urls', 'The absolute https URLs of the pages to extract from, separated by commas (at most 10; a URL that ends in a slash and an asterisk includes the pages below it). Leave empty to let the service find the pages on the web', 'string', ''),
 	),
 	prompt: fromVersion2(aiValue('prompt', 'What to extract, in plain words: the facts or fields to return', 'string')),
 };

@@ -116,7 +116,6 @@ export const SCRAPE_HINTS: Record<string, string> = {
 	'502': 'The service could not reach the browser of this scrape. Try again later.',
 };
 
-/** The browser a model names (required, and empty by default: every node version). */
 export const TARGET_ID_FROM_AI = {
 	sessionId: aiValue('sessionId', 'The id of the browser session (a UUID), from the answer of the tool that started it'),
 	scrapeJobId: aiValue('scrapeId', 'The scrape id (a UUID) whose page to use: metadata.scrapeId of an earlier scrape'),

@@ -4,7 +4,6 @@ import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { isToolRun } from '../../helpers/toolMode';
 import { invalid } from '../../helpers/validation';
 
-/** What a model reads of Parse File as a tool. */
 export const PARSE_TOOL_DESCRIPTION =
 	'Not usable by a model: it parses a file of the item the workflow gives this node, and a tool call carries no file. To read a public PDF or document by its URL, use a scrape tool.';
 
