@@ -9,15 +9,14 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { budgetFor, isBudgetError } from './budget';
-import { budgetToolResult, withCredits } from './budget/output';
+import { budgetFor } from './budget';
+import { withCredits } from './budget/output';
 import { resourceProperties } from './fields/description';
 import { asNodeError, errorItem, isCancellation } from './helpers/items';
 import { runPool } from './helpers/pool';
-import { isToolRun } from './helpers/toolMode';
 import { continueWaiting, resumeWebhook } from './jobs/resume';
-import { readToolRequest, toolDescriptionProperties, toolOutput, toolResultProperties } from './tool/tool';
-import { forModel, TOOL_RETRY_BUDGET_MS, toolErrorAsResult } from './tool/toolError';
+import { chooseMode } from './tool/mode';
+import { toolDescriptionProperties, toolResultProperties } from './tool/tool';
 import type { Operation, Resource, RunContext } from './types';
 import { searchActiveCrawls } from './methods/crawlSearch';
 import { searchAgentRuns } from './methods/agentSearch';
@@ -74,8 +73,9 @@ export class WebData implements INodeType {
 		name: 'webData',
 		icon: { light: 'file:webdata.svg', dark: 'file:webdata.dark.svg' },
 		group: ['transform'],
-		// From here on, a change of behaviour is a new version.
-		version: 1,
+		// A new default is a new version (FACTS.md "Defaults are not saved").
+		version: [1, 2],
+		defaultVersion: 2,
 		// n8n's usual subtitle shows internal values; a unit test holds this literal to the Resource and Operation lists.
 		subtitle:
 			'={{ ({"account:getCreditUsage":"Account: Get Credit Usage","account:getCreditUsageHistory":"Account: Get Credit Usage History","account:getActivity":"Account: Get Many Recent Jobs","account:getQueueStatus":"Account: Get Queue Status","account:getTokenUsage":"Account: Get Token Usage","account:getTokenUsageHistory":"Account: Get Token Usage History","agent:cancel":"Agent: Cancel","agent:get":"Agent: Get","agent:getMany":"Agent: Get Many","agent:getSnapshot":"Agent: Get Snapshot","agent:getTrace":"Agent: Get Trace","agent:runAndWait":"Agent: Run and Wait","agent:start":"Agent: Start","batchScrape:cancel":"Batch Scrape: Cancel","batchScrape:getErrors":"Batch Scrape: Get Errors","batchScrape:getStatus":"Batch Scrape: Get Status","batchScrape:runAndWait":"Batch Scrape: Run and Wait","batchScrape:start":"Batch Scrape: Start","crawl:cancel":"Crawl: Cancel","crawl:getErrors":"Crawl: Get Errors","crawl:getActive":"Crawl: Get Many Running","crawl:getStatus":"Crawl: Get Status","crawl:previewParams":"Crawl: Preview Parameters","crawl:runAndWait":"Crawl: Run and Wait","crawl:start":"Crawl: Start","extract:getStatus":"Extract: Get Status","extract:runAndWait":"Extract: Run and Wait","extract:start":"Extract: Start","interact:execute":"Interact: Execute","interact:getMany":"Interact: Get Many Sessions","interact:start":"Interact: Start Session","interact:stop":"Interact: Stop Session","map:mapUrl":"Map URL","monitor:create":"Monitor: Create","monitor:delete":"Monitor: Delete","monitor:get":"Monitor: Get","monitor:getCheck":"Monitor: Get Check","monitor:getMany":"Monitor: Get Many","monitor:getManyChecks":"Monitor: Get Many Checks","monitor:runCheck":"Monitor: Run Check Now","monitor:update":"Monitor: Update","parse:parseFile":"Parse File","scrape:scrapeUrl":"Scrape URL","search:search":"Search"})[$parameter["resource"] + ":" + $parameter["operation"]] || "" }}',
@@ -208,40 +208,20 @@ export class WebData implements INodeType {
 				`The operation "${operationName}" of resource "${resourceName}" is not known`,
 			);
 		}
-		// As a tool: the budget, offset and page are checked before anything is sent.
-		let tool: ReturnType<typeof readToolRequest> | undefined;
-		if (isToolRun(this)) {
-			try {
-				tool = readToolRequest(this, operation);
-			} catch (error) {
-				const asResult = toolErrorAsResult(this, error);
-				if (asResult) return asResult;
-				throw asNodeError(this.getNode(), error);
-			}
-		}
+		const chosen = chooseMode(this, operation, budget, toolAction(resourceName, operationName));
+		if ('answer' in chosen) return chosen.answer;
+		const { mode } = chosen;
 		// FACTS.md "Pace".
 		const pace = paceFor(paces, this.getExecutionId(), this.getNode().credentials?.[CREDENTIAL_TYPE]?.id);
-		const run: RunContext = { transportDeps: { ...defaultDeps, pace, budget } };
-		// As a tool: retries stay within a time budget.
-		if (tool) run.transportDeps.budgetMs = TOOL_RETRY_BUDGET_MS;
-		const failed = (error: unknown, i?: number) => {
-			const nodeError = asNodeError(this.getNode(), error, i);
-			return tool ? forModel(nodeError, toolAction(resourceName, operationName)) : nodeError;
-		};
+		const run: RunContext = { transportDeps: { ...defaultDeps, pace, budget, budgetMs: mode.retryBudgetMs } };
 		if (operation.executeAll) {
 			let out: INodeExecutionData[];
 			try {
 				out = await operation.executeAll.call(this, items, run);
 			} catch (error) {
-				// As a tool, a spent budget is the answer the model reads: it stops instead of retrying.
-				if (tool && isBudgetError(error)) return [budgetToolResult(error, budget)];
-				const nodeError = failed(error);
-				// Before n8n 2.27 the model hears the error as the tool's result.
-				const asResult = tool ? toolErrorAsResult(this, nodeError) : undefined;
-				if (asResult) return asResult;
-				throw nodeError;
+				return mode.end(error);
 			}
-			return [tool ? toolOutput(out, tool) : withCredits(out, budget, operation)];
+			return [mode.output(out, false)];
 		}
 		const execute = operation.execute;
 		if (!execute) {
@@ -255,18 +235,14 @@ export class WebData implements INodeType {
 					const out = await execute.call(this, i, run);
 					return withCredits(out, budget, operation, i).map((item) => ({ ...item, pairedItem: { item: i } }));
 				} catch (error) {
-					if (tool && isBudgetError(error)) throw asNodeError(this.getNode(), error, i);
+					if (mode.endsRun(error)) throw asNodeError(this.getNode(), error, i);
 					if (this.continueOnFail() && !isCancellation(error)) return [errorItem(error, i, this.getNode())];
-					throw failed(error, i);
+					throw mode.itemError(error, i);
 				}
 			});
 		} catch (error) {
-			if (tool && isBudgetError(error)) return [budgetToolResult(error, budget)];
-			// Before n8n 2.27 the model hears the error as the tool's result.
-			const asResult = tool ? toolErrorAsResult(this, error) : undefined;
-			if (asResult) return asResult;
-			throw asNodeError(this.getNode(), error);
+			return mode.end(error);
 		}
-		return [tool ? toolOutput(results.flat(), tool) : results.flat()];
+		return [mode.output(results.flat(), true)];
 	}
 }

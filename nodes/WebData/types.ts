@@ -7,12 +7,17 @@ export interface RunContext {
 	transportDeps: TransportDeps;
 }
 
+export interface FromAiSince {
+	since: number;
+	expression: string;
+}
+
 /** An operation as an AI Agent's tool (tool/tool.ts). */
 export interface ToolUse {
 	/** What comes back, what it costs, when to pick it. */
 	description?: string;
-	/** By parameter name. */
-	fromAi?: Record<string, string>;
+	/** By parameter name; plain: every version (required and empty before), else from `since` on. */
+	fromAi?: Record<string, string | FromAiSince>;
 	/** Each page readable with `page`. */
 	pageList?: 'search' | 'crawl' | 'batch';
 	/** A model may read a finished job's pages again (`jobId`). */
@@ -73,5 +78,7 @@ export interface Operation {
 
 export interface Resource {
 	operationProperty: INodeProperties;
+	/** Older versions keep operationProperty's default. */
+	defaultOperationSince?: { version: number; operation: string };
 	operations: Record<string, Operation>;
 }

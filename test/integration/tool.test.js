@@ -23,27 +23,27 @@ const api = useFakeApi({ timeScale: 10 });
 
 const NODE = 'Web Data';
 
-function workflow(type, parameters, args) {
+function workflow(type, parameters, args, typeVersion = 1) {
 	return {
 		nodes: [
 			{ id: 'n1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
 			{ id: 'n2', name: 'Model Arguments', type: 'test.items', typeVersion: 1, position: [200, 0], parameters: { items: JSON.stringify([{ json: args }]) } },
-			{ id: 'n3', name: NODE, type, typeVersion: 1, position: [400, 0], parameters, credentials: { webDataApi: { id: 'c1', name: 'Web Data account' } } },
+			{ id: 'n3', name: NODE, type, typeVersion, position: [400, 0], parameters, credentials: { webDataApi: { id: 'c1', name: 'Web Data account' } } },
 		],
 		connections: { Start: { main: [[{ node: 'Model Arguments', type: 'main', index: 0 }]] }, 'Model Arguments': { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
 	};
 }
 
-async function run(type, parameters, args = {}) {
-	const result = await runWorkflow(workflow(type, parameters, args), {
+async function run(type, parameters, args = {}, typeVersion = 1) {
+	const result = await runWorkflow(workflow(type, parameters, args, typeVersion), {
 		credentials: { webDataApi: { apiKey: CANARY_KEY, baseUrl: api.url, webhookSecret: '' } },
 	});
 	record(result.error);
 	if (result.status === 'success') record(result.items(NODE));
 	return result;
 }
-const asTool = (parameters, args) => run(TOOL_TYPE, parameters, args);
+const asTool = (parameters, args, typeVersion) => run(TOOL_TYPE, parameters, args, typeVersion);
 
 /** What the agent hands the model: n8n sends JSON.stringify of the tool's items' json. */
 const sentToModel = (result) => JSON.stringify(result.json(NODE));
@@ -224,6 +224,39 @@ describe('errors as a tool (issue 16.3): the message carries code, fields, retry
 		const result = await asTool(SCRAPE, { url: 'example', offset: 0 });
 		expect(result.status).toBe('error');
 		expect(result.error.message).toMatch(/^Scrape URL failed: URL "example" is not valid: .+ Next step: Fix the "URL" field/);
+		expect(api.requests()).toHaveLength(0);
+	});
+});
+
+describe('every operation ready for a model (issue 36.3)', () => {
+	test('Extract (a new node, version 2): the model gives URLs and Prompt; the data comes back', async () => {
+		const result = await asTool({ resource: 'extract' }, { urls: 'https://example.com/', prompt: 'The title FAKE_DURATION_MS=20' }, 2);
+		expect(result.status).toBe('success');
+		const [start] = api.requests({ method: 'POST', path: '/v2/extract' });
+		expect(start.body).toEqual({ urls: ['https://example.com/'], prompt: 'The title FAKE_DURATION_MS=20' });
+		expect(sentToModel(result)).toMatch(/"status":"completed"/);
+	});
+
+	test('Agent (a new node, version 2): Run and Wait by default, the task from the model', async () => {
+		const result = await asTool({ resource: 'agent', options: { maxCredits: 50 } }, { prompt: 'Find the founding year of Example Corp' }, 2);
+		const [start] = api.requests({ method: 'POST', path: '/v2/agent' });
+		expect(start.body.prompt).toBe('Find the founding year of Example Corp');
+		expect(result.status).toBe('success');
+	});
+
+	test('Agent Get: the job ID is the model\'s (By ID), on version 1 too', async () => {
+		const result = await asTool({ resource: 'agent', operation: 'get' }, { jobId: 'not-a-uuid' });
+		expect(result.status).toBe('error');
+		expect(result.error.message).toMatch(/^Get agent run failed: Job ID "not-a-uuid" is not valid/);
+		expect(api.requests()).toHaveLength(0);
+	});
+
+	test('Parse File as a tool says the model cannot use it, and what to use instead; nothing is sent', async () => {
+		const result = await asTool({ resource: 'parse' }, {}, 2);
+		expect(result.status).toBe('error');
+		expect(result.error.message).toBe(
+			"Parse file failed: Parse File cannot run as a model's tool: it parses a file of the item the node gets, and a tool call carries no file. Next step: To read a public PDF or document, call a scrape tool with its URL. Nothing was sent to the service.",
+		);
 		expect(api.requests()).toHaveLength(0);
 	});
 });

@@ -41,6 +41,8 @@ test.each([
 
 test('Interact and Account default to an operation they have', () => {
 	const selectors = properties.filter((p) => p.name === 'operation' && ['interact', 'account'].includes(p.displayOptions.show.resource[0]));
-	expect(selectors).toHaveLength(2);
+	// Interact has one selector per node version (1: Execute, 2: Start Session), Account one.
+	expect(selectors).toHaveLength(3);
+	expect(selectors.filter((s) => s.displayOptions.show.resource[0] === 'interact').map((s) => s.default)).toEqual(['execute', 'start']);
 	for (const s of selectors) expect(s.options.map((o) => o.value)).toContain(s.default);
 });

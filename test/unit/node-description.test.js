@@ -177,7 +177,9 @@ test('display names carry no abbreviations or bare "(JSON)": no "(Ms)", "(Tbs)";
 });
 
 test('every resource locator with a "From List" mode opens on it (the same for every ID)', () => {
-	const locators = everything.filter((e) => e.property.type === 'resourceLocator');
+	// The tool variant's copy opens By ID holding the model's $fromAI expression (tool-ready.test.js).
+	const forModel = (p) => p.displayOptions?.show?.['@tool']?.includes(true) && /\$fromAI\(/.test(p.default.value);
+	const locators = everything.filter((e) => e.property.type === 'resourceLocator' && !forModel(e.top));
 	expect(locators.length).toBeGreaterThan(10);
 	for (const { node, path, property } of locators) {
 		const hasList = property.modes.some((m) => m.type === 'list');
@@ -394,21 +396,33 @@ test('every display rule of a top-level field names a top-level field, an "@" va
 	}
 });
 
-test('one version per node for the first release: version 1, and no field shown or hidden by node version', () => {
+test('versions: the trigger has one; the action node has 1 and 2 (new nodes get 2), and only the fields whose default changed with 2 are shown by version', () => {
 	const { WebDataTrigger } = require('../../dist/nodes/WebDataTrigger/WebDataTrigger.node');
 	const byVersion = [];
 	const walk = (list, where) => {
 		for (const p of list ?? []) {
 			for (const rule of [p.displayOptions?.show, p.displayOptions?.hide]) {
-				if (rule && Object.keys(rule).some((key) => key === '@version' || key.endsWith('/@version'))) byVersion.push(`${where}.${p.name}`);
+				if (rule && Object.keys(rule).some((key) => key === '@version' || key.endsWith('/@version'))) {
+					byVersion.push(`${where}.${p.name}:${rule.resource}${rule['@tool'] ? ' (tool)' : ''}`);
+				}
 			}
 			walk(p.options, `${where}.${p.name}`);
 			walk(p.values, `${where}.${p.name}`);
 		}
 	};
-	for (const type of [new WebData(), new WebDataTrigger()]) {
-		expect({ name: type.description.name, version: type.description.version }).toEqual({ name: type.description.name, version: 1 });
-		walk(type.description.properties, type.description.name);
-	}
-	expect(byVersion).toEqual([]);
+	const trigger = new WebDataTrigger().description;
+	expect({ version: trigger.version, defaultVersion: trigger.defaultVersion }).toEqual({ version: 1, defaultVersion: undefined });
+	walk(trigger.properties, trigger.name);
+	const action = new WebData().description;
+	expect({ version: action.version, defaultVersion: action.defaultVersion }).toEqual({ version: [1, 2], defaultVersion: 2 });
+	walk(action.properties, action.name);
+	// Each of these is in pairs: version 1 keeps its old default, version 2 has the new one.
+	expect([...new Set(byVersion)].sort()).toEqual([
+		'webData.operation:agent',
+		'webData.operation:interact',
+		'webData.pageLimit:crawl (tool)',
+		'webData.prompt:extract (tool)',
+		'webData.urls:extract (tool)',
+	]);
+	expect(byVersion.length).toBe(2 + 2 + 2 + 2 * 2 * 2); // Crawl Start's Page Limit; Extract: Start and Run and Wait, two fields each
 });

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import type { Operation, Resource } from '../types';
 
@@ -58,12 +58,21 @@ export function forOperation(resource: string, operation: string, op: Operation)
 		};
 		// A parameter a model fills when the node is a tool: the tool variant gets a described
 		// $fromAI default (the operation's tool.fromAi), the regular node keeps its own.
-		const aiDefault = op.tool?.fromAi?.[property.name];
-		if (aiDefault === undefined) return [shown];
+		const ai = op.tool?.fromAi?.[property.name];
+		if (ai === undefined) return [shown];
+		const { expression, since } = typeof ai === 'string' ? { expression: ai, since: undefined } : ai;
+		const aiDefault = property.type === 'resourceLocator' ? { __rl: true, mode: 'id', value: expression } : expression;
 		const show = shown.displayOptions?.show ?? {};
+		const shownWhen = (rule: IDisplayOptions['show'], value?: INodeProperties['default']): INodeProperties => ({
+			...shown,
+			...(value === undefined ? {} : { default: value }),
+			displayOptions: { ...shown.displayOptions, show: { ...show, ...rule } },
+		});
+		if (since === undefined) return [shownWhen({ '@tool': [false] }), shownWhen({ '@tool': [true] }, aiDefault)];
 		return [
-			{ ...shown, displayOptions: { ...shown.displayOptions, show: { ...show, '@tool': [false] } } },
-			{ ...shown, default: aiDefault, displayOptions: { ...shown.displayOptions, show: { ...show, '@tool': [true] } } },
+			shownWhen({ '@tool': [false] }),
+			shownWhen({ '@tool': [true], '@version': [{ _cnd: { lt: since } }] }),
+			shownWhen({ '@tool': [true], '@version': [{ _cnd: { gte: since } }] }, aiDefault),
 		];
 	});
 }
@@ -74,8 +83,15 @@ export function resourceProperties(name: string, resource: Resource): INodePrope
 		...resource.operationProperty,
 		displayOptions: { show: { resource: [name] } },
 	};
+	const since = resource.defaultOperationSince;
+	const selectors: INodeProperties[] = since
+		? [
+				{ ...selector, displayOptions: { show: { resource: [name], '@version': [{ _cnd: { lt: since.version } }] } } },
+				{ ...selector, default: since.operation, displayOptions: { show: { resource: [name], '@version': [{ _cnd: { gte: since.version } }] } } },
+			]
+		: [selector];
 	return [
-		selector,
+		...selectors,
 		...Object.entries(resource.operations).flatMap(([operation, op]) => forOperation(name, operation, op)),
 	];
 }

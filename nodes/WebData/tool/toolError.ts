@@ -86,13 +86,18 @@ export function operationErrorForModel(error: NodeOperationError, what: string):
 	return description ? `${lead} Next step: ${sentence(description)}` : lead;
 }
 
-/** Rewrites the message of an error thrown in tool use so the model reads what it needs. */
+/** An item's error passes the tool mode again when it ends the run. */
+const rewritten = new WeakSet<Error>();
+
+/** Rewrites the message of an error thrown in tool use so the model reads what it needs (once). */
 export function forModel<T extends Error>(error: T, what: string): T {
+	if (rewritten.has(error)) return error;
 	if (error instanceof NodeApiError && typeof error.context.httpStatus !== 'undefined') {
 		error.message = apiErrorForModel(error, what);
 	} else if (error instanceof NodeOperationError || error instanceof NodeApiError) {
 		error.message = operationErrorForModel(error as NodeOperationError, what);
 	}
+	rewritten.add(error);
 	return error;
 }
 

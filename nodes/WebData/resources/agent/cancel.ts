@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import type { Operation, RunContext } from '../../types';
 import { defaultDeps, type TransportDeps } from '../../transport';
 import { readJobId } from './get';
-import { agentJobRequest, jobIdField } from './shared';
+import { agentJobRequest, JOB_ID_FROM_AI, jobIdField } from './shared';
 
 /** A 409 of DELETE /v2/agent/{id}: the run had already finished, or is already being cancelled. */
 export function alreadyFinished(error: unknown): 'already finished' | 'already cancelled' | undefined {
@@ -34,6 +34,10 @@ export async function cancelAgentRun(
 }
 
 export const cancel: Operation = {
+	tool: {
+		description: 'Stop a research agent run that is still going, by its id; what it found so far is kept. Use it when a run is no longer needed, so it spends no more credits.',
+		fromAi: { jobId: JOB_ID_FROM_AI },
+	},
 	properties: [
 		jobIdField,
 		{

@@ -5,7 +5,7 @@ import { withoutEnvelope } from '../../helpers/objects';
 import { requireUuid } from '../../helpers/validation';
 import type { Operation, RunContext } from '../../types';
 import { type ApiContext, defaultDeps, type TransportDeps } from '../../transport';
-import { agentJobRequest, jobIdField } from './shared';
+import { agentJobRequest, JOB_ID_FROM_AI, jobIdField } from './shared';
 import { classifyRun } from './outcome';
 
 /** The job as one flat item: id first, then what the service returned (without `success`). */
@@ -29,7 +29,7 @@ export function readJobId(ctx: IExecuteFunctions, i: number): string {
 }
 
 export const get: Operation = {
-	tool: { description: 'Read one research agent run by its ID: its status and, once finished, its result.' },
+	tool: { description: 'Read one research agent run by its ID: its status and, once finished, its result.', fromAi: { jobId: JOB_ID_FROM_AI } },
 	properties: [jobIdField],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const jobId = readJobId(this, i);

@@ -5,7 +5,8 @@ import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
 import { defaultDeps } from '../../transport';
 import { readJobId } from './get';
-import { agentJobRequest, jobIdField } from './shared';
+import { agentJobRequest, JOB_ID_FROM_AI, jobIdField } from './shared';
+import { aiValue } from '../../tool/fromAi';
 
 /** The client check of a snapshot id: rejects only what can never be an id and would change the request path. */
 export const SNAPSHOT_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -26,6 +27,13 @@ export function requireSnapshotId(ctx: IExecuteFunctions, value: unknown, i: num
 
 /** Agent → Get Snapshot: GET /v2/agent/{jobId}/snapshots/{snapshotId}. */
 export const getSnapshot: Operation = {
+	tool: {
+		description: 'Read one artifact of a research agent run: the content of a snapshot named by an artifact.updated event of its trace. Costs nothing extra.',
+		fromAi: {
+			jobId: JOB_ID_FROM_AI,
+			snapshotId: aiValue('snapshotId', 'The artifact.snapshotId of an artifact.updated event in the trace of the run'),
+		},
+	},
 	properties: [
 		jobIdField,
 		{

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import type { Operation, RunContext } from '../../types';
 import { defaultDeps } from '../../transport';
 import { jobItem, readJobId } from './get';
-import { agentJobRequest, jobIdField } from './shared';
+import { agentJobRequest, JOB_ID_FROM_AI, jobIdField } from './shared';
 
 /** Event kinds known today (spec 6.2, api-facts 4); others pass through unfiltered and untouched. */
 const EVENT_TYPES: Array<[string, string]> = [
@@ -24,6 +24,10 @@ const EVENT_TYPES: Array<[string, string]> = [
 
 /** Agent → Get Trace: GET /v2/agent/{jobId}/trace, one item per event or one item with all. */
 export const getTrace: Operation = {
+	tool: {
+		description: 'Read the steps of a research agent run by its id: its searches, tool calls, artifacts and errors. Costs nothing extra.',
+		fromAi: { jobId: JOB_ID_FROM_AI },
+	},
 	properties: [
 		jobIdField,
 		{

@@ -59,5 +59,6 @@ export const agent: Resource = {
 			},
 		],
 	},
+	defaultOperationSince: { version: 2, operation: 'runAndWait' },
 	operations: { cancel, get, getMany, getSnapshot, getTrace, runAndWait, start },
 };

@@ -15,7 +15,7 @@ import { cancelAgentRun } from './cancel';
 import { getAgentJob } from './get';
 import { classifyRun, isUnsuccessful, runFacts, unsuccessfulRunError } from './outcome';
 import { agentWaiter } from './resume';
-import { AGENT_BODY_KEYS, startFields, startOptionFields } from './startFields';
+import { AGENT_BODY_KEYS, AGENT_PROMPT_FROM_AI, startFields, startOptionFields } from './startFields';
 import { buildStartBody, readStartParameters, startAgentRun } from './startRequest';
 
 const properties: INodeProperties[] = [
@@ -95,7 +95,7 @@ export const runAndWait: Operation = {
 	tool: {
 		description:
 			'Hand an open-ended web research task to an autonomous research agent and wait for its answer (structured data). Slow (minutes) and the most expensive tool: it may spend many credits, up to its credit cap. Use it only when search and scrape are not enough.',
-		fromAi: { prompt: "={{ /*n8n-auto-generated-fromAI-override*/ $fromAI('prompt', 'The research task in plain words: what to find out and what to return', 'string') }}" },
+		fromAi: { prompt: AGENT_PROMPT_FROM_AI },
 	},
 	waiter: agentWaiter,
 	properties,

@@ -2,6 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { uuidLocator } from '../../fields/fields';
 import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';
+import { aiValue } from '../../tool/fromAi';
 
 /** The agent job id, picked from recent runs or pasted. */
 export const jobIdField: INodeProperties = uuidLocator({
@@ -11,6 +12,8 @@ export const jobIdField: INodeProperties = uuidLocator({
 	description: 'The agent run to use. Its ID is in the output of the Start operation.',
 	searchListMethod: 'searchAgentRuns',
 });
+
+export const JOB_ID_FROM_AI = aiValue('jobId', 'The id of the agent run (a UUID), from the answer that started it');
 
 /** Hints for agent calls (spec 7.2), keyed by status or by a part of the service's error text. */
 export const AGENT_HINTS: Record<string, string> = {

@@ -2,9 +2,12 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { customBodyOption } from '../../fields/customBody';
 import { TRIGGER_TARGET_BODY_KEYS, triggerTargetOptions } from '../../jobs/triggerTarget';
+import { aiValue } from '../../tool/fromAi';
 
 /** What to send when starting a run (Start and Run and Wait), as plain data. */
 /** Body keys of an agent run set by fields of other names (its schema, webhook and audit metadata). */
+export const AGENT_PROMPT_FROM_AI = aiValue('prompt', 'The research task in plain words: what to find out and what to return');
+
 export const AGENT_BODY_KEYS = { schema: ['outputShape', 'jsonSchema'], ...TRIGGER_TARGET_BODY_KEYS, auditMetadata: ['auditUsername'] };
 
 export const startFields: INodeProperties[] = [

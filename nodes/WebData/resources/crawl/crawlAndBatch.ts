@@ -13,6 +13,7 @@ import type { OnTimeout } from '../../jobs/wait';
 import { READ_PAGE_LIMIT, STATUS_ONLY_LIMIT } from '../../fields/serverRules';
 import { budgetPollCap, jobCredits, pastBudget, settleEndedJob } from '../../budget/jobs';
 import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';
+import { aiValue } from '../../tool/fromAi';
 
 /** What Crawl and Batch Scrape share: both are jobs at `/crawl/{id}` or `/batch/scrape/{id}` with one status shape. */
 
@@ -376,6 +377,12 @@ export function failOrItem(ctx: IExecuteFunctions, error: unknown, i: number): I
 
 export const JOB_OUTPUT = outputModeField('url, title, Markdown (or summary), JSON and the page error');
 
+function jobIdFromAi(kind: JobKind): Record<string, string> {
+	return kind === 'crawl'
+		? { crawlId: aiValue('crawlId', 'The id of the crawl (a UUID), from the answer that started it') }
+		: { batchId: aiValue('batchId', 'The id of the batch scrape job (a UUID), from the answer that started it') };
+}
+
 const GET_STATUS_TOOL: Record<JobKind, ToolUse> = {
 	crawl: {
 		description: "Read a crawl that was already started, by its crawl ID: its status and a compact list of its pages; page=N gives page N's content. Costs nothing extra.",
@@ -389,7 +396,7 @@ const GET_STATUS_TOOL: Record<JobKind, ToolUse> = {
 
 export function jobGetStatus(kind: JobKind): Operation {
 	return {
-		tool: GET_STATUS_TOOL[kind],
+		tool: { ...GET_STATUS_TOOL[kind], fromAi: jobIdFromAi(kind) },
 		properties: [jobIdField(kind), returnField, { ...JOB_OUTPUT, displayOptions: { show: { return: ['pages'] } } }],
 		async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 			const id = readJobId(this, kind, i);
@@ -402,6 +409,7 @@ export function jobGetStatus(kind: JobKind): Operation {
 
 function jobCall(kind: JobKind, call: JobCall): Operation {
 	return {
+		tool: { fromAi: jobIdFromAi(kind) },
 		properties: [jobIdField(kind)],
 		async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 			const id = readJobId(this, kind, i);

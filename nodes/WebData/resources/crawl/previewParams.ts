@@ -5,6 +5,7 @@ import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
 import { jobHints } from './crawlAndBatch';
+import { aiValue } from '../../tool/fromAi';
 
 const previewProperties: INodeProperties[] = [
 	{
@@ -30,6 +31,14 @@ const previewProperties: INodeProperties[] = [
 
 /** Crawl → Preview Parameters: the crawl options the service derives from a prompt (nothing is crawled). */
 export const previewParams: Operation = {
+	tool: {
+		description:
+			'Preview the crawl settings the service derives from a plain-words prompt for a start URL (which paths, how deep, how many pages), without crawling. Costs nothing.',
+		fromAi: {
+			url: aiValue('url', 'An absolute https URL where the crawl would start, e.g. https://example.com'),
+			prompt: aiValue('prompt', 'What the crawl should read, in plain words, e.g. only the blog posts of 2024'),
+		},
+	},
 	properties: previewProperties,
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const node = this.getNode();

@@ -12,6 +12,7 @@ import { apiRequest, defaultDeps } from '../../transport';
 import { applySharedOptions, checkInt, JOB_WEBHOOK_BODY_KEYS, maxConcurrencyOption, readOptions, webhookOptions, zeroDataRetentionOption } from './fields';
 import { jobHints } from './crawlAndBatch';
 import { assertWebhookUsable, triggerTargetOptions } from '../../jobs/triggerTarget';
+import { aiValue, fromVersion2 } from '../../tool/fromAi';
 
 export const MAX_LIMIT = 10_000;
 
@@ -255,6 +256,14 @@ export const CRAWL_BODY_KEYS = { limit: ['pageLimit'], ...SCRAPE_OPTION_BODY_KEY
 /** Crawl → Start: the crawl's ID at once. */
 export const start: Operation = {
 	spends: true,
+	tool: {
+		description:
+			'Start a crawl of ONE website (follows links from a start URL and scrapes up to a limit of pages) and return its crawl id at once; read its pages later with the crawl status tool and that id. Costs one scrape per page crawled, so keep the limit small.',
+		fromAi: {
+			url: aiValue('url', 'An absolute https URL where the crawl starts, e.g. https://example.com/docs'),
+			pageLimit: fromVersion2(aiValue('limit', 'The most pages to crawl, 1 to 20 (each page costs credits)', 'number', 5)),
+		},
+	},
 	properties: crawlFields,
 	bodyKeys: CRAWL_BODY_KEYS,
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {

@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { customBodyOption } from '../../fields/customBody';
 import { uuidLocator } from '../../fields/fields';
 import { SCRAPE_OPTION_BODY_KEYS, scrapeOptionProperties } from '../../fields/scrapeOptions';
+import { aiValue, fromVersion2 } from '../../tool/fromAi';
 
 /** The fields of Extract → Start and Run and Wait, as plain data; their rules are in request.ts. */
 /** Body keys of an extract job set by fields of other names (its schema, the scrape options). */
@@ -120,6 +121,14 @@ export const extractFields: INodeProperties[] = [
 	// The shared Scrape Options block (how each page is fetched); Extract takes no formats.
 	...scrapeOptionProperties().filter((p) => p.name === 'scrapeOptions'),
 ];
+
+/** From version 2: neither is required alone, so a version-1 tool with one set ran. */
+export const EXTRACT_FROM_AI = {
+	urls: fromVersion2(
+		aiValue('urls', 'The absolute https URLs of the pages to extract from, separated by commas (at most 10; a URL that ends in a slash and an asterisk includes the pages below it). Leave empty to let the service find the pages on the web', 'string', ''),
+	),
+	prompt: fromVersion2(aiValue('prompt', 'What to extract, in plain words: the facts or fields to return', 'string')),
+};
 
 /** The extract job ID of Get Status (no list: the service has no endpoint that lists extract jobs). */
 export const extractIdField: INodeProperties = uuidLocator({

@@ -6,9 +6,14 @@ import { settleEndedJob } from '../../budget/jobs';
 import { defaultDeps } from '../../transport';
 import { extractIdField } from './fields';
 import { emptyResultNote, getExtractJob } from './request';
+import { aiValue } from '../../tool/fromAi';
 
 /** Extract → Get Status: the status and, when finished, the extracted data of a job. */
 export const getStatus: Operation = {
+	tool: {
+		description: 'Read an extract job by its id: its status and, once completed, the extracted data (JSON). Costs nothing extra.',
+		fromAi: { extractId: aiValue('extractId', 'The id of the extract job (a UUID), from the answer that started it') },
+	},
 	properties: [extractIdField],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const raw = this.getNodeParameter('extractId', i, '', { extractValue: true });

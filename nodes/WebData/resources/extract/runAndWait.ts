@@ -9,7 +9,7 @@ import { waitFor } from '../../jobs/poller';
 import { jobConcurrency, maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../jobs/wait';
 import { settleEndedJob } from '../../budget/jobs';
 import { defaultDeps } from '../../transport';
-import { EXTRACT_BODY_KEYS, extractFields } from './fields';
+import { EXTRACT_BODY_KEYS, EXTRACT_FROM_AI, extractFields } from './fields';
 import { buildExtractBody, emptyResultNote, getExtractJob, readExtractParameters, startExtract } from './request';
 
 /**
@@ -35,6 +35,11 @@ function failOrItem(ctx: IExecuteFunctions, error: NodeOperationError, job: IDat
 /** Extract → Run and Wait: start a job per input item, wait for it, the extracted data. */
 export const runAndWait: Operation = {
 	spends: true,
+	tool: {
+		description:
+			'Get structured data (JSON) from known pages, or from the web when no URLs are given, by a prompt in plain words, and wait for it. Takes seconds to minutes and costs credits by the pages read. Use scrape to read one page whole, search to find pages.',
+		fromAi: EXTRACT_FROM_AI,
+	},
 	bodyKeys: EXTRACT_BODY_KEYS,
 	properties: [
 		...extractFields,

@@ -4,7 +4,8 @@ import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
-import { optionalInteger, readTarget, readTargetId, type Target, targetFields, targetHints, targetIdKey } from './shared';
+import { optionalInteger, readTarget, readTargetId, type Target, TARGET_ID_FROM_AI, targetFields, targetHints, targetIdKey } from './shared';
+import { aiValue } from '../../tool/fromAi';
 
 const CODE_MAX = 100000;
 const PROMPT_MAX = 10000;
@@ -95,6 +96,15 @@ export function executeRequest(
 
 /** Interact → Execute: run code (or, on a scraped page, a natural-language prompt) in a browser. */
 export const execute: Operation = {
+	tool: {
+		description:
+			'Act in an open browser: run code in a browser session (its id from the tool that starts a session), or on the page of an earlier scrape run code or a plain-words task. Returns what the code prints (stdout) or the answer of the task. Costs credits while the browser is open.',
+		fromAi: {
+			...TARGET_ID_FROM_AI,
+			code: aiValue('code', 'JavaScript to run in the browser with a Playwright page object, e.g. await page.click("text=Next"); console.log(await page.title()); what it prints comes back'),
+			prompt: aiValue('task', 'What to do on the page in plain words, e.g. open the Pricing tab and tell me the price of the Pro plan'),
+		},
+	},
 	properties: [
 		...targetFields,
 		{

@@ -39,5 +39,6 @@ export const interact: Resource = {
 			},
 		],
 	},
+	defaultOperationSince: { version: 2, operation: 'start' },
 	operations: { execute, getMany, start, stop },
 };

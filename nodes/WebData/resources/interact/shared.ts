@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { uuidLocator } from '../../fields/fields';
 import { invalid, requireUuid } from '../../helpers/validation';
+import { aiValue } from '../../tool/fromAi';
 
 export type Target = 'session' | 'scrapeJob';
 
@@ -113,6 +114,11 @@ export const SCRAPE_HINTS: Record<string, string> = {
 	'429':
 		'Your team has reached its limit of active browser sessions. Stop sessions you no longer need (Interact → Stop Session) and try again.',
 	'502': 'The service could not reach the browser of this scrape. Try again later.',
+};
+
+export const TARGET_ID_FROM_AI = {
+	sessionId: aiValue('sessionId', 'The id of the browser session (a UUID), from the answer of the tool that started it'),
+	scrapeJobId: aiValue('scrapeId', 'The scrape id (a UUID) whose page to use: metadata.scrapeId of an earlier scrape'),
 };
 
 /** The Browser choice and its two ID fields, first in Execute and Stop Session. */

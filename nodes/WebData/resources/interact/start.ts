@@ -55,6 +55,10 @@ export function startBody(ctx: IExecuteFunctions, i: number): IDataObject {
 /** Interact → Start Session: POST /v2/interact, a standalone browser session (no scrape needed). */
 export const start: Operation = {
 	spends: true,
+	tool: {
+		description:
+			'Open a browser session and return its id; then drive it with the tool that runs code in a session, and close it with the tool that stops sessions when done. Costs credits while it is open.',
+	},
 	bodyKeys: { profile: ['profileName', 'saveProfileChanges'] },
 	properties: [
 		{

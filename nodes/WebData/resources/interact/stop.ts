@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { withoutEnvelope } from '../../helpers/objects';
 import type { Operation, RunContext } from '../../types';
 import { apiRequest, defaultDeps } from '../../transport';
-import { readTarget, readTargetId, type Target, targetFields, targetHints, targetIdKey } from './shared';
+import { readTarget, readTargetId, type Target, TARGET_ID_FROM_AI, targetFields, targetHints, targetIdKey } from './shared';
 
 /**
  * Whether a failed stop means "there was nothing left to stop": 410 (session destroyed) for a
@@ -20,6 +20,10 @@ export function alreadyStopped(error: unknown, target: Target): boolean {
 /** Interact → Stop Session: DELETE /v2/interact/{sessionId} or DELETE /v2/scrape/{jobId}/interact. */
 export const stop: Operation = {
 	spends: true,
+	tool: {
+		description: 'Close a browser session (or the browser of a scraped page) by its id when you are done with it, so it spends no more credits; returns what it cost.',
+		fromAi: TARGET_ID_FROM_AI,
+	},
 	properties: [
 		...targetFields,
 		{

@@ -20,6 +20,7 @@ import {
 } from '../../../shared/monitor/fields';
 import { readCreateInput } from './form';
 import { DEFAULT_CRON, DEFAULT_SCHEDULE_TEXT } from '../../../shared/monitor/schedule';
+import { NOT_FOR_MODEL } from './toolFields';
 
 const properties: INodeProperties[] = [
 	// Required fields come filled in (the workflow's name, the trigger's schedule), so a first run needs only a target.
@@ -79,6 +80,9 @@ const properties: INodeProperties[] = [
 
 /** Monitor → Create: POST /v2/monitor with every rule checked first; outputs the monitor record. */
 export const create: Operation = {
+	tool: {
+		description: `Creates the page monitor set in this node, one more on every call (each of its checks costs credits). ${NOT_FOR_MODEL} Call it only when the user asks for this monitor.`,
+	},
 	bodyKeys: { schedule: ['scheduleText', 'cron', 'timezone'], notification: ['emailNotification'], targets: ['targetsJson', 'targetsSource'] },
 	properties,
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {

@@ -5,10 +5,11 @@ import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
 import { collectPages, listChecks, readMonitorId } from '../../../shared/monitor/api';
 import { CHECK_STATUSES, monitorIdField } from '../../../shared/monitor/fields';
+import { MONITOR_FROM_AI } from './toolFields';
 
 /** Monitor → Get Many Checks: GET /v2/monitor/{id}/checks, newest first, optionally of one status. */
 export const getManyChecks: Operation = {
-	tool: { description: 'List the checks of one page monitor (newest first): when each ran and how many pages were the same, changed, new or removed.' },
+	tool: { description: 'List the checks of one page monitor (newest first): when each ran and how many pages were the same, changed, new or removed.', fromAi: MONITOR_FROM_AI },
 	properties: [
 		monitorIdField,
 		returnAllField,

@@ -10,6 +10,7 @@ import { monitorCheckEstimate } from '../../../shared/monitor/estimate';
 import { defaultDeps, type TransportDeps } from '../../transport';
 import { checkItems, getCheckPage, getMonitor, readCheck, readMonitorId, readPageOptions, runMonitorCheck } from '../../../shared/monitor/api';
 import { monitorIdField, pageOutputOptions } from '../../../shared/monitor/fields';
+import { MONITOR_FROM_AI } from './toolFields';
 
 /** Check statuses that are still going; any other status (even one unknown today) ends the wait. */
 export const UNFINISHED_CHECK_STATUSES = ['queued', 'running'];
@@ -92,6 +93,10 @@ async function explainConflict(
  */
 export const runCheck: Operation = {
 	spends: true,
+	tool: {
+		description: 'Check the pages of a page monitor now, by its id, and return which pages changed and how. Costs credits, one per watched page.',
+		fromAi: MONITOR_FROM_AI,
+	},
 	properties,
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const node = this.getNode();

@@ -21,6 +21,7 @@ import {
 } from '../../../shared/monitor/fields';
 import { readUpdateInput } from './form';
 import { TIMEZONE_HELP } from '../../../shared/monitor/schedule';
+import { NOT_FOR_MODEL } from './toolFields';
 
 /** The Update Fields collection. */
 const updateFields: INodeProperties = {
@@ -55,6 +56,7 @@ const updateFields: INodeProperties = {
  * resume through Status. New targets replace all targets.
  */
 export const update: Operation = {
+	tool: { description: `Changes the page monitor set in this node as the node says. ${NOT_FOR_MODEL} Call it only when the user asks for this change.` },
 	bodyKeys: { schedule: ['scheduleText', 'cron', 'timezone'], notification: ['emailNotification'], targets: ['targetsJson'] },
 	properties: [monitorIdField, updateFields],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {

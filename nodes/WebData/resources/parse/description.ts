@@ -251,6 +251,8 @@ export const parseFileProperties: INodeProperties[] = [
 		hint: 'The name of the binary field that holds the file',
 		description:
 			'PDF, Word, Excel, PowerPoint, OpenDocument, RTF, EPUB, CSV or HTML, up to 50 MB. Files come from nodes such as Read/Write Files from Disk, Google Drive, Gmail or a Form Trigger.',
+		// A tool call carries no file.
+		displayOptions: { show: { '@tool': [false] } },
 	},
 	{
 		displayName: 'Formats',

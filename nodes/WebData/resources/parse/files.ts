@@ -1,7 +1,11 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
+import { isToolRun } from '../../helpers/toolMode';
 import { invalid } from '../../helpers/validation';
+
+export const PARSE_TOOL_DESCRIPTION =
+	'Not usable by a model: it parses a file of the item the workflow gives this node, and a tool call carries no file. To read a public PDF or document by its URL, use a scrape tool.';
 
 /** Extensions the parse endpoint accepts (spec 2.1), with the MIME type used when a name has none. */
 export const PARSE_EXTENSIONS: Record<string, string[]> = {
@@ -70,6 +74,12 @@ export async function inspectFile(
 	// n8n's own check says only "expects the node's input data to contain a binary file 'data'"; this
 	// names the field, what the item holds, and where a file comes from.
 	const held = Object.keys(ctx.getInputData()[itemIndex]?.binary ?? {});
+	if (!held.includes(property) && isToolRun(ctx)) {
+		throw new NodeOperationError(node, 'Parse File cannot run as a model\'s tool: it parses a file of the item the node gets, and a tool call carries no file', {
+			itemIndex,
+			description: 'To read a public PDF or document, call a scrape tool with its URL. Nothing was sent to the service.',
+		});
+	}
 	if (!held.includes(property)) {
 		throw new NodeOperationError(
 			node,

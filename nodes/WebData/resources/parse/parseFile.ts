@@ -5,7 +5,7 @@ import type { Operation, RunContext } from '../../types';
 import { documentCredits, reportedCredits } from '../../budget/cost';
 import { apiRequest, defaultDeps } from '../../transport';
 import { PARSE_OPTION_GROUPS, PARSE_OPTION_LABELS, parseFileProperties } from './description';
-import { inspectFile } from './files';
+import { inspectFile, PARSE_TOOL_DESCRIPTION } from './files';
 import { blockItems, fileItem, pageItems } from './output';
 import { buildParseOptions, httpTimeoutFor, type ParseParameters } from './options';
 
@@ -43,6 +43,7 @@ const PARSE_HINTS: Record<string, string> = {
 };
 
 export const parseFile: Operation = {
+	tool: { description: PARSE_TOOL_DESCRIPTION },
 	spends: true,
 	properties: parseFileProperties,
 
