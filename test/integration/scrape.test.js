@@ -153,7 +153,7 @@ describe('output', () => {
 	test('compact: url, title and markdown only (what an AI agent needs)', async () => {
 		const result = await run(scrape({ output: 'compact', formats: ['markdown', 'html', 'links'] }));
 		const [item] = result.json(WEB_DATA);
-		expect(Object.keys(item).sort()).toEqual(['credits', 'markdown', 'title', 'url']);
+		expect(Object.keys(item).sort()).toEqual(['markdown', 'title', 'url']);
 		expect(item.url).toBe('https://example.com/pricing');
 		expect(item.markdown).toMatch(/^# /);
 	});
@@ -161,7 +161,7 @@ describe('output', () => {
 	test('compact with summary only gives the summary', async () => {
 		const result = await run(scrape({ output: 'compact', formats: ['summary'] }));
 		const [item] = result.json(WEB_DATA);
-		expect(Object.keys(item).sort()).toEqual(['credits', 'summary', 'title', 'url']);
+		expect(Object.keys(item).sort()).toEqual(['summary', 'title', 'url']);
 	});
 
 	test('the screenshot is downloaded into a binary field without the API key', async () => {

@@ -143,14 +143,14 @@ describe('compact output (for AI agents)', () => {
 	test('title, url, description and source only', async () => {
 		const result = await run(search({ output: 'compact', maxResults: 2, sources: ['web', 'news'] }));
 		const items = result.json(WEB_DATA);
-		expect(Object.keys(items[0]).sort()).toEqual(['credits', 'description', 'source', 'title', 'url']);
+		expect(Object.keys(items[0]).sort()).toEqual(['description', 'source', 'title', 'url']);
 		expect(items[2]).toMatchObject({ source: 'news', description: expect.stringMatching(/^News 1/), date: expect.any(String) });
 	});
 
 	test('with scraped results: plus the Markdown, never the metadata', async () => {
 		const result = await run(search({ output: 'compact', maxResults: 1, scrapeResults: true, formats: ['markdown', 'html'] }));
 		const [item] = result.json(WEB_DATA);
-		expect(Object.keys(item).sort()).toEqual(['credits', 'description', 'markdown', 'source', 'title', 'url']);
+		expect(Object.keys(item).sort()).toEqual(['description', 'markdown', 'source', 'title', 'url']);
 	});
 });
 

@@ -200,6 +200,11 @@ export class CreditBudget {
 		return { budget: limit, spent: a.s, left: Math.max(0, limit - a.s - a.r - heldByJobs(a)) };
 	}
 
+	/** The node's version: version 1 items say what they cost only under a budget. */
+	get nodeVersion(): number {
+		return Number(this.ctx.getNode().typeVersion ?? 1);
+	}
+
 	/** What the budget changed for item i (a lowered limit), told in its items' `credits`. */
 	readonly notes = new Map<number, IDataObject>();
 

@@ -12,6 +12,8 @@ import type { CreditBudget, CreditBudgetError } from './index';
 export function withCredits(items: INodeExecutionData[], budget: CreditBudget, operation: Operation, i?: number): INodeExecutionData[] {
 	if (!operation.spends) return items;
 	const facts = budget.facts(i ?? 0);
+	// Saved version-1 nodes keep their items as they were unless a budget is set (opt-in).
+	if (!facts && budget.nodeVersion < 2) return items;
 	const used = budget.spentFor(i);
 	// Nothing spent and no budget (a paused Run and Wait, a session started): nothing to tell.
 	if (used === 0 && !facts && budget.notes.size === 0) return items;
