@@ -12,7 +12,8 @@ async function check({ output, exitCode, fake, apiKey }) {
 	const id = items[0].json.jobId;
 	assert.match(id, /^[0-9a-f-]{36}$/);
 	for (const item of items) {
-		assert.deepEqual(Object.keys(item.json).sort(), ['jobId', 'jobStatus', 'markdown', 'title', 'url'], 'compact output with the job id');
+		assert.deepEqual(Object.keys(item.json).sort(), ['credits', 'jobId', 'jobStatus', 'markdown', 'title', 'url'], 'compact output with the job id and what it cost');
+		assert.deepEqual(item.json.credits, { used: 5, execution: 5 }, 'the crawl cost 5 credits (1 a page), no budget');
 		assert.equal(item.json.jobId, id);
 		assert.equal(item.json.jobStatus, 'completed');
 		assert.match(item.json.url, /^https:\/\/example\.com/);

@@ -16,9 +16,12 @@ async function check({ output, exitCode, fake }) {
 	const pages = nodeItems(output, 'Scrape Each Page');
 	assert.deepEqual(pages.map((p) => p.json.url), links.map((l) => l.json.url), 'one scraped page per link, in order');
 	for (const [n, page] of pages.entries()) {
-		assert.deepEqual(Object.keys(page.json).sort(), ['markdown', 'title', 'url'], 'compact output');
+		assert.deepEqual(Object.keys(page.json).sort(), ['credits', 'markdown', 'title', 'url'], 'compact output and what it cost');
+		assert.equal(page.json.credits.used, 1, 'a page costs 1 credit');
 		assert.deepEqual(page.pairedItem, { item: n });
 	}
+
+	assert.equal(output.data.resultData.metadata?.webdata_credits, '4', "the execution's total: the map (1) and three pages");
 
 	const log = await fake.log();
 	const maps = log.filter((r) => r.path === '/v2/map');
