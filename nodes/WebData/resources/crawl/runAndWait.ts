@@ -45,6 +45,7 @@ export const runAndWait: Operation = {
 				onTimeout,
 				oneItemPerExecution: true,
 				start: async (webhook) => String((await startCrawl(this, { ...body, webhook }, i, run)).id),
+				budget: run?.transportDeps.budget,
 			});
 		}
 		const startedAt = Date.now();
