@@ -364,6 +364,20 @@ describe('the resume call (WebData.webhook): it wakes, the check reads', () => {
 		expect(statusReads(w.jobId)).toBe(1);
 	});
 
+	test('under a credit budget (issue 35): Max Credits lowered to what is left is held while waiting; the resumed run counts what it reports and says Max Credits was lowered', async () => {
+		const { result, start, jobId } = await startWaiting({}, { credentials: { creditBudget: 40 } });
+		expect(result.status).toBe('waiting');
+		expect(start.body.maxCredits).toBe(40);
+		expect(JSON.parse(result.run.data.resultData.metadata.webdata_budget).c.c1.j).toEqual({ [jobId.replace(/-/g, '').slice(0, 12)]: 40 });
+		api.finishAgentJob(jobId);
+		const resumed = await afterWake({ result }, {}, { credentials: { creditBudget: 40 } });
+		expect(resumed.status).toBe('success');
+		const [item] = resumed.json(NODE);
+		expect(item.status).toBe('completed');
+		expect(item.credits).toEqual({ used: item.creditsUsed, execution: item.creditsUsed, budget: 40, left: 40 - item.creditsUsed, maxCreditsLowered: { from: 2500, to: 40 } });
+		expect(JSON.parse(resumed.run.data.resultData.metadata.webdata_budget).c.c1).toEqual({ s: item.creditsUsed, r: 0 });
+	});
+
 	test('the answer does not wait for the service: a status read that would take 3 s is not made by the webhook', async () => {
 		const w = await waitingRun();
 		api.fault({ method: 'GET', path: `/v2/agent/${w.jobId}`, delayMs: 3000 });

@@ -216,6 +216,25 @@ describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 		expect(statusReads('crawl', w.jobId)).toHaveLength(4); // the status, then the 3 pages
 	});
 
+	test('under a credit budget (issue 35.3, 35.4): the Page Limit is lowered to what is left and held in the execution\'s custom data while it waits; the resumed pages count the crawl\'s credits once, the hold is gone, and they say the limit was lowered', async () => {
+		const w = await startWaiting('crawl', crawl({ pageLimit: 50 }), { credentials: { creditBudget: 5 } });
+		expect(w.result.status).toBe('waiting');
+		expect(w.start.body.limit).toBe(5);
+		const lowered = { from: 50, to: 5, creditsPerPage: 1 };
+		expect(w.result.json(NODE)[0].credits).toEqual({ used: 0, execution: 0, budget: 5, left: 0, pageLimitLowered: lowered });
+		const held = w.result.run.data.resultData.metadata;
+		expect(JSON.parse(held.webdata_budget)).toEqual({ c: { c1: { s: 0, r: 0, j: { [w.jobId.replace(/-/g, '').slice(0, 12)]: 5 } } }, n: {} });
+		await deliveryOf(w.jobId, 'crawl.completed');
+		const done = record(await runWorkflow(workflow('crawl', w.params), { credentials: credentials({ creditBudget: 5 }), resume: w.result.run.data }));
+		expect(done.status).toBe('success');
+		const pages = done.json(NODE);
+		expect(pages).toHaveLength(5);
+		for (const page of pages) expect(page.credits).toEqual({ used: 5, execution: 5, budget: 5, left: 0, pageLimitLowered: lowered });
+		const custom = done.run.data.resultData.metadata;
+		expect(custom.webdata_credits).toBe('5');
+		expect(JSON.parse(custom.webdata_budget)).toEqual({ c: { c1: { s: 5, r: 0 } }, n: { [NODE]: 5 } });
+	});
+
 	test('a failed crawl, announced as the open-source server does (crawl.completed, success true): resumes into the poll mode\'s error with the counts; under Continue (regular output) into an error item', async () => {
 		const w = await startWaiting('crawl', crawl({ url: 'https://example.com/fake-duration-1000-fake-job-fail' }));
 		const delivery = await deliveryOf(w.jobId, 'crawl.completed');

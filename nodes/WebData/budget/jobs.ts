@@ -77,14 +77,18 @@ export function pastBudget(
 	jobId: string,
 	status: IDataObject | undefined,
 	i = 0,
-	pace?: { startedAt: number; now: number; nextReadMs: number },
+	pace?: { startedAt: number; now: number; nextReadMs: number; leastPerPage?: number },
 ): { spent: number; mayUse: number } | undefined {
 	if (!budget) return undefined;
 	const spent = jobCredits(status);
 	if (spent === undefined) return undefined;
 	const mayUse = budget.leftForJob(jobId, i);
 	if (spent > mayUse) return { spent, mayUse };
-	if (pace && spent > 0 && mayUse !== Infinity) {
+	// Only a job whose pages cost more than was reserved for them can pass its hold (a PDF's pages, a
+	// proxy turning to stealth): one that keeps to it ends within its bound and is never stopped early.
+	const completed = Number(status?.completed ?? 0);
+	const overRunning = pace?.leastPerPage !== undefined && completed > 0 && spent > completed * pace.leastPerPage;
+	if (pace && overRunning && mayUse !== Infinity) {
 		const perMs = spent / Math.max(1, pace.now - pace.startedAt);
 		if (spent + perMs * pace.nextReadMs > mayUse) return { spent, mayUse };
 	}

@@ -152,6 +152,8 @@ export interface WaitForWebhookParameters {
 	pairedItem?: INodeExecutionData['pairedItem'];
 	/** Kept with the waiting stack entry (see resumeFacts). */
 	keep?: IDataObject;
+	/** The run's credit budget: what it noted for the item (a lowered limit) is told by the resumed items too (issue 35). */
+	budget?: CreditBudget;
 }
 
 /** n8n saves the stack entry's metadata with the waiting execution. */
@@ -203,6 +205,8 @@ interface WaitState extends IDataObject {
 	wokenReads?: number;
 	lastReadAt?: number;
 	phase: 'waiting' | 'check';
+	/** What the credit budget changed at the start (a lowered Page Limit or Max Credits), for the resumed items. */
+	creditNotes?: IDataObject;
 }
 
 function waitState(entry: IExecuteData | undefined): WaitState | undefined {
@@ -329,6 +333,8 @@ export async function continueWaiting(
 	const state = found;
 	const node = ctx.getNode();
 	if (!waiter) throw new NodeOperationError(node, 'This node was resumed to check a job, but its operation has no Run and Wait with a webhook');
+	// The budget's notes of the start live in this process no more: the wait state kept them (issue 35).
+	if (budget && state.creditNotes) budget.note(0, state.creditNotes);
 	const earlier = outcomes.get(own);
 	if (earlier) return replay(earlier);
 	const key = `${state.executionId}\u0000${node.name}\u0000${state.jobId}`;
@@ -451,6 +457,7 @@ export async function startAndWaitForWebhook(
 
 	const startedAt = Date.now();
 	const jobId = await params.start({ url: deliveryUrl(resumeUrl, node, token), headers: { [RESUME_TOKEN_HEADER]: token }, events: [...waiter.events] });
+	const creditNotes = params.budget?.notes.get(i);
 	const state: WaitState = {
 		jobId,
 		executionId,
@@ -462,6 +469,7 @@ export async function startAndWaitForWebhook(
 		pairedItem: params.pairedItem ?? { item: i },
 		reads: 0,
 		phase: 'waiting',
+		...(creditNotes ? { creditNotes } : {}),
 	};
 	const input = entry.data;
 	entry.metadata = { ...(entry.metadata ?? {}), [KEEP_KEY]: { ...(params.keep ?? {}) } } as IExecuteData['metadata'];

@@ -20,6 +20,9 @@ async function check({ output, exitCode, fake }) {
 		assert.deepEqual(page.pairedItem, { item: n });
 	}
 
+	// Version-1 nodes without a budget keep their items; the execution's total is counted all the same.
+	assert.equal(output.data.resultData.metadata?.webdata_credits, '4', "the execution's total: the map (1) and three pages");
+
 	const log = await fake.log();
 	const maps = log.filter((r) => r.path === '/v2/map');
 	assert.equal(maps.length, 1);

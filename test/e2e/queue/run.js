@@ -64,13 +64,22 @@
  *      agent resume with every n8n process stopped while it waits, the run ending while they are down
  *      (the delivery fails) and all five started again: the service's retry (1 min, 12 s at the
  *      fake's time scale 5; then 5 min = 60 s) resumes it.
+ *   8b. a credit budget across a resume on another worker (test/e2e/queue/budget-resume.json, a credential
+ *      with Credit Budget per Execution 8): Scrape (1 credit) → Crawl → Run and Wait "Resume on
+ *      Completion Webhook" with Page Limit 50 → the crawl starts with limit 7 and the saved waiting
+ *      execution's custom data holds the 7 for the job; the worker that ran the first part is stopped
+ *      and the crawl's completion webhook (held back at the fake until then) resumes it on the other
+ *      worker: total 1 + the crawl's reported creditsUsed (Code node: $execution.customData), no hold
+ *      left, the pages say the limit was lowered, and a follow-up Scrape is refused with nothing sent;
+ *      the stopped worker is started again.
  *   9. everything stopped (n8n, Redis, Postgres, the fake, the proxy), also on failure or Ctrl-C;
  *      the canary API key must appear in nothing n8n printed or returned.
  * Output: "ok - …" / "not ok - …: reason" per test, "# …" diagnostics, last line "N passed, N failed";
  * exit 1 when anything failed. Plain CommonJS under the system Node; n8n runs under .cache/node24.
  * Environment: QUEUE_E2E_KEEP_TMP=1 keeps the temp dir (logs of every process are there);
  * QUEUE_E2E_N8N_LOG_LEVEL=debug; QUEUE_E2E_ONLY=<part>[,<part>…] runs only those parts (examples, trigger =
- * monitor events, jobs = job events, resume = agent, crawl and batch scrape resume); QUEUE_E2E_RESTART=0 skips the restart proof; QUEUE_E2E_TARBALL=<file.tgz> installs that package instead of `npm pack`.
+ * monitor events, jobs = job events, resume = agent, crawl and batch scrape resume, budget = the credit
+ * budget across a resume on another worker); QUEUE_E2E_RESTART=0 skips the restart proof; QUEUE_E2E_TARBALL=<file.tgz> installs that package instead of `npm pack`.
  * Build first (`npm run build`). How to add a workflow: see README.md next to this file.
  */
 const assert = require('node:assert/strict');
@@ -381,23 +390,29 @@ async function run(tmp, children, setProxy) {
 	};
 
 	const workerPorts = [await freePort(), await freePort()];
+	/** Starts worker-1 or worker-2; resolves [child, readiness URL]. */
+	const startWorker = async (name) => {
+		const port = workerPorts[['worker-1', 'worker-2'].indexOf(name)];
+		const child = await startN8n(name, ['worker', '--concurrency=5'], await freePort(), { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' });
+		return [child, `http://127.0.0.1:${port}/healthz/readiness`];
+	};
 	// Main first (it migrates the database), then the workers and webhook processes in parallel.
 	const startProcesses = async () => {
 		const t0 = Date.now();
 		const mainChild = await startN8n('main', ['start'], mainPort);
 		const mainMs = await readiness(mainChild, `${base}/healthz/readiness`);
 		const others = [
-			[await startN8n('worker-1', ['worker', '--concurrency=5'], await freePort(), { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(workerPorts[0]), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }), `http://127.0.0.1:${workerPorts[0]}/healthz/readiness`],
-			[await startN8n('worker-2', ['worker', '--concurrency=5'], await freePort(), { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(workerPorts[1]), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }), `http://127.0.0.1:${workerPorts[1]}/healthz/readiness`],
+			await startWorker('worker-1'),
+			await startWorker('worker-2'),
 			[await startN8n('webhook-1', ['webhook'], proxyBackends[0].port), `http://127.0.0.1:${proxyBackends[0].port}/healthz/readiness`],
 			[await startN8n('webhook-2', ['webhook'], proxyBackends[1].port), `http://127.0.0.1:${proxyBackends[1].port}/healthz/readiness`],
 		];
 		const otherMs = await Promise.all(others.map(([c, u]) => readiness(c, u)));
 		return { ms: Date.now() - t0, mainMs, otherMs };
 	};
-	/** Stops every n8n process (SIGTERM, SIGKILL after 20 s); Postgres, Redis, the fake and the proxy stay. */
-	const stopProcesses = async () => {
-		const list = names.map((n) => children[n]).filter((c) => c && c.exitCode === null && c.signalCode === null);
+	/** Stops the named n8n processes, every one by default (SIGTERM, SIGKILL after 20 s); Postgres, Redis, the fake and the proxy stay. */
+	const stopProcesses = async (which = names) => {
+		const list = which.map((n) => children[n]).filter((c) => c && c.exitCode === null && c.signalCode === null);
 		for (const c of list) proc.killGroup(c, 'SIGTERM');
 		const gone = () => list.every((c) => c.exitCode !== null || c.signalCode !== null);
 		const deadline = Date.now() + 20000;
@@ -475,7 +490,7 @@ async function run(tmp, children, setProxy) {
 
 	// 6. workflows run by a worker
 	const workerCount = { 'worker-1': 0, 'worker-2': 0 };
-	// QUEUE_E2E_ONLY=<part>[,<part>…] runs only those parts: examples, trigger (monitor events), jobs (job events), resume (agent, crawl, batch scrape)
+	// QUEUE_E2E_ONLY=<part>[,<part>…] runs only those parts: examples, trigger (monitor events), jobs (job events), resume (agent, crawl, batch scrape), budget
 	const only = process.env.QUEUE_E2E_ONLY ? process.env.QUEUE_E2E_ONLY.split(',').map((p) => p.trim()) : undefined;
 	const want = (part) => !only || only.includes(part);
 	for (const w of want('examples') ? WORKFLOWS : []) {
@@ -515,6 +530,10 @@ async function run(tmp, children, setProxy) {
 
 	// 8. Agent, Crawl and Batch Scrape → Run and Wait, "Resume on Completion Webhook", through the webhook processes
 	if (want('resume')) await resumeProof({ fake, api, createWorkflow, executions, workerOf, startsOf, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut, activate, stopProcesses, startProcesses });
+
+	// 8b. A credit budget kept across a resume on another worker (issue 35.4)
+	const restartWorker = async (name) => readiness(...(await startWorker(name)));
+	if (want('budget')) await budgetResumeProof({ fake, api, createWorkflow, executions, startsPerWorker, proxy, proxyBase, signingSecret, n8nOut, activate, stopProcesses, restartWorker });
 	console.log(`# executions per worker (worker-run examples): ${JSON.stringify(workerCount)}`);
 }
 
@@ -697,6 +716,117 @@ async function resumeProof(x) {
 		const resumedOn = workerOf(e.id);
 		assert.equal(resumedOn.length, 1, `a restarted worker ran the rest (${resumedOn.join(', ') || 'none'})`);
 		return `execution ${e.id}: all processes stopped and started again (${secs(up.ms)} to ready, ${secs(Date.now() - tStop)} in all); deliveries answered ${tries.map((d) => d.responseStatus).join(' → ')}; resumed on ${resumedOn[0]} with 1 read`;
+	}, n8nOut);
+}
+
+/**
+ * Issue 35.4: the credit budget of an execution that waits for a job lives in the execution's custom
+ * data, not in a process. test/e2e/queue/budget-resume.json under a credential whose Credit Budget
+ * per Execution is 8: Scrape (1 credit) → Crawl → Run and Wait "Resume on Completion Webhook" (Page
+ * Limit 50, lowered to the 7 left; 7 held for the job while it waits) → Code "Read the ledger" →
+ * Scrape again (Continue On Fail). The worker that ran the first part is stopped while the execution
+ * waits; the crawl's completion webhook is held back at the fake (lost) until then and sent again
+ * after: the other worker resumes it with nothing of the first in memory. After the resume the total
+ * is 1 + the crawl's reported creditsUsed, the hold is gone, and the follow-up scrape is refused
+ * before sending (the ledger says 0 left). The stopped worker is started again at the end.
+ */
+async function budgetResumeProof(x) {
+	const { fake, api, createWorkflow, executions, startsPerWorker, proxy, proxyBase, signingSecret, n8nOut, stopProcesses, restartWorker } = x;
+	const BUDGET = 8;
+	await step(`queue: a credit budget (credential: ${BUDGET}) kept across a resume on another worker: Scrape (1) → Crawl → Run and Wait "Resume on Completion Webhook" with its Page Limit 50 lowered to the 7 left and held while waiting; the worker that ran the first part stopped; the other resumes it → total 1 + the crawl's creditsUsed, no hold left, and a follow-up Scrape refused with nothing sent`, async () => {
+		await fake.reset();
+		await fake.call('POST', '/__fake/webhook-delivery', { loseEvents: ['crawl.completed'] });
+		let stopped;
+		try {
+			const cred = await api('POST', '/credentials', { name: `Web Data (queue, budget ${BUDGET})`, type: 'webDataApi', data: { apiKey: canaryKey, baseUrl: fake.url, webhookSecret: signingSecret, creditBudget: BUDGET } });
+			const run = `budget-${crypto.randomBytes(4).toString('hex')}`;
+			const hookPath = `queue-${run}`;
+			const text = fs
+				.readFileSync(path.join(__dirname, 'budget-resume.json'), 'utf8')
+				.replace(/\{\{HOOK_PATH\}\}/g, hookPath)
+				.replace(/\{\{WEBHOOK_ID\}\}/g, crypto.randomUUID())
+				.replace(/\{\{RUN\}\}/g, run);
+			const wf = JSON.parse(text);
+			const id = await createWorkflow(wf, { id: cred.id, name: cred.name });
+			const url = `${proxyBase}/webhook/${hookPath}`;
+			await x.activate(id, url);
+			const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+			assert.equal(res.status, 200, `the workflow webhook answered ${res.status}`);
+			const [e] = await until(async () => {
+				const list = await executions(id);
+				return list.length && ['waiting', 'error', 'success'].includes(list[0].status) ? list : undefined;
+			}, 'the execution to wait', 60000, 300);
+			assert.equal(e.status, 'waiting', `the execution waits (status ${e.status})`);
+			const first = startsPerWorker(e.id).filter(([, n]) => n > 0).map(([w]) => w);
+			assert.equal(first.length, 1, `one worker ran the first part (${first.join(', ') || 'none'})`);
+			const other = first[0] === 'worker-1' ? 'worker-2' : 'worker-1';
+
+			// While waiting: the crawl was sent with the lowered limit; the saved execution holds the ledger with the job's hold.
+			const waiting = await api('GET', `/executions/${e.id}?includeData=true`);
+			const waitingItem = waiting.data.resultData.runData['Crawl site'].at(-1).data.main[0][0].json;
+			const jobId = waitingItem.id;
+			assert.match(String(jobId), /^[0-9a-f-]{36}$/, 'the waiting item holds the crawl id');
+			const log = await fake.log();
+			assert.deepEqual(log.map((r) => `${r.method} ${r.path}`), ['POST /v2/scrape', 'POST /v2/crawl'], 'the scrape, then the crawl start; no status read');
+			const crawlStart = log[1];
+			assert.equal(crawlStart.body.limit, BUDGET - 1, `the Page Limit 50 is sent as the ${BUDGET - 1} credits left (sent ${crawlStart.body.limit})`);
+			assert.deepEqual(waitingItem.credits, { used: 0, execution: 1, budget: BUDGET, left: 0, pageLimitLowered: { from: 50, to: BUDGET - 1, creditsPerPage: 1 } }, `the waiting item says the Page Limit was lowered and the rest is held (${JSON.stringify(waitingItem.credits)})`);
+			const jobKey = jobId.replace(/-/g, '').slice(0, 12);
+			const heldWhileWaiting = waiting.data.resultData.metadata;
+			assert.equal(heldWhileWaiting?.webdata_credits, '1', `the saved execution's total while waiting: the scrape's 1 (${JSON.stringify(heldWhileWaiting)})`);
+			assert.deepEqual(JSON.parse(heldWhileWaiting.webdata_budget), { c: { [cred.id]: { s: 1, r: 0, j: { [jobKey]: BUDGET - 1 } } }, n: { 'Scrape home page': 1 } }, 'the saved ledger: 1 spent, the crawl holding the 7 left');
+
+			// The worker that ran the first part goes away; the crawl ends (its webhook held back), then the webhook comes.
+			const tStop = Date.now();
+			await stopProcesses([first[0]]);
+			stopped = first[0];
+			const stopMs = Date.now() - tStop;
+			const [lost] = await until(async () => {
+				const d = (await fake.call('GET', '/__fake/deliveries')).filter((r) => r.jobId === jobId && r.type === 'crawl.completed');
+				return d.length ? d : undefined;
+			}, 'the crawl to end (its completion webhook held back at the fake)', 60000, 300);
+			assert.equal(lost.lost, true, 'the completion webhook was held back');
+			assert.equal((await api('GET', `/executions/${e.id}`)).status, 'waiting', `still waiting with ${first[0]} stopped`);
+			const logFrom = proxy.log.length;
+			const sent = await fake.call('POST', `/__fake/redeliver/${lost.webhookId}`);
+			assert.equal(sent.responseStatus, 200, `the completion webhook answered ${sent.responseStatus}`);
+			const done = await until(async () => {
+				const d = await api('GET', `/executions/${e.id}?includeData=true`);
+				return ['success', 'error', 'crashed'].includes(d.status) ? d : undefined;
+			}, 'the execution to resume and finish', 120000, 300);
+			assert.equal(done.status, 'success', `execution ${done.status}`);
+			const via = proxy.log.slice(logFrom).filter((l) => l.url.startsWith(`/webhook-waiting/${e.id}`)).map((l) => l.backend);
+			const starts = Object.fromEntries(startsPerWorker(e.id));
+			assert.deepEqual(starts, { [first[0]]: 1, [other]: 1 }, `the first part ran on ${first[0]}, the rest on ${other} (${JSON.stringify(starts)})`);
+
+			// After the resume: the crawl's reported credits counted once, the hold gone, the follow-up refused.
+			const rd = done.data.resultData.runData;
+			const pages = rd['Crawl site'].at(-1).data.main[0].map((i) => i.json);
+			assert.equal(pages.length, BUDGET - 1, `one item per page: ${BUDGET - 1} (got ${pages.length})`);
+			assert.ok(pages.every((p) => p.jobId === jobId && p.jobStatus === 'completed'), 'the pages of this crawl');
+			const reads = (await fake.log()).filter((r) => r.method === 'GET' && r.path === `/v2/crawl/${jobId}`);
+			const status = reads[0];
+			assert.ok(status && status.at >= lost.at, 'the job read after its end');
+			const crawlCredits = pages.reduce((n, p) => n + (p.metadata?.creditsUsed ?? 0), 0);
+			assert.equal(crawlCredits, BUDGET - 1, `the crawl's pages cost ${crawlCredits}`);
+			const [read] = rd['Read the ledger'].at(-1).data.main[0].map((i) => i.json);
+			const total = 1 + crawlCredits;
+			assert.equal(read.total, String(total), `$execution.customData.get('webdata_credits') after the resume: 1 + ${crawlCredits} (got ${read.total})`);
+			assert.deepEqual(read.ledger, { c: { [cred.id]: { s: total, r: 0 } }, n: { 'Crawl site': crawlCredits, 'Scrape home page': 1 } }, `the ledger after the resume: ${total} spent, no hold left (${JSON.stringify(read.ledger)})`);
+			const lowered = { from: 50, to: BUDGET - 1, creditsPerPage: 1 };
+			for (const p of pages) assert.deepEqual(p.credits, { used: crawlCredits, execution: total, budget: BUDGET, left: 0, pageLimitLowered: lowered }, `the pages say what the crawl cost and that its Page Limit was lowered (${JSON.stringify(p.credits)})`);
+			const [refused] = rd['Scrape again'].at(-1).data.main[0].map((i) => i.json);
+			assert.match(String(refused.error), new RegExp(`^Credit budget reached: This scrape would cost at least 1 credit, and 0 of this execution's ${BUDGET} are left`), `the follow-up scrape is refused (${oneLine(JSON.stringify(refused))})`);
+			assert.match(String(refused.description), new RegExp(`Spent in this execution with this credential: ${total} credits \\(Crawl site: ${crawlCredits}, Scrape home page: 1\\)`), 'it names what was spent and by which nodes');
+			const scrapes = (await fake.log()).filter((r) => r.method === 'POST' && r.path === '/v2/scrape');
+			assert.equal(scrapes.length, 1, `nothing sent for the refused scrape (${scrapes.length} POST /v2/scrape)`);
+			assert.equal(done.data.resultData.metadata?.webdata_credits, String(total), "the finished execution's custom data");
+			await api('POST', `/workflows/${id}/deactivate`);
+			return `execution ${e.id}: limit sent ${crawlStart.body.limit} (asked 50), ${BUDGET - 1} held while waiting; first part on ${first[0]}, stopped (${secs(stopMs)}); crawl.completed via ${via.join(', ') || '?'}; resumed on ${other}; ${pages.length} pages, creditsUsed ${crawlCredits}; total ${total} of ${BUDGET}, hold gone; follow-up scrape refused, not sent`;
+		} finally {
+			await fake.call('POST', '/__fake/webhook-delivery', { loseEvents: [] });
+			if (stopped) await restartWorker(stopped);
+		}
 	}, n8nOut);
 }
 

@@ -123,6 +123,7 @@ export const runAndWait: Operation = {
 				onTimeout,
 				oneItemPerExecution: true,
 				start: async (webhook) => String((await startAgentRun(this, { ...body, webhook }, i, run)).id),
+				budget: run?.transportDeps.budget,
 			});
 		}
 		const deps = run?.transportDeps ?? defaultDeps;

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { readOutputMode } from '../../fields/document';
+import { documentCredits } from '../../budget/cost';
 import type { Operation, RunContext } from '../../types';
 import { requireUuid } from '../../helpers/validation';
 import { readWaitMethod, resumeFacts, startAndWaitForWebhook, WAIT_METHOD_WEBHOOK } from '../../jobs/resume';
@@ -59,7 +60,7 @@ export const runAndWait: Operation = {
 			// As a tool, a model may ask to read a finished job's pages again: nothing new starts.
 			const reuse = readToolJobId(this, 0);
 			const id = reuse !== undefined ? requireUuid(this.getNode(), 'Read Finished Job ID', reuse, 0) : String((await startBatch(this, p.body, run)).id);
-			const outcome = await waitForJob(this, 'batch', id, { maxWaitMs, onTimeout, startedAt, i: 0, run, own: reuse === undefined });
+			const outcome = await waitForJob(this, 'batch', id, { maxWaitMs, onTimeout, startedAt, i: 0, run, own: reuse === undefined, leastPerPage: documentCredits(p.body, { zdr: p.body.zeroDataRetention === true }) });
 			if (outcome.timedOut || outcome.documents.length === 0) {
 				return [...p.errors, { json: outcome.status, pairedItem: pairedAll(p.indexes) }];
 			}

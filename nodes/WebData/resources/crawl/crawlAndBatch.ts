@@ -217,7 +217,7 @@ export async function waitForJob(
 	ctx: IExecuteFunctions,
 	kind: JobKind,
 	id: string,
-	opts: { maxWaitMs: number; onTimeout: OnTimeout; startedAt: number; i: number; run?: RunContext; own?: boolean },
+	opts: { maxWaitMs: number; onTimeout: OnTimeout; startedAt: number; i: number; run?: RunContext; own?: boolean; leastPerPage?: number },
 ): Promise<WaitOutcome> {
 	const { i, maxWaitMs } = opts;
 	const node = ctx.getNode();
@@ -232,7 +232,7 @@ export async function waitForJob(
 		// Issue 35.3: a job that has spent past what the budget leaves it is stopped at once.
 		isTerminal: (s) =>
 			TERMINAL.includes(String(s.status)) ||
-			(over = pastBudget(budget, id, s, i, { startedAt: opts.startedAt, now: Date.now(), nextReadMs: DEFAULT_POLL_SCHEDULE.minIntervalMs })) !== undefined,
+			(over = pastBudget(budget, id, s, i, { startedAt: opts.startedAt, now: Date.now(), nextReadMs: DEFAULT_POLL_SCHEDULE.minIntervalMs, leastPerPage: opts.leastPerPage })) !== undefined,
 		maxDelayMs: budget ? (s, now) => budgetPollCap(budget, id, s, opts.startedAt, now, i) : undefined,
 		maxWaitMs,
 		startedAt: opts.startedAt,

@@ -1,6 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { readOutputMode } from '../../fields/document';
+import { documentCredits } from '../../budget/cost';
 import type { Operation, RunContext } from '../../types';
 import { requireUuid } from '../../helpers/validation';
 import { readWaitMethod, startAndWaitForWebhook, WAIT_METHOD_WEBHOOK } from '../../jobs/resume';
@@ -45,6 +46,7 @@ export const runAndWait: Operation = {
 				onTimeout,
 				oneItemPerExecution: true,
 				start: async (webhook) => String((await startCrawl(this, { ...body, webhook }, i, run)).id),
+				budget: run?.transportDeps.budget,
 			});
 		}
 		const startedAt = Date.now();
@@ -52,7 +54,7 @@ export const runAndWait: Operation = {
 		const reuse = readToolJobId(this, i);
 		const id = reuse !== undefined ? requireUuid(this.getNode(), 'Read Finished Job ID', reuse, i) : String((await startCrawl(this, body, i, run)).id);
 		try {
-			const outcome = await waitForJob(this, 'crawl', id, { maxWaitMs, onTimeout, startedAt, i, run, own: reuse === undefined });
+			const outcome = await waitForJob(this, 'crawl', id, { maxWaitMs, onTimeout, startedAt, i, run, own: reuse === undefined, leastPerPage: documentCredits(body.scrapeOptions as IDataObject | undefined, { zdr: body.zeroDataRetention === true }) });
 			if (outcome.timedOut || outcome.documents.length === 0) return [{ json: outcome.status }];
 			return outcome.documents.map((doc) => ({ json: pageJson(id, outcome.status, doc, mode) }));
 		} catch (error) {
