@@ -39,6 +39,10 @@ const HOST = hostProfile(process.env.E2E_N8N);
 const FILTERS = (process.env.AI_AGENT_FILTER || '').split('|').filter(Boolean);
 const EXAMPLE = path.join(ROOT, 'examples', 'ai-agent', 'ai-agent-research-web.json');
 const BUDGET_EXAMPLE = path.join(ROOT, 'examples', 'ai-agent', 'ai-agent-credit-budget.json');
+const APPROVAL_EXAMPLE = path.join(ROOT, 'examples', 'ai-agent', 'ai-agent-research-with-approval.json');
+// n8n's human review of tool calls (2.5+): a node type ending in "HitlTool", made by n8n from each node
+// with a "Send and Wait" operation; the Chat one needs a Chat Trigger (Hosted Chat, response nodes).
+const CHAT_REVIEW_TYPE = '@n8n/n8n-nodes-langchain.chatHitlTool';
 const AGENT_TYPE = '@n8n/n8n-nodes-langchain.agent';
 const TOOL_TYPE = 'n8n-nodes-webdata.webDataTool';
 const BUDGET = 16000;
@@ -550,6 +554,147 @@ class AiAgentSuite extends Phase {
 			const { sideBySide, note } = await oneTurn(ex, example, budget);
 			assert.ok(sideBySide, `the searches ran side by side, so the step means something: ${note}`);
 			return note;
+		});
+
+		if (HOST.major >= 2) await this.humanReview();
+	}
+
+	/**
+	 * Issue 36: the Web Data tools behind n8n's review in chat (examples/ai-agent/ai-agent-research-with-approval.json:
+	 * Chat Trigger → AI Agent, Search the web and Read a page → the Chat review tool → AI Agent). Headless:
+	 * the chat message is POSTed to the Chat Trigger's webhook; the review's message with its buttons (signed
+	 * links to the waiting webhook) is read from the waiting execution, and a person's click is a GET of one link.
+	 */
+	async humanReview() {
+		const steps = [
+			'human review: examples/ai-agent/ai-agent-research-with-approval.json — the model calls Read a page; the execution waits for the review and the service has received nothing',
+			'human review: approved → exactly one scrape with the model\'s URL is sent, and the model receives the page (fenced Markdown), not the approval',
+			'human review: declined → nothing is sent and the model is told the call was declined',
+			'human review: an approved Search that does not fit the credit budget (credential budget 1) → nothing is sent and the model receives the creditBudgetReached result through the review',
+		];
+		if (FILTERS.length > 0 && !steps.some((name) => FILTERS.some((f) => name.includes(f)))) return;
+		const example = JSON.parse(fs.readFileSync(APPROVAL_EXAMPLE, 'utf8'));
+		const review = example.nodes.find((n) => n.type === CHAT_REVIEW_TYPE);
+		const trigger = example.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.chatTrigger');
+		const agent = example.nodes.find((n) => n.type === AGENT_TYPE);
+		const tools = example.nodes.filter((n) => n.type === TOOL_TYPE);
+		const search = tools.find((n) => n.parameters.resource === 'search');
+		const scrape = tools.find((n) => n.parameters.resource === 'scrape');
+		const answerNode = example.connections[agent.name].main[0][0].node;
+		const create = async (webData) => {
+			const wf = JSON.parse(JSON.stringify(example));
+			const chat = wf.nodes.find((n) => n.name === trigger.name);
+			chat.webhookId = crypto.randomUUID();
+			for (const node of wf.nodes) {
+				if (node.credentials?.webDataApi) node.credentials.webDataApi = { id: webData.id, name: webData.name };
+				if (node.credentials?.openAiApi) node.credentials.openAiApi = this.openAi;
+			}
+			const created = await this.api('POST', '/workflows', { name: `${wf.name} (${chat.webhookId})`, nodes: wf.nodes, connections: wf.connections, settings: wf.settings });
+			await this.api('POST', `/workflows/${created.id}/activate`);
+			const url = `${this.base}/webhook/${chat.webhookId}/chat`;
+			await this.until(async () => (await fetch(url)).status === 200, 'the hosted chat to be served');
+			return { id: created.id, url };
+		};
+		const full = async (id) => await this.api('GET', `/executions/${id}?includeData=true`);
+		// Sends a chat message; resolves the execution once it waits for the review.
+		const chat = async (w, turns, chatInput) => {
+			this.model.script(turns);
+			const res = await fetch(w.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'sendMessage', sessionId: crypto.randomUUID(), chatInput }) });
+			const started = await res.json();
+			assert.ok(started.executionId, `the chat started an execution: ${oneLine(JSON.stringify(started))}`);
+			return await this.until(async () => {
+				const e = await full(started.executionId);
+				if (['error', 'crashed', 'success'].includes(e.status)) throw new Error(`execution ${e.id} ended (${e.status}) instead of waiting for the review: ${oneLine(JSON.stringify(e.data?.resultData?.error ?? ''))}`);
+				return e.status === 'waiting' && e.data?.resultData?.runData?.[review.name] ? e : undefined;
+			}, 'the execution to wait for the review', 60000);
+		};
+		const reviewMessage = (e) => e.data.resultData.runData[review.name].at(-1).data.ai_tool[0][0].sendMessage;
+		// A person's click: GET of the button's link; resolves the execution once it waits at the answer (or ends).
+		const click = async (e, approved) => {
+			const buttons = reviewMessage(e).buttons ?? [];
+			const button = buttons.find((b) => new URL(b.link).searchParams.get('approved') === String(approved));
+			assert.ok(button, `the review offers a ${approved ? 'approve' : 'decline'} button (${buttons.map((b) => b.text).join(', ')})`);
+			// As a person's browser: n8n answers a link checker or chat preview bot with nothing and records no click.
+			const res = await fetch(button.link, { headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36' } });
+			const page = await res.text();
+			assert.equal(res.status, 200, `the ${button.text} link answered ${res.status}`);
+			assert.ok(page.length > 0, `the ${button.text} link answered with a page (an empty answer records nothing)`);
+			return await this.until(async () => {
+				const x = await full(e.id);
+				if (['error', 'crashed', 'success'].includes(x.status)) return x;
+				return x.status === 'waiting' && x.data?.resultData?.runData?.[answerNode] ? x : undefined;
+			}, `execution ${e.id} to reach "${answerNode}"`, 60000);
+		};
+		const lastToolMessage = (body) => (body.messages ?? []).filter((m) => m.role === 'tool').at(-1);
+		const echo = (body) => `Tool said: ${String(lastToolMessage(body)?.content ?? 'nothing').slice(0, 200)}`;
+		const answerOf = (e) => ({ agent: e.data.resultData.runData[agent.name]?.at(-1)?.data?.main?.[0]?.[0]?.json?.output, chat: e.data.resultData.runData[answerNode]?.at(-1)?.data?.main?.[0]?.[0]?.sendMessage });
+		const fakeLog = async () => (await this.fake.log()).filter((r) => r.path.startsWith('/v2/') && !r.path.startsWith('/v2/team'));
+		const ranTool = (e) => tools.filter((t) => e.data.resultData.runData[t.name]).map((t) => t.name);
+
+		const w = await create(this.credentials.tokenOnly);
+		const pageUrl = 'https://example.com/docs';
+		let waiting;
+		await this.step(steps[0], async () => {
+			await this.fake.reset();
+			waiting = await chat(w, [{ calls: [{ name: toolName(scrape.name), args: { toolParameters: { url: pageUrl, offset: 0 }, hitlParameters: {} } }] }, { content: echo }], 'What does the docs page say?');
+			const offered = this.model.tools().map((t) => t.name);
+			assert.ok(offered.includes(toolName(scrape.name)) && offered.includes(toolName(search.name)), `the model is offered the reviewed tools (${offered.join(', ')})`);
+			await new Promise((r) => setTimeout(r, 1000));
+			const log = await fakeLog();
+			assert.deepEqual(log.map((r) => `${r.method} ${r.path}`), [], 'the service received nothing before the review');
+			assert.deepEqual(ranTool(waiting), [], 'no Web Data tool ran before the review');
+			const message = reviewMessage(waiting);
+			assert.match(message.text, new RegExp(`${toolName(scrape.name)}[\\s\\S]*${pageUrl.replace(/\./g, '\\.')}`), `the review message names the tool and the URL: ${oneLine(message.text)}`);
+			return `execution ${waiting.id} waiting; review message: "${oneLine(message.text)}"; buttons ${message.buttons.map((b) => b.text).join(', ')}; service requests: 0`;
+		});
+
+		await this.step(steps[1], async () => {
+			assert.ok(waiting, 'the previous step left an execution waiting');
+			const e = await click(waiting, true);
+			assert.ok(e.status === 'waiting' || e.status === 'success', `execution ${e.status}: ${oneLine(JSON.stringify(e.data?.resultData?.error ?? ''))}`);
+			const log = await fakeLog();
+			assert.deepEqual(log.map((r) => `${r.method} ${r.path}`), ['POST /v2/scrape'], 'exactly one request to the service');
+			assert.equal(log[0].body.url, pageUrl, 'the model\'s URL was sent');
+			const got = this.received(scrape.name);
+			assert.equal(got.length, 1, `one Read a page result reached the model (got ${got.length})`);
+			assert.ok(got[0].content.includes(FENCE_START) && got[0].content.includes(FENCE_END), `the model received the page, fenced: ${oneLine(got[0].content).slice(0, 300)}`);
+			assert.doesNotMatch(got[0].content, /"approved"/, 'the model did not receive the approval instead of the result');
+			const out = answerOf(e);
+			assert.equal(out.agent, echo(this.model.requests.at(-1)), 'the agent answered after reading the result');
+			assert.equal(out.chat, out.agent, `"${answerNode}" sends the agent's answer to the chat`);
+			return `one POST /v2/scrape {url: ${log[0].body.url}}; the model read: ${oneLine(got[0].content).slice(0, 240)}`;
+		});
+
+		await this.step(steps[2], async () => {
+			await this.fake.reset();
+			const before = await chat(w, [{ calls: [{ name: toolName(search.name), args: { toolParameters: { query: 'open source vector databases', limit: 5, offset: 0, page: 0 }, hitlParameters: {} } }] }, { content: echo }], 'Find vector databases.');
+			const e = await click(before, false);
+			assert.ok(e.status === 'waiting' || e.status === 'success', `execution ${e.status}: ${oneLine(JSON.stringify(e.data?.resultData?.error ?? ''))}`);
+			await new Promise((r) => setTimeout(r, 500));
+			assert.deepEqual((await fakeLog()).map((r) => `${r.method} ${r.path}`), [], 'nothing was sent to the service');
+			assert.deepEqual(ranTool(e), [], 'no Web Data tool ran');
+			const got = this.received(search.name);
+			assert.equal(got.length, 1, `one answer for the call reached the model (got ${got.length})`);
+			assert.match(got[0].content, /rejected the tool call/i, `the model was told: ${oneLine(got[0].content)}`);
+			return `nothing sent; the model read: ${oneLine(got[0].content)}`;
+		});
+
+		await this.step(steps[3], async () => {
+			await this.fake.reset();
+			const credential = await this.webDataCredential('Web Data (credit budget 1, review)', { creditBudget: 1 });
+			const wb = await create(credential);
+			const before = await chat(wb, [{ calls: [{ name: toolName(search.name), args: { toolParameters: { query: 'open source vector databases', limit: 5, offset: 0, page: 0 }, hitlParameters: {} } }] }, { content: echo }], 'Find vector databases.');
+			assert.deepEqual((await fakeLog()).map((r) => `${r.method} ${r.path}`), [], 'nothing was sent before the review');
+			const e = await click(before, true);
+			assert.ok(e.status === 'waiting' || e.status === 'success', `execution ${e.status}: ${oneLine(JSON.stringify(e.data?.resultData?.error ?? ''))}`);
+			assert.deepEqual((await fakeLog()).map((r) => `${r.method} ${r.path}`), [], 'nothing was sent to the service');
+			const got = this.received(search.name);
+			assert.equal(got.length, 1, `one answer for the call reached the model (got ${got.length})`);
+			const value = Array.isArray(got[0].value) ? got[0].value[0] : got[0].value;
+			assert.equal(value?.creditBudgetReached, true, `the model received the creditBudgetReached result: ${oneLine(got[0].content).slice(0, 300)}`);
+			assert.match(value.message, /^Credit budget reached: This search \(up to 5 results\) would cost at least 2 credits, and 1 of this execution's 1 are left\. Nothing was sent\./);
+			assert.doesNotMatch(got[0].content, /"approved"/);
+			return `nothing sent; the model read: ${oneLine(got[0].content).slice(0, 400)}`;
 		});
 	}
 }
