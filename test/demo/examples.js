@@ -64,6 +64,7 @@ const PURPOSES = {
 		"Scrapes many pages in one batch job: lists a site's blog pages, sends all their URLs to the service in a single job, waits for it and outputs one item per page with its Markdown.",
 	'crawl-to-trigger-start':
 		'Starts a crawl that reports to another workflow: each page it scrapes starts one execution of the Web Data Trigger workflow, with this run\'s name as metadata (pair it with trigger-on-crawl-page).',
+	'crawl-with-credit-budget': 'Crawls a website under a credit budget: the page limit is lowered to what the budget can pay for, and each page says what the crawl cost and what is left.',
 	'crawl-site-and-wait': 'Crawls a website from one URL, following its links up to a page limit, waits until the crawl has finished and outputs one item per page (URL, title, Markdown).',
 	'extract-structured-data':
 		"Pulls facts about the company behind a website (its name, what it does, whether it offers single sign-on) out of its pages, as one item with the pages each fact came from.",

@@ -173,7 +173,7 @@ describe('npm run demo with a key (the fake standing in for the real service)', 
 		expect(r.out).toMatch(/▶ watch competitor pricing pages for changes .*\n.*What it is for: .*\n {2}Skipped: spends credits or changes your account \(monitor\.create\)/);
 		// an example that needs an existing run says so when the account has none
 		expect(r.out).toMatch(/Latest agent run found none \(no agent runs on this account yet\), so Get agent run did not run\./);
-		expect(r.out).toMatch(/\n2 of 2 example workflows ran successfully \(14 that spend credits skipped: add --spend to run them; 4 trigger workflow\(s\) skipped\)\.\n$/);
+		expect(r.out).toMatch(/\n2 of 2 example workflows ran successfully \(15 that spend credits skipped: add --spend to run them; 4 trigger workflow\(s\) skipped\)\.\n$/);
 	});
 
 	test('with --spend: the monitor it created is deleted, the agent run still going is cancelled, browser sessions are closed', async () => {
