@@ -31,7 +31,8 @@ async function check({ output, exitCode, fake }) {
 	assert.ok(polls.some((r) => r.seq < del.seq) && polls.some((r) => r.seq > del.seq), 'polled before the cancel, its pages read after it');
 
 	const n = pages.length;
-	assert.ok(n >= 3, `the pages scraped before the cancel come out (${n}; the third page passes the budget)`);
+	// Stopped when it passed the budget, or when at its rate it would pass before the next read: how many pages that is depends on the machine.
+	assert.ok(n >= 1, `the pages scraped before the cancel come out (${n})`);
 	assert.ok(n * PER_PAGE <= BUDGET + 2 * PER_PAGE, `cancelled soon after it passed the budget: ${n} pages, ${n * PER_PAGE} credits for a budget of ${BUDGET}`);
 	assert.ok(n < BUDGET, `fewer pages than the limit: the crawl did not finish (${n})`);
 	assert.equal(new Set(pages.map((p) => p.json.metadata?.sourceURL ?? p.json.url)).size, n, 'different pages');
@@ -42,7 +43,7 @@ async function check({ output, exitCode, fake }) {
 		assert.equal(page.json.metadata?.creditsUsed, PER_PAGE, 'a stealth page costs 5 credits');
 		const c = page.json.credits;
 		assert.equal(c?.cancelledAtBudget, true, 'each page says the crawl was cancelled at the budget');
-		assert.match(String(c.message), new RegExp(`^The crawl was cancelled at the credit budget: it had spent \\d+ credits where ${BUDGET} were left for it\\. These are the ${n} pages it scraped before it stopped\\.`));
+		assert.match(String(c.message), new RegExp(`^The crawl was cancelled at the credit budget: it had spent \\d+ (credits where ${BUDGET} were left for it|of the ${BUDGET} credits left for it, at a rate that would pass them before the next read); \\d+ in all with the pages that finished while it stopped\\. These are the ${n} pages it scraped\\.`));
 		assert.deepEqual({ ...c, message: undefined, cancelledAtBudget: undefined }, { used: spent, execution: spent, budget: BUDGET, left: 0, pageLimitLowered: { from: 20, to: BUDGET, creditsPerPage: 1 }, message: undefined, cancelledAtBudget: undefined }, `what the crawl cost: ${JSON.stringify(c)}`);
 	}
 

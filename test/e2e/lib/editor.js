@@ -568,7 +568,7 @@ class Editor {
 		const page = this.page;
 		const closed = await freePort(); // nothing listens there
 		const cases = [
-			{ what: 'Base URL without a scheme', apiKey: this.host.apiKey, baseUrl: 'api.example', wanted: [/ERR_INVALID_URL/, /For example https:\/\/api\.firecrawl\.dev/] },
+			{ what: 'Base URL without a scheme', apiKey: this.host.apiKey, baseUrl: 'api.example', wanted: [/ERR_INVALID_URL/, /E\.g\. http:\/\/localhost:3002/] },
 			{ what: 'key refused', apiKey: 'fc-e2e-not-the-key', baseUrl: this.host.fakeUrl, wanted: [/refused the API key \(401\)/, /Copy the key again/] },
 			// Issue 30: n8n decides the message ("ECONNREFUSED"); the Base URL hint beside it says what it means.
 			{ what: 'service unreachable', apiKey: this.host.apiKey, baseUrl: `http://127.0.0.1:${closed}`, wanted: [/ECONNREFUSED/, /nothing answers at this address/] },

@@ -811,7 +811,10 @@ class Phase {
 			const nextRunAt = (await this.fake.call('GET', `/__fake/monitor/${monitorId}`)).nextRunAt;
 			assert.equal(error.message, 'The monitor has no finished check yet');
 			assert.match(error.description ?? '', /reads the monitor's new checks at each poll time/);
-			assert.ok((error.description ?? '').includes(`its next check is scheduled for ${nextRunAt}`), `the next check time ${nextRunAt} in: ${error.description}`);
+			// A time a person reads (issue 36.4): "in about 19 hours (2026-11-30 00:30 UTC)".
+			const at = new Date(nextRunAt).toISOString();
+			const when = new RegExp(`its next check is (in about \\d+ (minutes|hours|days)|within a minute) \\(${at.slice(0, 10)} ${at.slice(11, 16)} UTC\\)`);
+			assert.match(error.description ?? '', when, `the next check time ${nextRunAt} in: ${error.description}`);
 			return `"${error.message}": ${this.oneLine(error.description).slice(0, 160)}…`;
 		});
 		if (!w) return;
