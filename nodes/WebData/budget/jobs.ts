@@ -54,6 +54,9 @@ export function settleEndedJob(budget: CreditBudget | undefined, jobId: string, 
 	else if (own && reported !== undefined) budget.settleJob(jobId, reported, i);
 }
 
+/** Credits a job has spent per millisecond since it started. */
+const spendRate = (spent: number, startedAt: number, now: number): number => spent / Math.max(1, now - startedAt);
+
 /**
  * Under a budget, a running job is read again before it can spend what is left at the rate it has
  * spent so far (half that time), so a cancel comes soon after it passes (issue 35.3).
@@ -63,7 +66,7 @@ export function budgetPollCap(budget: CreditBudget | undefined, jobId: string, s
 	const spent = jobCredits(status);
 	const mayUse = budget.leftForJob(jobId, i);
 	if (spent === undefined || spent <= 0 || mayUse === Infinity) return Infinity;
-	const perMs = spent / Math.max(1, now - startedAt);
+	const perMs = spendRate(spent, startedAt, now);
 	return Math.max(0, (mayUse - spent) / perMs / 2);
 }
 
@@ -89,7 +92,7 @@ export function pastBudget(
 	const completed = Number(status?.completed ?? 0);
 	const overRunning = pace?.leastPerPage !== undefined && completed > 0 && spent > completed * pace.leastPerPage;
 	if (pace && overRunning && mayUse !== Infinity) {
-		const perMs = spent / Math.max(1, pace.now - pace.startedAt);
+		const perMs = spendRate(spent, pace.startedAt, pace.now);
 		if (spent + perMs * pace.nextReadMs > mayUse) return { spent, mayUse };
 	}
 	return undefined;

@@ -6,6 +6,7 @@ import { settleEndedJob } from '../../budget/jobs';
 import { defaultDeps } from '../../transport';
 import { extractIdField } from './fields';
 import { emptyResultNote, getExtractJob } from './request';
+import { TERMINAL } from './runAndWait';
 import { aiValue } from '../../tool/fromAi';
 
 /** Extract → Get Status: the status and, when finished, the extracted data of a job. */
@@ -21,7 +22,7 @@ export const getStatus: Operation = {
 		const id = requireUuid(this.getNode(), 'Extract Job ID', raw, i);
 		const job = await getExtractJob(this, id, i, run?.transportDeps ?? defaultDeps);
 		// A job started under this execution's budget gives back its hold once it ended (issue 35.3).
-		if (['completed', 'failed', 'cancelled'].includes(String(job.status))) settleEndedJob(run?.transportDeps.budget, id, job, i);
+		if (TERMINAL.includes(String(job.status))) settleEndedJob(run?.transportDeps.budget, id, job, i);
 		const empty = emptyResultNote(job);
 		return [{ json: empty === undefined ? job : { ...job, emptyResult: empty } }];
 	},
