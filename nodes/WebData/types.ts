@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteData, IExecuteFunctions, INodeExecutionData, INodeProperties, NodeOperationError } from 'n8n-workflow';
 
 import type { TransportDeps } from './transport';
+import type { CreditBudget } from './budget';
 
 export interface RunContext {
 	/** With the shared pace of all the execution's requests. */
@@ -30,7 +31,8 @@ export type ResumeContext = IExecuteFunctions;
 export type OnTimeout = 'returnStatus' | 'cancelAndFail' | 'fail';
 
 export type ResumeRead =
-	| { running: true }
+	/** `status`: the job's status page as read, with what it reports it spent so far (issue 35.3). */
+	| { running: true; status?: IDataObject }
 	| {
 			running?: false;
 			items: INodeExecutionData[];
@@ -57,6 +59,17 @@ export interface CompletionWaiter {
 	endEventTypes: string[];
 	/** Status first, results only once ended. `entry`: the carried items, then the job's item, kept facts in its metadata. */
 	resume(ctx: ResumeContext, jobId: string, entry: IExecuteData): Promise<ResumeRead>;
+	/**
+	 * A check found the job running past what the credit budget leaves it (issue 35.3): cancel it and
+	 * give its partial result, settled in `budget`. Without it the job is bounded by its start only.
+	 */
+	stopAtBudget?(ctx: ResumeContext, jobId: string, entry: IExecuteData, over: BudgetOverrun, budget: CreditBudget): Promise<INodeExecutionData[]>;
+}
+
+/** What a running job has spent and what the budget leaves it (budget/jobs.ts pastBudget). */
+export interface BudgetOverrun {
+	spent: number;
+	mayUse: number;
 }
 
 export interface Operation {

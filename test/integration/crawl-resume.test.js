@@ -235,6 +235,40 @@ describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 		expect(JSON.parse(custom.webdata_budget)).toEqual({ c: { c1: { s: 5, r: 0 } }, n: { [NODE]: 5 } });
 	});
 
+	test('under a credit budget (issue 35.3): a check that finds the crawl spending past what is left (its pages cost more than reserved) cancels it and outputs its pages so far, saying so; what it spent is settled, no hold is left', async () => {
+		// The auto proxy escalates to stealth on this host: 5 credits a page where 1 was reserved.
+		const w = await startWaiting('crawl', crawl({ url: 'https://fake-antibot.example/fake-duration-30000', pageLimit: 20, scrapeOptions: { proxy: 'auto' } }), { credentials: { creditBudget: 12 } });
+		expect(w.result.status).toBe('waiting');
+		expect(w.start.body.limit).toBe(12);
+		// Until the crawl has scraped a page or two (its status reports what they cost).
+		for (const until = Date.now() + 15000; ; await sleep(200)) {
+			const status = await (await fetch(`${api.url}/v2/crawl/${w.jobId}?limit=1`, { headers: { authorization: `Bearer ${CANARY_KEY}` } })).json();
+			if (status.completed >= 2) break;
+			if (Date.now() > until) throw new Error(`the crawl scraped ${status.completed} pages in 15 s`);
+		}
+		const check = record(await runWorkflow(workflow('crawl', w.params), { credentials: credentials({ creditBudget: 12 }), resume: w.result.run.data }));
+		expect(check.status).toBe('success');
+		expect(api.requests({ method: 'DELETE', path: `/v2/crawl/${w.jobId}` })).toHaveLength(1);
+		const pages = check.json(NODE);
+		expect(pages.length).toBeGreaterThanOrEqual(2);
+		expect(pages.length).toBeLessThan(12);
+		for (const page of pages) expect(page).toMatchObject({ jobId: w.jobId, credits: { cancelledAtBudget: true, message: expect.stringMatching(/^The crawl was cancelled at the credit budget/) } });
+		expect(check.items(NODE).map((i) => i.pairedItem)).toEqual(Array(pages.length).fill({ item: 0 }));
+		const custom = check.run.data.resultData.metadata;
+		expect(Number(custom.webdata_credits)).toBe(pages.length * 5);
+		expect(JSON.parse(custom.webdata_budget).c.c1).toEqual({ s: pages.length * 5, r: 0 });
+	});
+
+	test('under a credit budget, a check that finds the crawl within what it holds (pages at the reserved cost) lets it run: it pauses again, nothing is cancelled', async () => {
+		const w = await startWaiting('crawl', crawl({ url: `https://example.com/${LONG}`, pageLimit: 50 }), { credentials: { creditBudget: 5 } });
+		expect(w.start.body.limit).toBe(5);
+		await sleep(500);
+		const check = record(await runWorkflow(workflow('crawl', w.params), { credentials: credentials({ creditBudget: 5 }), resume: w.result.run.data }));
+		expect(check.status).toBe('waiting');
+		expect(api.requests({ method: 'DELETE', path: `/v2/crawl/${w.jobId}` })).toHaveLength(0);
+		expect(statusReads('crawl', w.jobId).map((r) => r.query?.limit)).toEqual(['1']);
+	});
+
 	test('a failed crawl, announced as the open-source server does (crawl.completed, success true): resumes into the poll mode\'s error with the counts; under Continue (regular output) into an error item', async () => {
 		const w = await startWaiting('crawl', crawl({ url: 'https://example.com/fake-duration-1000-fake-job-fail' }));
 		const delivery = await deliveryOf(w.jobId, 'crawl.completed');

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { RunContext } from '../types';
+import type { BudgetOverrun, RunContext } from '../types';
 import type { Cost, CreditBudget, Hold } from './index';
 
 /**
@@ -81,7 +81,7 @@ export function pastBudget(
 	status: IDataObject | undefined,
 	i = 0,
 	pace?: { startedAt: number; now: number; nextReadMs: number; leastPerPage?: number },
-): { spent: number; mayUse: number } | undefined {
+): BudgetOverrun | undefined {
 	if (!budget) return undefined;
 	const spent = jobCredits(status);
 	if (spent === undefined) return undefined;

@@ -1,5 +1,5 @@
 import type { CreditBudget } from '../budget';
-import { settleEndedJob } from '../budget/jobs';
+import { pastBudget, settleEndedJob } from '../budget/jobs';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type {
 	IDataObject,
@@ -154,6 +154,8 @@ export interface WaitForWebhookParameters {
 	keep?: IDataObject;
 	/** The run's credit budget: what it noted for the item (a lowered limit) is told by the resumed items too (issue 35). */
 	budget?: CreditBudget;
+	/** The least a page of the job costs (budget/cost.ts): a check stops a job whose pages cost more, before it passes the budget. */
+	leastPerPage?: number;
 }
 
 /** n8n saves the stack entry's metadata with the waiting execution. */
@@ -207,6 +209,8 @@ interface WaitState extends IDataObject {
 	phase: 'waiting' | 'check';
 	/** What the credit budget changed at the start (a lowered Page Limit or Max Credits), for the resumed items. */
 	creditNotes?: IDataObject;
+	/** The least a page costs, for the checks' budget reading (issue 35.3). */
+	leastPerPage?: number;
 }
 
 function waitState(entry: IExecuteData | undefined): WaitState | undefined {
@@ -371,6 +375,14 @@ export async function continueWaiting(
 			ctx.logger?.warn?.(`Web Data "${node.name}" could not read ${waiter.noun} ${state.jobId} while waiting: ${(error as Error).message}`);
 			read = undefined;
 		}
+		// Issue 35.3: a check that finds the job spending past what the budget leaves it (or about to,
+		// before the next check at the rate its pages cost) cancels it and outputs what it has.
+		if (read?.running && budget && waiter.stopAtBudget) {
+			await budget.ready();
+			const nextReadMs = nextCheckAt(state.startedAt, now, state.deadline, woken) - now;
+			const over = pastBudget(budget, state.jobId, read.status, 0, { startedAt: state.startedAt, now, nextReadMs, leastPerPage: state.leastPerPage });
+			if (over) return decide({ items: [...state.carried, ...(await waiter.stopAtBudget(ctx, state.jobId, waiterView(own, state), over, budget))] });
+		}
 		if (read && !read.running) {
 			// Issue 35.4: the job's hold, in the execution's ledger since it started, becomes what it spent.
 			if (budget) {
@@ -470,6 +482,7 @@ export async function startAndWaitForWebhook(
 		reads: 0,
 		phase: 'waiting',
 		...(creditNotes ? { creditNotes } : {}),
+		...(params.budget && params.leastPerPage !== undefined ? { leastPerPage: params.leastPerPage } : {}),
 	};
 	const input = entry.data;
 	entry.metadata = { ...(entry.metadata ?? {}), [KEEP_KEY]: { ...(params.keep ?? {}) } } as IExecuteData['metadata'];

@@ -53,6 +53,8 @@ export const runAndWait: Operation = {
 				pairedItem: pairedAll(p.indexes),
 				keep: { urls: p.urls, indexes: p.indexes },
 				start: async (webhook) => String((await startBatch(this, { ...p.body, webhook }, run)).id),
+				budget: run?.transportDeps.budget,
+				leastPerPage: documentCredits(p.body, { zdr: p.body.zeroDataRetention === true }),
 			});
 		}
 		try {

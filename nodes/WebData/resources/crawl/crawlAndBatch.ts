@@ -5,7 +5,8 @@ import { documentJson, type OutputMode, outputModeField, readOutputMode } from '
 import { uuidLocator } from '../../fields/fields';
 import { errorItem, isCancellation } from '../../helpers/items';
 import { waitFor, DEFAULT_POLL_SCHEDULE } from '../../jobs/poller';
-import type { Operation, RunContext, ToolUse } from '../../types';
+import type { BudgetOverrun, Operation, RunContext, ToolUse } from '../../types';
+import type { CreditBudget } from '../../budget';
 import { hideSecrets, invalid, requireUuid } from '../../helpers/validation';
 import { webhookFieldOf } from '../../jobs/triggerTarget';
 import { type CompletionWaiter, type ResumeContext, type ResumeRead, resumeParameter, waitMethodFields } from '../../jobs/resume';
@@ -225,7 +226,7 @@ export async function waitForJob(
 	const budget = deps.budget;
 	const noun = NOUN[kind];
 	const readOp = kind === 'crawl' ? 'Crawl → Get Status' : 'Batch Scrape → Get Status';
-	let over: { spent: number; mayUse: number } | undefined;
+	let over: BudgetOverrun | undefined;
 	const wait = await waitFor<IDataObject>({
 		// A poll needs only the status: the smallest page.
 		read: async (pollDeps) => await readStatusPage(ctx, kind, id, i, pollDeps, STATUS_ONLY_LIMIT),
@@ -283,7 +284,7 @@ async function cancelledAtBudget(
 	ctx: IExecuteFunctions,
 	kind: JobKind,
 	id: string,
-	over: { spent: number; mayUse: number },
+	over: BudgetOverrun,
 	i: number,
 	deps: TransportDeps,
 ): Promise<WaitOutcome> {
@@ -327,7 +328,7 @@ export function jobWaiter(
 		endEventTypes: [`${prefix}.completed`, `${prefix}.failed`, `${prefix}.cancelled`],
 		async resume(ctx: ResumeContext, id: string, entry: IExecuteData): Promise<ResumeRead> {
 			const current = await readStatusPage(ctx, kind, id, 0, defaultDeps, STATUS_ONLY_LIMIT);
-			if (!TERMINAL.includes(String(current.status))) return { running: true };
+			if (!TERMINAL.includes(String(current.status))) return { running: true, status: current };
 			const first = current.status === 'completed' ? await readStatusPage(ctx, kind, id, 0, defaultDeps, READ_PAGE_LIMIT) : current;
 			const pairedItem = entry.data.main?.[0]?.at(-1)?.pairedItem ?? { item: 0 };
 			if (first.status !== 'completed') {
@@ -341,6 +342,13 @@ export function jobWaiter(
 			if (all.documents.length === 0) return { items: [{ json: status, pairedItem }], creditsUsed };
 			const mode = resumeParameter(ctx, 'output', 'full') === 'compact' ? 'compact' : 'full';
 			return { items: pages(entry, id, status, all.documents, mode), creditsUsed };
+		},
+		async stopAtBudget(ctx: ResumeContext, id: string, entry: IExecuteData, over: BudgetOverrun, budget: CreditBudget): Promise<INodeExecutionData[]> {
+			const stopped = await cancelledAtBudget(ctx, kind, id, over, 0, { ...defaultDeps, budget });
+			const pairedItem = entry.data.main?.[0]?.at(-1)?.pairedItem ?? { item: 0 };
+			if (stopped.documents.length === 0) return [{ json: stopped.status, pairedItem }];
+			const mode = resumeParameter(ctx, 'output', 'full') === 'compact' ? 'compact' : 'full';
+			return pages(entry, id, stopped.status, stopped.documents, mode);
 		},
 	};
 }

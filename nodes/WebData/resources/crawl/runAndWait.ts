@@ -47,6 +47,7 @@ export const runAndWait: Operation = {
 				oneItemPerExecution: true,
 				start: async (webhook) => String((await startCrawl(this, { ...body, webhook }, i, run)).id),
 				budget: run?.transportDeps.budget,
+				leastPerPage: documentCredits(body.scrapeOptions as IDataObject | undefined, { zdr: body.zeroDataRetention === true }),
 			});
 		}
 		const startedAt = Date.now();
