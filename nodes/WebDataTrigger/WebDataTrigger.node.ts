@@ -18,6 +18,7 @@ import { checkExists, create, registrationOf, remove, type Connection } from './
 import { SigningSecretCache } from './secretCache';
 import { authenticateDelivery, type HeaderBag, refuse, TRIGGER_TOKEN, type WebhookRequest } from '../shared/signature';
 import { DeliveryDeduper, newSecretToken } from './verify';
+import { isPlainObject } from '../WebData/helpers/objects';
 
 /** Bounded; see DeliveryDeduper. */
 const deliveries = new DeliveryDeduper();
@@ -260,6 +261,11 @@ export class WebDataTrigger implements INodeType {
 			},
 		});
 		if (!decision.run) return { webhookResponse: { received: true, ignored: decision.reason } };
-		return { workflowData: [this.helpers.returnJsonArray(decision.items)], webhookResponse: ACCEPTED };
+		// Issue 35.5: a check's end of the monitor this trigger created says what its schedule means a day.
+		// (a plain copy: n8n's static data is an observed object that an item must not share)
+		const kept = connection === 'create' ? registrationOf(this).dailyEstimate : undefined;
+		const daily = isPlainObject(kept) ? { ...kept } : undefined;
+		const items = daily ? decision.items.map((item) => (item.event === 'monitor.check.completed' ? { ...item, dailyEstimate: daily } : item)) : decision.items;
+		return { workflowData: [this.helpers.returnJsonArray(items)], webhookResponse: ACCEPTED };
 	}
 }

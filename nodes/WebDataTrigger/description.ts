@@ -299,6 +299,16 @@ export const triggerProperties: INodeProperties[] = [
 				description: `Whether to add the delivery's HTTP headers to each item (the ${TOKEN_HEADER} and ${SIGNATURE_HEADER} values are replaced with [redacted])`,
 			},
 			{
+				displayName: 'Max Credits per Day',
+				name: 'maxCreditsPerDay',
+				displayOptions: { show: { '/source': ['monitor'], '/connection': ['create'] } },
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 0,
+				description:
+					'Do not create the monitor when its schedule and URLs may cost more credits a day than this (0: no limit). By the service\'s monitor estimate: each check visits every URL, 1 credit a page, 2 when judged against a Goal. Each "Check Completed" item carries the estimate as "dailyEstimate".',
+			},
+			{
 				displayName: 'Only Meaningful Changes',
 				name: 'onlyMeaningful',
 				displayOptions: { show: { '/source': ['monitor'] } },

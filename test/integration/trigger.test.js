@@ -348,12 +348,27 @@ describe('Create a Monitor for This Workflow', () => {
 
 		const reg = t.staticData();
 		const monitorId = api.monitor(reg.monitorId).id;
-		expect(reg).toEqual({ connection: 'create', monitorId, secretToken: token, webhookUrl: t.productionUrl, previousWebhook: null, listeningSince: expect.any(String) });
+		// Issue 35.5: what the schedule and URLs mean a day, kept to be told with each check's end.
+		const dailyEstimate = { checksPerDay: 48, pagesPerCheck: 2, searchResultsPerCheck: 0, pageVisitsPerDay: 96, creditsPerDay: 192, note: expect.stringMatching(/^At most 192 credits a day .*48 checks a day; each check up to 2 pages, judged against the goal/) };
+		expect(reg).toEqual({ connection: 'create', monitorId, secretToken: token, webhookUrl: t.productionUrl, previousWebhook: null, listeningSince: expect.any(String), dailyEstimate });
 
 		// n8n restarts (activation "init"): the registration is found, nothing new is created.
 		api.log.length = 0;
 		expect(await t.activate({ activation: 'init' })).toEqual({ existed: true });
 		expect(sentToMonitor()).toEqual([`GET /v2/monitor/${monitorId}`]);
+	});
+
+	test('Options → Max Credits per Day (issue 35.5): a schedule and URLs that may cost more a day are refused before anything is sent, the error saying the estimate; within it the monitor is created', async () => {
+		const over = await trigger(createParams({ scheduleText: 'every 5 minutes', options: { maxCreditsPerDay: 1000 } }));
+		await expect(over.activate()).rejects.toMatchObject({
+			message: 'This monitor may cost up to 1152 credits a day, over Max Credits per Day (1000)',
+			description: expect.stringMatching(/^At most 1152 credits a day .*288 checks a day.* It was not created and nothing was sent\. Check less often \(Schedule\), watch fewer pages \(2 a check now\), drop the Goal/),
+		});
+		expect(sentToMonitor()).toEqual([]);
+		const within = await trigger(createParams({ scheduleText: 'every 5 minutes', options: { maxCreditsPerDay: 1152 } }));
+		await within.activate();
+		expect(api.requests({ method: 'POST', path: '/v2/monitor' })).toHaveLength(1);
+		await within.deactivate();
 	});
 
 	test('a check delivers monitor.page and monitor.check.completed, signed; each starts one execution holding the page or the summary', async () => {
@@ -375,6 +390,9 @@ describe('Create a Monitor for This Workflow', () => {
 		expect(pages[0]).toMatchObject({ monitorId, checkId: first[0].body.id, webhookId: first[0].webhookId, success: true, error: null, metadata: {} });
 		const done = t.executions[2].items[0];
 		expect(done).toMatchObject({ event: 'monitor.check.completed', monitorId, status: 'completed', success: true, summary: { totalPages: 2, new: 2 } });
+		// Issue 35.5: the check's end says what the monitor's schedule means a day; the pages do not repeat it.
+		expect(done.dailyEstimate).toMatchObject({ checksPerDay: 48, pagesPerCheck: 2, pageVisitsPerDay: 96, creditsPerDay: 192 });
+		expect(pages.every((p) => p.dailyEstimate === undefined)).toBe(true);
 
 		// The second check: the first URL changed (with a diff and a judgment, since there is a goal).
 		api.deliveries.length = 0;
