@@ -31,6 +31,13 @@ async function check({ executions, monitorId }) {
 	assert.ok(completed, 'the completed check started an execution');
 	assert.deepEqual(completed.trigger[0].summary, { totalPages: 2, same: 0, changed: 0, new: 2, removed: 0, error: 0 });
 	assert.equal(completed.trigger[0].dedupeKey, `monitor.check.completed:${completed.trigger[0].checkId}`);
+	// Issue 35.5: the end of a check of the monitor the trigger created says what its schedule means a day
+	// ("every 30 minutes", 2 URLs judged against the goal: 48 checks, 96 page visits, 192 credits).
+	assert.deepEqual(
+		{ ...completed.trigger[0].dailyEstimate, note: undefined },
+		{ checksPerDay: 48, pagesPerCheck: 2, searchResultsPerCheck: 0, pageVisitsPerDay: 96, creditsPerDay: 192, note: undefined },
+	);
+	for (const p of pages) assert.equal(p.dailyEstimate, undefined, 'a page event does not repeat the estimate');
 
 	const reports = executions.map((e) => e.nodes['Change report']?.[0]?.report).sort();
 	assert.deepEqual(reports, ['check completed: 0 changed, 2 new, 0 failed of 2', ...URLS.map((u) => `new: ${u}`)].sort());

@@ -368,6 +368,22 @@ class Phase {
 			assert.equal((await this.monitorsAtFake()).length, 0, 'the temporary monitor is gone');
 			return `${testUrl.replace(this.base, '')}; deliveries answered ${answered.join(', ')}; ${executions.length} manual execution(s), first ${executions[0].trigger[0].url}; monitor deleted`;
 		});
+		await this.step(`${label}: Options → Max Credits per Day below what the schedule and URLs may cost a day: activation is refused with the estimate, nothing is created at the service`, async () => {
+			await this.fake.reset();
+			const capped = await this.createWorkflow(item, {}, this.credentials.signed, { webhookId: crypto.randomUUID(), triggerParameters: { options: { maxCreditsPerDay: 100 } } });
+			let refused;
+			try {
+				await this.api('POST', `/workflows/${capped.id}/activate`);
+			} catch (e) {
+				refused = e;
+			}
+			await this.api('DELETE', `/workflows/${capped.id}`).catch(() => {});
+			assert.ok(refused, 'the activation was refused');
+			assert.match(refused.message, /This monitor may cost up to 192 credits a day, over Max Credits per Day \(100\)/);
+			const sent = (await this.fake.log()).filter((r) => r.path.startsWith('/v2/monitor'));
+			assert.deepEqual(sent.map((r) => `${r.method} ${r.path}`), [], 'nothing was sent to the monitor endpoints');
+			return `n8n answered ${refused.status}: ${this.oneLine(refused.message).slice(0, 160)}`;
+		});
 		const activated = await this.step(`${label}: activation creates the monitor with n8n's production webhook URL and the secret token header`, async () => {
 			await this.fake.reset();
 			if (!w) w = await this.createWorkflow(item, {}, this.credentials.signed);
