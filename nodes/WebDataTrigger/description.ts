@@ -4,6 +4,7 @@ import { uuidLocator } from '../WebData/fields/fields';
 import { timezoneField } from '../shared/monitor/fields';
 import { CRON_HELP, DEFAULT_CRON, DEFAULT_SCHEDULE_TEXT, SCHEDULE_TEXT_DESCRIPTION } from '../shared/monitor/schedule';
 import { SIGNATURE_HEADER, TRIGGER_TOKEN_HEADER as TOKEN_HEADER, TRIGGER_TOKEN_QUERY as TOKEN_QUERY } from '../shared/signature';
+import { maxCreditsPerDayField } from '../shared/monitor/estimate';
 
 /** What each crawl / batch-scrape end choice receives: the end that really happened (nodes/FACTS.md "Webhook deliveries"). */
 const JOB_END_TEXT = {
@@ -299,14 +300,9 @@ export const triggerProperties: INodeProperties[] = [
 				description: `Whether to add the delivery's HTTP headers to each item (the ${TOKEN_HEADER} and ${SIGNATURE_HEADER} values are replaced with [redacted])`,
 			},
 			{
-				displayName: 'Max Credits per Day',
-				name: 'maxCreditsPerDay',
+				...maxCreditsPerDayField,
 				displayOptions: { show: { '/source': ['monitor'], '/connection': ['create'] } },
-				type: 'number',
-				typeOptions: { minValue: 0 },
-				default: 0,
-				description:
-					'Do not create the monitor when its schedule and URLs may cost more credits a day than this (0: no limit). By the service\'s monitor estimate: each check visits every URL, 1 credit a page, 2 when judged against a Goal. Each "Check Completed" item carries the estimate as "dailyEstimate".',
+				description: `${maxCreditsPerDayField.description} Here each "Check Completed" item carries it.`,
 			},
 			{
 				displayName: 'Only Meaningful Changes',

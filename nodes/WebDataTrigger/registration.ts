@@ -6,7 +6,7 @@ import { apiRequest, type ApiRequest, normalizeBaseUrl } from '../WebData/transp
 import { timezoneOrWorkflowZone } from '../shared/monitor/schedule';
 import { MONITOR_EVENTS } from './delivery';
 import { monitorCreateBody, type MonitorFields } from './monitorBody';
-import { monitorDailyEstimate } from '../shared/monitor/estimate';
+import { withinDailyLimit } from '../shared/monitor/estimate';
 import { headerValue, safeEqual, SIGNATURE_HEADER, TRIGGER_TOKEN_HEADER as TOKEN_HEADER, type HeaderBag } from '../shared/signature';
 import { newSecretToken } from './verify';
 import { isPlainObject } from '../WebData/helpers/objects';
@@ -186,23 +186,6 @@ function monitorFields(ctx: IHookFunctions): MonitorFields {
 	};
 }
 
-/**
- * The monitor's daily estimate (issue 35.5); over the option "Max Credits per Day" it is not created:
- * the error, shown where the workflow is published or listened to, says what the schedule and URLs mean.
- */
-function withinDailyLimit(ctx: IHookFunctions, body: IDataObject): IDataObject | undefined {
-	const estimate = monitorDailyEstimate(body);
-	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const max = Number(options.maxCreditsPerDay ?? 0);
-	if (!estimate || !Number.isFinite(max) || max <= 0) return estimate;
-	const perDay = Number(estimate.creditsPerDay);
-	if (perDay <= max) return estimate;
-	const urls = Number(estimate.pagesPerCheck);
-	throw new NodeOperationError(ctx.getNode(), `This monitor may cost up to ${perDay} credits a day, over Max Credits per Day (${max})`, {
-		description: `${String(estimate.note)} It was not created and nothing was sent. Check less often (Schedule), watch fewer pages (${urls} a check now), drop the Goal (judging doubles a page's cost), or raise Options → Max Credits per Day.`,
-	});
-}
-
 export async function checkExists(ctx: IHookFunctions): Promise<boolean> {
 	const connection = ctx.getNodeParameter('connection', 'create') as Connection;
 	if (connection === 'manual') return true;
@@ -240,7 +223,7 @@ export async function create(ctx: IHookFunctions): Promise<boolean> {
 
 	if (connection === 'create') {
 		const body = monitorCreateBody(ctx.getNode(), monitorFields(ctx));
-		dailyEstimate = withinDailyLimit(ctx, body);
+		dailyEstimate = withinDailyLimit(ctx.getNode(), body, (ctx.getNodeParameter('options', {}) as IDataObject).maxCreditsPerDay);
 		if (test) body.name = `[n8n test] ${String(body.name)}`.slice(0, 256);
 		body.webhook = ourWebhook(url, secretToken, events);
 		let reused: string | undefined;

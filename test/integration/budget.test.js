@@ -267,6 +267,22 @@ describe('Monitor → Create says what its schedule and targets mean per day', (
 		expect(monitor.dailyEstimate.note).toMatch(/^At most 368 credits a day by the service's monitor estimate \(4 checks a day; each check up to 7 pages and 30 search results, judged against the goal\)/);
 	});
 
+	test('Options → Max Credits per Day below the estimate: refused before anything is sent, naming the field and the estimate; Continue On Fail gives an error item; at the estimate the monitor is created', async () => {
+		const base = { operation: 'create', name: 'Acme', scheduleMode: 'text', scheduleText: 'every 5 minutes', timezone: 'UTC', targetsSource: 'json', targetsJson: JSON.stringify([{ type: 'scrape', urls: ['https://acme.example/a', 'https://acme.example/b'] }]) };
+		const before = api.requests({ method: 'POST', path: '/v2/monitor' }).length;
+		const refused = await runBudget('monitor', { ...base, options: { maxCreditsPerDay: 500 } }, { budget: 0 });
+		expect(refused.status).toBe('error');
+		expect(refused.error.message).toBe('This monitor may cost up to 576 credits a day, over Max Credits per Day (500)');
+		expect(refused.error.description).toMatch(/^At most 576 credits a day .*288 checks a day.* It was not created and nothing was sent\./);
+		const carried = await runBudget('monitor', { ...base, options: { maxCreditsPerDay: 500 } }, { budget: 0, node: { onError: 'continueRegularOutput' } });
+		expect(carried.json(NODE)).toEqual([expect.objectContaining({ error: 'This monitor may cost up to 576 credits a day, over Max Credits per Day (500)' })]);
+		expect(api.requests({ method: 'POST', path: '/v2/monitor' })).toHaveLength(before);
+		const made = await runBudget('monitor', { ...base, options: { maxCreditsPerDay: 576 } }, { budget: 0 });
+		expect(made.json(NODE)[0].dailyEstimate.creditsPerDay).toBe(576);
+		expect(api.requests({ method: 'POST', path: '/v2/monitor' })).toHaveLength(before + 1);
+		expect(api.requests({ method: 'POST', path: '/v2/monitor' }).at(-1).body.maxCreditsPerDay).toBeUndefined();
+	});
+
 	test('weekdays at 9: five checks in seven days', async () => {
 		const result = await runBudget('monitor', { operation: 'create', name: 'Acme', scheduleMode: 'cron', cron: '0 9 * * 1-5', timezone: 'UTC', targetsSource: 'json', targetsJson: JSON.stringify([{ type: 'scrape', urls: ['https://acme.example/a'] }]) }, { budget: 0 });
 		const [monitor] = result.json(NODE);

@@ -1,4 +1,5 @@
-import type { IDataObject } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
 import { cronRunsPerDay, scheduleTextCron } from './schedule';
 
@@ -77,4 +78,31 @@ export function monitorDailyEstimate(body: IDataObject): IDataObject | undefined
 		creditsPerDay: Math.ceil(credits * checks),
 		note: `At most ${Math.ceil(credits * checks)} credits a day by the service's monitor estimate (${round(checks)} checks a day; each check up to ${pages} page${pages === 1 ? '' : 's'}${results ? ` and ${results} search results` : ''}${judged ? ', judged against the goal' : ''}). Unchanged pages cost the same; a crawl target counts its page limit.`,
 	};
+}
+
+/** An option of Monitor → Create and of the trigger's "Create a Monitor": a ceiling on the daily estimate. */
+export const maxCreditsPerDayField: INodeProperties = {
+	displayName: 'Max Credits per Day',
+	name: 'maxCreditsPerDay',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: 0,
+	description:
+		'Do not create the monitor when its schedule and targets may cost more credits a day than this (0: no limit), by the service\'s monitor estimate: each check visits every page, 1 credit a page (5 with a JSON format), twice when judged against a Goal. The created monitor\'s estimate is output as "dailyEstimate".',
+};
+
+/**
+ * The monitor's daily estimate; over `max` (above 0) nothing is created: the error says the
+ * estimate and what to change (issue 35.5).
+ */
+export function withinDailyLimit(node: INode, body: IDataObject, max: unknown, itemIndex?: number): IDataObject | undefined {
+	const estimate = monitorDailyEstimate(body);
+	const ceiling = Number(max ?? 0);
+	if (!estimate || !Number.isFinite(ceiling) || ceiling <= 0) return estimate;
+	const perDay = Number(estimate.creditsPerDay);
+	if (perDay <= ceiling) return estimate;
+	throw new NodeOperationError(node, `This monitor may cost up to ${perDay} credits a day, over Max Credits per Day (${ceiling})`, {
+		...(itemIndex !== undefined ? { itemIndex } : {}),
+		description: `${String(estimate.note)} It was not created and nothing was sent. Check less often (Schedule), watch fewer pages (${String(estimate.pagesPerCheck)} a check now), drop the Goal (judging doubles a page's cost), or raise Options → Max Credits per Day.`,
+	});
 }

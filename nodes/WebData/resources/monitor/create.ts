@@ -1,10 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import type { Operation, RunContext } from '../../types';
 import { buildMonitorBody, refuseUnreachableWebhook } from '../../../shared/monitor/body';
 import { createMonitor } from '../../../shared/monitor/api';
-import { monitorDailyEstimate } from '../../../shared/monitor/estimate';
+import { maxCreditsPerDayField, withinDailyLimit } from '../../../shared/monitor/estimate';
 import {
 	cronField,
 	emailField,
@@ -74,7 +74,7 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		options: [customBodyOption, emailField, retentionField, webhookField],
+		options: [customBodyOption, emailField, maxCreditsPerDayField, retentionField, webhookField],
 	},
 ];
 
@@ -87,10 +87,11 @@ export const create: Operation = {
 	properties,
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const body = applyCustomBody(this, i, create, buildMonitorBody(this.getNode(), readCreateInput(this, i), 'create', i));
+		// Issue 35.5: what its schedule and targets mean per day, before the first check spends; over
+		// the option's ceiling nothing is created.
+		const daily = withinDailyLimit(this.getNode(), body, (this.getNodeParameter('options', i, {}) as IDataObject).maxCreditsPerDay, i);
 		await refuseUnreachableWebhook(this, body, i);
 		const monitor = await createMonitor(this, body, i, run?.transportDeps);
-		// Issue 35.5: what its schedule and targets mean per day, before the first check spends.
-		const daily = monitorDailyEstimate(body);
 		return [{ json: daily ? { ...monitor, dailyEstimate: daily } : monitor }];
 	},
 };
