@@ -62,9 +62,9 @@ const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 
-const proc = require('./lib/proc');
 const { hostProfile } = require('./lib/hosts');
-const { prepareInstance } = require('./lib/instance');
+const { runPhaseSuite, runScript } = require('./lib/instance');
+const { secs, oneLine, reporter } = require('./lib/report');
 const { Phase } = require('./lib/trigger-phase');
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -80,21 +80,10 @@ const LATE_WAKE_MS = HOST.major === 1 ? 90000 : 0;
 /** A woken execution ends this soon after the delivery: far below the first check (80 s after the start). */
 const WOKEN_WITHIN_MS = 20000;
 
-const results = [];
-const captured = [];
-const timings = [];
+const report = reporter({ strip: /^trigger: / }); // Phase.step() names its lines for the trigger phase
 const foundByIdOnly = new Set(); // executions that neither list showed when first looked for
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
-const oneLine = (text) => String(text).replace(/\s+/g, ' ').trim().slice(0, 500);
 const sign = (secret, raw) => `sha256=${crypto.createHmac('sha256', secret).update(raw).digest('hex')}`;
-
-function record(label, ok, reason, details) {
-	const name = label.replace(/^trigger: /, ''); // Phase.step() names its lines for the trigger phase
-	results.push({ name, ok });
-	console.log(ok ? `ok - ${name}` : `not ok - ${name}: ${oneLine(reason)}`);
-	if (!ok && details) console.log(String(details).split('\n').map((l) => `#   ${l}`).join('\n'));
-}
 
 class ResumeSuite extends Phase {
 	/** A proof, unless RESUME_FILTER leaves it out. */
@@ -651,41 +640,19 @@ class ResumeSuite extends Phase {
 	}
 }
 
-async function main() {
-	const t0 = Date.now();
-	const { tmp, apiKey, install } = prepareInstance({ root: ROOT, prefix: 'webdata-agent-resume-', encryptionKey: 'webdata-e2e-encryption-key-0002', host: HOST });
-	let suite;
-	let code = 0;
-	try {
-		const ctx = await install();
-		suite = new ResumeSuite({ root: ROOT, tmp, ctx, apiKey, record, captured, timings, substitute: (t) => t, oneLine });
-		const startMs = await suite.setup();
-		record(`agent resume: set-up (package, signing fake API, n8n start ready in ${secs(startMs)}, owner, API key, credentials)`, true);
-		await suite.run();
-	} catch (e) {
-		record('agent resume: set-up', false, e.message, [e.stack, suite?.n8nTail(30)].filter(Boolean).join('\n'));
-		code = 1;
-	} finally {
-		if (suite) {
-			await suite.stopN8n();
-			captured.push({ source: 'n8n start (stdout+stderr)', text: suite.n8nOutput.join('') });
-		}
-		await proc.stopAll();
-	}
-	const leaked = captured.filter((c) => String(c.text).includes(apiKey)).map((c) => c.source);
-	record('agent resume: the API key never appears in n8n output or executions', leaked.length === 0, `found in ${leaked.join(', ')}`);
-	const failed = results.filter((r) => !r.ok).length;
-	for (const [name, ms, note] of timings) console.log(`# time ${name}: ${secs(ms)}${note ? ` (${note})` : ''}`);
-	console.log(`# executions found by id only (not in n8n's lists when looked for): ${foundByIdOnly.size}`);
-	console.log(`# total ${secs(Date.now() - t0)}`);
-	if (failed === 0 && code === 0 && !process.env.AGENT_RESUME_KEEP_TMP) fs.rmSync(tmp, { recursive: true, force: true });
-	else console.log(`# logs kept in ${tmp}`);
-	console.log(`${results.length - failed} passed, ${failed} failed`);
-	process.exit(failed > 0 || code !== 0 ? 1 : 0);
-}
-
-process.on('exit', () => proc.killAllSync());
-main().catch((e) => {
-	console.error(e);
-	process.exit(1);
-});
+runScript(() =>
+	runPhaseSuite({
+		report,
+		root: ROOT,
+		host: HOST,
+		prefix: 'webdata-agent-resume-',
+		encryptionKey: 'webdata-e2e-encryption-key-0002',
+		keepTmpEnv: 'AGENT_RESUME_KEEP_TMP',
+		Suite: ResumeSuite,
+		setupLabel: (startMs) => `agent resume: set-up (package, signing fake API, n8n start ready in ${secs(startMs)}, owner, API key, credentials)`,
+		setupFailedLabel: 'agent resume: set-up',
+		run: (suite) => suite.run(),
+		leakLabel: 'agent resume: the API key never appears in n8n output or executions',
+		notes: () => [`# executions found by id only (not in n8n's lists when looked for): ${foundByIdOnly.size}`],
+	}),
+);

@@ -10,85 +10,60 @@
  *
  * Output ends with "N passed, N failed"; exit 1 on any failure. CREDENTIAL_TEST_KEEP_TMP=1 keeps logs.
  */
-const fs = require('node:fs');
 const path = require('node:path');
 
-const proc = require('./lib/proc');
 const { freePort } = require('./lib/n8n');
-const { prepareInstance } = require('./lib/instance');
+const { runPhaseSuite, runScript } = require('./lib/instance');
+const { secs, reporter } = require('./lib/report');
 const { Phase } = require('./lib/trigger-phase');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
-const results = [];
-const captured = [];
-const timings = [];
-const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
-const oneLine = (text) => String(text).replace(/\s+/g, ' ').trim().slice(0, 500);
+const report = reporter();
+const { record } = report;
 
-function record(label, ok, reason) {
-	results.push({ label, ok });
-	console.log(ok ? `ok - ${label}` : `not ok - ${label}: ${oneLine(reason)}`);
-}
-
-async function main() {
-	const t0 = Date.now();
-	const { tmp, apiKey, install } = prepareInstance({ root: ROOT, prefix: 'webdata-credential-test-', encryptionKey: 'webdata-e2e-encryption-key-0003' });
-	let phase;
-	let code = 0;
-	try {
-		const ctx = await install();
-		phase = new Phase({ root: ROOT, tmp, ctx, apiKey, record, captured, timings, substitute: (t) => t, oneLine });
-		const startMs = await phase.setup();
-		record(`set-up (package, fake API, n8n start ready in ${secs(startMs)}, owner, credentials)`, true);
-
-		const stored = phase.credentials.tokenOnly;
-		/** The editor's Test: POST /rest/credentials/test with the credential and changed fields. */
-		const test = async (data) => {
-			const count = async () => (await phase.fake.log()).filter((r) => r.method === 'GET' && r.path === '/v2/team/credit-usage').length;
-			const before = await count();
-			const r = await phase.rest('POST', '/rest/credentials/test', { credentials: { id: stored.id, name: stored.name, type: 'webDataApi', data: { apiKey, baseUrl: phase.fake.url, webhookSecret: '', ...data } } }, { cookie: phase.cookie });
-			const after = await count();
-			return { status: r.status, result: r.json?.data, sent: after - before };
-		};
-		const check = async (label, data, expected, sent) => {
-			try {
-				const got = await test(data);
-				const ok = got.status === 200 && got.result?.status === expected.status && expected.message.test(got.result?.message ?? '') && got.sent === sent;
-				record(label, ok, `answered ${got.status} ${JSON.stringify(got.result)}, ${got.sent} request(s) reached the fake`);
-			} catch (e) {
-				record(label, false, e.message);
-			}
-		};
-		await check('Test, good key: Connection successful!, one request (GET /v2/team/credit-usage)', {}, { status: 'OK', message: /^Connection successful!$/ }, 1);
-		await check('Test, Base URL with a trailing /v2/: the same', { baseUrl: `${phase.fake.url}/v2/` }, { status: 'OK', message: /^Connection successful!$/ }, 1);
-		// n8n-core's requestWithAuthentication sends a request answered 401 once more (after its
-		// preAuthentication hook, a no-op for this credential): two free requests.
-		await check('Test, wrong key: the 401 rule\'s plain message (n8n asks twice on a 401, both free)', { apiKey: 'fc-wrong-key' }, { status: 'Error', message: /^The service refused the API key \(401\)\. Copy the key again from the dashboard/ }, 2);
-		const closed = await freePort();
-		await check('Test, nothing listening at Base URL: n8n\'s error code', { baseUrl: `http://127.0.0.1:${closed}` }, { status: 'Error', message: /ECONNREFUSED/ }, 0);
-	} catch (e) {
-		record('set-up', false, `${e.message} ${phase?.n8nTail?.(30) ?? ''}`);
-		code = 1;
-	} finally {
-		if (phase) {
-			await phase.stopN8n();
-			captured.push({ source: 'n8n start (stdout+stderr)', text: phase.n8nOutput.join('') });
+/** The checks, once n8n runs with the credential `phase.credentials.tokenOnly`. */
+async function testCredential(phase, apiKey) {
+	const stored = phase.credentials.tokenOnly;
+	/** The editor's Test: POST /rest/credentials/test with the credential and changed fields. */
+	const test = async (data) => {
+		const count = async () => (await phase.fake.log()).filter((r) => r.method === 'GET' && r.path === '/v2/team/credit-usage').length;
+		const before = await count();
+		const r = await phase.rest('POST', '/rest/credentials/test', { credentials: { id: stored.id, name: stored.name, type: 'webDataApi', data: { apiKey, baseUrl: phase.fake.url, webhookSecret: '', ...data } } }, { cookie: phase.cookie });
+		const after = await count();
+		return { status: r.status, result: r.json?.data, sent: after - before };
+	};
+	const check = async (label, data, expected, sent) => {
+		try {
+			const got = await test(data);
+			const ok = got.status === 200 && got.result?.status === expected.status && expected.message.test(got.result?.message ?? '') && got.sent === sent;
+			record(label, ok, `answered ${got.status} ${JSON.stringify(got.result)}, ${got.sent} request(s) reached the fake`);
+		} catch (e) {
+			record(label, false, e.message);
 		}
-		await proc.stopAll();
-	}
-	const leaked = captured.filter((c) => String(c.text).includes(apiKey)).map((c) => c.source);
-	record('the API key never appears in n8n output', leaked.length === 0, `found in ${leaked.join(', ')}`);
-	const failed = results.filter((r) => !r.ok).length;
-	console.log(`# total ${secs(Date.now() - t0)}`);
-	if (failed === 0 && code === 0 && !process.env.CREDENTIAL_TEST_KEEP_TMP) fs.rmSync(tmp, { recursive: true, force: true });
-	else console.log(`# logs kept in ${tmp}`);
-	console.log(`${results.length - failed} passed, ${failed} failed`);
-	process.exit(failed > 0 || code !== 0 ? 1 : 0);
+	};
+	await check('Test, good key: Connection successful!, one request (GET /v2/team/credit-usage)', {}, { status: 'OK', message: /^Connection successful!$/ }, 1);
+	await check('Test, Base URL with a trailing /v2/: the same', { baseUrl: `${phase.fake.url}/v2/` }, { status: 'OK', message: /^Connection successful!$/ }, 1);
+	// n8n-core's requestWithAuthentication sends a request answered 401 once more (after its
+	// preAuthentication hook, a no-op for this credential): two free requests.
+	await check('Test, wrong key: the 401 rule\'s plain message (n8n asks twice on a 401, both free)', { apiKey: 'fc-wrong-key' }, { status: 'Error', message: /^The service refused the API key \(401\)\. Copy the key again from the dashboard/ }, 2);
+	const closed = await freePort();
+	await check('Test, nothing listening at Base URL: n8n\'s error code', { baseUrl: `http://127.0.0.1:${closed}` }, { status: 'Error', message: /ECONNREFUSED/ }, 0);
 }
 
-process.on('exit', () => proc.killAllSync());
-main().catch((e) => {
-	console.error(e);
-	process.exit(1);
-});
+runScript(() =>
+	runPhaseSuite({
+		report,
+		root: ROOT,
+		prefix: 'webdata-credential-test-',
+		encryptionKey: 'webdata-e2e-encryption-key-0003',
+		keepTmpEnv: 'CREDENTIAL_TEST_KEEP_TMP',
+		Suite: Phase,
+		setupLabel: (startMs) => `set-up (package, fake API, n8n start ready in ${secs(startMs)}, owner, credentials)`,
+		setupFailedLabel: 'set-up',
+		failDetails: false,
+		run: testCredential,
+		leakLabel: 'the API key never appears in n8n output',
+		timingLines: false,
+	}),
+);

@@ -51,6 +51,7 @@ const proc = require('./proc');
 const { hostProfile } = require('./hosts');
 const { startFake, fakeClient } = require('./fake');
 const { freePort } = require('./n8n');
+const { secs } = require('./report');
 const { runVectorStore } = require('./vector-store-phase');
 
 const TRIGGER_TYPE = 'n8n-nodes-webdata.webDataTrigger';
@@ -76,7 +77,6 @@ const API_KEY_SCOPES = [
 ];
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const sign = (secret, raw) => `sha256=${crypto.createHmac('sha256', secret).update(raw).digest('hex')}`;
 
 /** Whether a workflow file's text holds a Web Data Trigger or Web Data Poll Trigger node (such workflows come here). */

@@ -92,6 +92,7 @@ const path = require('node:path');
 const proc = require('../lib/proc');
 const { startFake, fakeClient } = require('../lib/fake');
 const { freePort, n8nEnv } = require('../lib/n8n');
+const { secs, oneLine, reporter } = require('../lib/report');
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const CACHE = path.join(ROOT, '.cache');
@@ -120,19 +121,10 @@ const WORKFLOWS = [
 const TRIGGER_WORKFLOW = 'queue-mode/trigger-once-per-delivery'; // examples/<this>.json
 const JOBS_WORKFLOW = 'queue-mode/trigger-on-crawl-page-once-per-delivery'; // examples/<this>.json
 
-const results = [];
-const captured = [];
-const timings = [];
+const report = reporter();
+const { captured, timings, record } = report;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
-const oneLine = (t) => String(t).replace(/\s+/g, ' ').trim().slice(0, 500);
 const sign = (secret, raw) => `sha256=${crypto.createHmac('sha256', secret).update(raw).digest('hex')}`;
-
-function record(name, ok, reason, details) {
-	results.push({ name, ok });
-	console.log(ok ? `ok - ${name}` : `not ok - ${name}: ${oneLine(reason)}`);
-	if (!ok && details) console.log(String(details).split('\n').map((l) => `#   ${l}`).join('\n'));
-}
 
 async function step(name, fn, details) {
 	const t0 = Date.now();
@@ -286,10 +278,7 @@ async function main() {
 	console.log('# timings:');
 	for (const [name, ms] of timings) console.log(`#   ${secs(ms).padStart(7)}  ${name}`);
 	console.log(`# queue suite wall time: ${secs(Date.now() - t0)}`);
-	const passed = results.filter((r) => r.ok).length;
-	const failed = results.length - passed;
-	console.log(`${passed} passed, ${failed} failed`);
-	process.exitCode = failed ? 1 : 0;
+	process.exitCode = report.summary() ? 1 : 0;
 }
 
 const canaryKey = `fc-queue-canary-${crypto.randomBytes(12).toString('hex')}`;
@@ -592,6 +581,23 @@ const RESUME_KINDS = {
 	},
 };
 
+/**
+ * Activates workflow `id` (x.activate), POSTs `body` to its webhook `hookPath` through the proxy and
+ * resolves its execution once that has stopped: it must be waiting.
+ */
+async function callUntilWaiting({ activate, executions, proxyBase }, id, hookPath, body) {
+	const url = `${proxyBase}/webhook/${hookPath}`;
+	await activate(id, url);
+	const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	assert.equal(res.status, 200, `the workflow webhook answered ${res.status}`);
+	const [e] = await until(async () => {
+		const list = await executions(id);
+		return list.length && ['waiting', 'error', 'success'].includes(list[0].status) ? list : undefined;
+	}, 'the execution to wait', 60000, 300);
+	assert.equal(e.status, 'waiting', `the execution waits (status ${e.status})`);
+	return e;
+}
+
 async function resumeProof(x) {
 	const { fake, api, createWorkflow, executions, workerOf, startsOf, proxy, proxyBase, proxyBackends, signingSecret, signedCred, n8nOut, stopProcesses, startProcesses } = x;
 	/**
@@ -615,15 +621,7 @@ async function resumeProof(x) {
 			wf.connections = { [manual.name]: { main: [[{ node: 'One item per URL', type: 'main', index: 0 }]] }, 'One item per URL': { main: [[{ node: node.name, type: 'main', index: 0 }]] } };
 		}
 		const id = await createWorkflow(wf, signedCred);
-		const url = `${proxyBase}/webhook/${hookPath}`;
-		await x.activate(id, url);
-		const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(urls ? { urls } : {}) });
-		assert.equal(res.status, 200, `the workflow webhook answered ${res.status}`);
-		const [e] = await until(async () => {
-			const list = await executions(id);
-			return list.length && ['waiting', 'error', 'success'].includes(list[0].status) ? list : undefined;
-		}, 'the execution to wait', 60000, 300);
-		assert.equal(e.status, 'waiting', `the execution waits (status ${e.status})`);
+		const e = await callUntilWaiting(x, id, hookPath, urls ? { urls } : {});
 		const waitingData = await api('GET', `/executions/${e.id}?includeData=true`);
 		const jobId = waitingData.data.resultData.runData[node.name].at(-1).data.main[0][0].json.id; // the waiting item comes first
 		assert.match(String(jobId), /^[0-9a-f-]{36}$/, 'the waiting item holds the job id');
@@ -731,7 +729,7 @@ async function resumeProof(x) {
  * before sending (the ledger says 0 left). The stopped worker is started again at the end.
  */
 async function budgetResumeProof(x) {
-	const { fake, api, createWorkflow, executions, startsPerWorker, proxy, proxyBase, signingSecret, n8nOut, stopProcesses, restartWorker } = x;
+	const { fake, api, createWorkflow, startsPerWorker, proxy, signingSecret, n8nOut, stopProcesses, restartWorker } = x;
 	const BUDGET = 8;
 	await step(`queue: a credit budget (credential: ${BUDGET}) kept across a resume on another worker: Scrape (1) → Crawl → Run and Wait "Resume on Completion Webhook" with its Page Limit 50 lowered to the 7 left and held while waiting; the worker that ran the first part stopped; the other resumes it → total 1 + the crawl's creditsUsed, no hold left, and a follow-up Scrape refused with nothing sent`, async () => {
 		await fake.reset();
@@ -748,15 +746,7 @@ async function budgetResumeProof(x) {
 				.replace(/\{\{RUN\}\}/g, run);
 			const wf = JSON.parse(text);
 			const id = await createWorkflow(wf, { id: cred.id, name: cred.name });
-			const url = `${proxyBase}/webhook/${hookPath}`;
-			await x.activate(id, url);
-			const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-			assert.equal(res.status, 200, `the workflow webhook answered ${res.status}`);
-			const [e] = await until(async () => {
-				const list = await executions(id);
-				return list.length && ['waiting', 'error', 'success'].includes(list[0].status) ? list : undefined;
-			}, 'the execution to wait', 60000, 300);
-			assert.equal(e.status, 'waiting', `the execution waits (status ${e.status})`);
+			const e = await callUntilWaiting(x, id, hookPath, {});
 			const first = startsPerWorker(e.id).filter(([, n]) => n > 0).map(([w]) => w);
 			assert.equal(first.length, 1, `one worker ran the first part (${first.join(', ') || 'none'})`);
 			const other = first[0] === 'worker-1' ? 'worker-2' : 'worker-1';
