@@ -11,7 +11,10 @@
  *      field labels it lists are visible) and that the editor logged no error about our nodes
  *      (console errors, page errors, failed requests that name webData, webDataTrigger, webDataApi or
  *      n8n-nodes-webdata)
- * One "ok - screenshots: …" / "not ok - screenshots: …" line per screenshot (through `record`).
+ *   4. editor checks (`check` in runScreenshots), what a new user meets: a list error, new Parse File
+ *      and Monitor Create panels, the credential Test, canvas subtitles, the Poll Trigger's empty
+ *      Monitor list, Job Events' test texts, node version 2 defaults, the credential dialog's texts
+ * One "ok - screenshots: …" / "not ok - screenshots: …" line per screenshot and check (through `record`).
  *
  * Plain CommonJS and Node built-ins, plus playwright-core (a devDependency); runs under the system
  * Node, n8n under .cache/node24.
@@ -130,6 +133,18 @@ const SHOTS = [
 		title: 'an AI Agent with three Web Data tools (examples/ai-agent/ai-agent-research-web.json)',
 		kind: 'canvas',
 		workflow: 'ai-agent/ai-agent-research-web',
+	},
+	{
+		name: 'ai-agent-approval-canvas',
+		title: 'research with approval: Web Data tools behind n8n\'s Chat review (examples/ai-agent/ai-agent-research-with-approval.json)',
+		kind: 'canvas',
+		workflow: 'ai-agent/ai-agent-research-with-approval',
+	},
+	{
+		name: 'mcp-server-canvas',
+		title: 'an MCP Server Trigger with three Web Data tools (examples/mcp/web-data-mcp-server.json)',
+		kind: 'canvas',
+		workflow: 'mcp/web-data-mcp-server',
 	},
 	{
 		name: 'site-to-vector-store-canvas',
