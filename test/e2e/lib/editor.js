@@ -11,7 +11,10 @@
  *      field labels it lists are visible) and that the editor logged no error about our nodes
  *      (console errors, page errors, failed requests that name webData, webDataTrigger, webDataApi or
  *      n8n-nodes-webdata)
- * One "ok - screenshots: …" / "not ok - screenshots: …" line per screenshot (through `record`).
+ *   4. editor checks (`check` in runScreenshots), what a new user meets: a list error, new Parse File
+ *      and Monitor Create panels, the credential Test, canvas subtitles, the Poll Trigger's empty
+ *      Monitor list, Job Events' test texts, node version 2 defaults, the credential dialog's texts
+ * One "ok - screenshots: …" / "not ok - screenshots: …" line per screenshot and check (through `record`).
  *
  * Plain CommonJS and Node built-ins, plus playwright-core (a devDependency); runs under the system
  * Node, n8n under .cache/node24.
@@ -130,6 +133,18 @@ const SHOTS = [
 		title: 'an AI Agent with three Web Data tools (examples/ai-agent/ai-agent-research-web.json)',
 		kind: 'canvas',
 		workflow: 'ai-agent/ai-agent-research-web',
+	},
+	{
+		name: 'ai-agent-approval-canvas',
+		title: 'research with approval: Web Data tools behind n8n\'s Chat review (examples/ai-agent/ai-agent-research-with-approval.json)',
+		kind: 'canvas',
+		workflow: 'ai-agent/ai-agent-research-with-approval',
+	},
+	{
+		name: 'mcp-server-canvas',
+		title: 'an MCP Server Trigger with three Web Data tools (examples/mcp/web-data-mcp-server.json)',
+		kind: 'canvas',
+		workflow: 'mcp/web-data-mcp-server',
 	},
 	{
 		name: 'site-to-vector-store-canvas',
@@ -699,12 +714,15 @@ class Editor {
 			['agent-run-and-wait', 'Run agent', 'Agent: Run and Wait'],
 			['crawl-site-and-wait', 'Crawl site', 'Crawl: Run and Wait'],
 			['trigger-on-page-change', 'When a watched page changes', 'Page Checked, Check Completed'],
+			// Issue 36.4: the Poll Trigger too (it read "monitor.page, monitor.check.completed")
+			['trigger-on-page-change-polling', 'New checks of a monitor', 'Page Checked, Check Completed'],
 		]) {
 			await this.openWorkflow(workflow);
 			const text = oneLine(await this.canvasNode(node).innerText());
-			if (!text.includes(subtitle)) throw new Error(`the canvas node "${node}" does not read "${subtitle}" (it reads: ${text})`);
-			seen.push(subtitle);
+			if (!text.includes(subtitle) || /\bmonitor\.(page|check)/.test(text)) throw new Error(`the canvas node "${node}" does not read "${subtitle}" (it reads: ${text})`);
+			seen.push(`"${node}": "${subtitle}"`);
 		}
+		await this.openWorkflow('trigger-on-page-change');
 		const ndv = await this.openPanel('When a watched page changes');
 		const panel = String(await ndv.innerText()).replace(/\s+/g, ' '); // whole (oneLine keeps 400 characters)
 		if (!/first event comes at the next scheduled check, or at once with Run a Check Now/.test(panel)) {
@@ -718,7 +736,161 @@ class Editor {
 			throw new Error(`the Web Data Tool panel does not show its model-filled URL as "Defined automatically by the model" (it shows: ${tool.slice(0, 600)})`);
 		}
 		await page.keyboard.press('Escape');
-		return `subtitles ${seen.map((s) => `"${s}"`).join(', ')}; the trigger panel says when the first event comes; the tool's URL is "Defined automatically by the model"`;
+		return `subtitles ${seen.join(', ')}; the trigger panel says when the first event comes; the tool's URL is "Defined automatically by the model"`;
+	}
+
+	/**
+	 * Issue 36.4: the Poll Trigger's Monitor "From list" with no monitor on the service shows n8n's
+	 * "No results", and the field's hint says how to get one. Resolves a note; throws with what the
+	 * panel showed.
+	 */
+	async pollMonitorList() {
+		const page = this.page;
+		const node = 'New checks of a monitor';
+		await this.openWorkflow('trigger-on-page-change-polling');
+		const ndv = await this.openPanel(node);
+		await ndv.locator('[data-test-id="rlc-input"]').first().click();
+		// the fake API has no monitor: the list is empty (or the check proves nothing)
+		try {
+			await page.getByText('No results', { exact: true }).first().waitFor({ state: 'visible', timeout: 15000 });
+		} catch {
+			throw new Error(`the Monitor list does not show "No results" (it shows ${await page.locator('[data-test-id="rlc-item"]').count()} item(s); the panel shows: ${oneLine(await ndv.innerText())})`);
+		}
+		await page.keyboard.press('Escape'); // the open list covers the hint
+		const hint = 'No monitor in the list? Create one with a Web Data node (Monitor → Create) or let the Web Data Trigger create one, then open the list again.';
+		try {
+			await ndv.getByText(hint, { exact: true }).first().waitFor({ state: 'visible', timeout: 5000 });
+		} catch {
+			throw new Error(`the Monitor field does not say how to get a monitor ("${hint}"); the panel shows: ${String(await ndv.innerText()).replace(/\s+/g, ' ').slice(0, 700)}`);
+		}
+		await page.keyboard.press('Escape');
+		return 'an empty list shows "No results" and the hint "No monitor in the list? Create one …"';
+	}
+
+	/**
+	 * Issue 36.4: Trigger On "Job Events" — the notice and the panel's help say a job sends to the Test
+	 * URL while testing and to the Production URL once published, with the Token; a test without a
+	 * Token or signing secret is refused in n8n's toast. Resolves a note; throws with what it showed.
+	 */
+	async jobEventsPanel() {
+		const page = this.page;
+		const node = 'When a crawl reports a page'; // its Token is empty, the credential has no signing secret
+		await this.openWorkflow('trigger-on-crawl-page');
+		const ndv = await this.openPanel(node);
+		await ndv.getByText('When will this node trigger my flow?').first().click();
+		const wanted = [
+			/Nothing is registered: give a job's option "Send Events to Web Data Trigger" this trigger's URL \(Test URL while testing, Production once published\) and the Token below\./,
+			/A test waits for one event from the service/,
+			/Job events come when a job whose "Send Events to Web Data Trigger" option has this trigger's Test URL reports \(the Production URL once published\)/,
+		];
+		let text = '';
+		for (const deadline = Date.now() + 5000; ; await sleep(250)) {
+			text = String(await ndv.innerText()).replace(/\s+/g, ' ');
+			if (wanted.every((re) => re.test(text)) || Date.now() > deadline) break;
+		}
+		const missing = wanted.filter((re) => !re.test(text));
+		if (/with this Production URL/.test(text)) missing.push('no "with this Production URL" (a test sends to the Test URL)');
+		if (missing.length) throw new Error(`the Job Events panel does not match ${missing.join(', ')} (it shows: ${text.slice(0, 900)})`);
+		// Execute step without a Token: refused, in n8n's toast (n8n 2.41 shows the message, not its description)
+		await ndv.locator('[data-test-id="node-execute-button"]').first().click();
+		const toast = page.locator('.el-notification').filter({ hasText: 'Job events need a Token or a signing secret' });
+		try {
+			await toast.first().waitFor({ state: 'visible', timeout: 15000 });
+		} catch {
+			throw new Error(`Execute step without a Token shows no "Job events need a Token or a signing secret" (toasts: ${oneLine((await page.locator('.el-notification').allInnerTexts()).join(' | ')) || 'none'})`);
+		}
+		await toast.first().locator('.el-notification__closeBtn').click().catch(() => {});
+		await page.keyboard.press('Escape');
+		this.newErrors(); // the refused test run (HTTP 500 to /run) is the expected outcome here
+		return 'the notice and the help name the Test URL while testing and the Production URL once published; a test without a Token is refused';
+	}
+
+	/**
+	 * Issue 36.3: node version 2 (what the node creator adds): choosing Resource Agent opens on "Run
+	 * and Wait", Interact on "Start Session"; as a tool, Extract's URLs and Prompt are the model's.
+	 * Resolves a note; throws with what the panel showed.
+	 */
+	async newVersionDefaults() {
+		const page = this.page;
+		const params = await this.addWebDataNode('Parse file');
+		const operation = () => params.locator('[data-test-id="parameter-input-operation"] input').first().inputValue();
+		const seen = [];
+		for (const [resource, wanted] of [
+			['Agent', 'Run and Wait'],
+			['Interact', 'Start Session'],
+		]) {
+			await params.locator('[data-test-id="parameter-input-resource"]').click();
+			await page.locator('.el-select-dropdown__item:visible').filter({ has: page.getByText(resource, { exact: true }) }).first().click();
+			let shown = '';
+			for (const deadline = Date.now() + 5000; ; await sleep(250)) {
+				shown = await operation().catch(() => '');
+				if (shown === wanted || Date.now() > deadline) break;
+			}
+			if (shown !== wanted) throw new Error(`a new Web Data node switched to Resource ${resource} opens on Operation "${shown}", not "${wanted}"`);
+			seen.push(`${resource}: ${wanted}`);
+		}
+		await page.keyboard.press('Escape'); // closes the panel; the workflow is left unsaved
+		// The Web Data Tool of version 2 with Resource Extract (its default operation Run and Wait)
+		const node = 'Extract with the model';
+		const wf = await this.host.api('POST', '/workflows', {
+			name: 'Tool version 2 check',
+			nodes: [
+				{
+					id: crypto.randomUUID(),
+					name: node,
+					type: `${PACKAGE_NAME}.webDataTool`,
+					typeVersion: 2,
+					position: [0, 0],
+					parameters: { resource: 'extract' },
+					credentials: { webDataApi: this.host.credential },
+				},
+			],
+			connections: {},
+			settings: { executionOrder: 'v1' },
+		});
+		await page.setViewportSize(VIEWPORT);
+		await page.goto(`${this.host.base}/workflow/${wf.id}`);
+		await this.canvasNode(node).waitFor();
+		const ndv = await this.openPanel(node);
+		for (const label of ['URLs', 'Prompt']) {
+			const item = ndv.locator('[data-test-id="parameter-item"]').filter({ has: page.locator('label', { hasText: new RegExp(`^\\s*${label}\\s*\\*?\\s*$`) }) });
+			const text = oneLine(await item.first().innerText().catch(() => 'not shown'));
+			if (!/Defined automatically by the model/.test(text)) throw new Error(`the Web Data Tool (version 2, Extract) does not show ${label} as "Defined automatically by the model" (it shows: ${text})`);
+		}
+		await page.keyboard.press('Escape');
+		return `${seen.join(', ')}; the tool's Extract URLs and Prompt are "Defined automatically by the model"`;
+	}
+
+	/**
+	 * Issue 36.4: the new-credential dialog speaks of the service, not of one vendor (no key prefix, no
+	 * vendor site in its texts), links the package's credential section, and the Base URL hint is short.
+	 * Resolves a note; throws with what the dialog showed.
+	 */
+	async credentialTexts() {
+		const page = this.page;
+		await this.openWorkflow('parse-pdf-to-markdown');
+		const ndv = await this.openPanel('Parse PDF to Markdown');
+		await ndv.locator('[data-test-id="node-credentials-select"]').click();
+		await page.locator('[data-test-id="node-credentials-select-item-new"]').click();
+		const modal = page.locator('[data-test-id="editCredential-modal"]');
+		await modal.waitFor();
+		const hint = 'E.g. http://localhost:3002 if self-hosted (no /v2 needed). ECONNREFUSED or ENOTFOUND in Test: nothing answers at this address.';
+		try {
+			await modal.getByText(hint, { exact: true }).first().waitFor({ state: 'visible', timeout: 5000 });
+		} catch {
+			throw new Error(`the Base URL hint is not "${hint}" (the dialog shows: ${String(await modal.innerText()).replace(/\s+/g, ' ').slice(0, 900)})`);
+		}
+		// the texts shown (field values are not part of innerText: the Base URL's default is the public service)
+		const text = String(await modal.innerText()).replace(/\s+/g, ' ');
+		const problems = [];
+		if (/\bfc-/.test(text)) problems.push('it names a key prefix ("fc-")');
+		if (/firecrawl/i.test(text)) problems.push("it names one vendor's site");
+		if (!/From the service dashboard \(API Keys\)/.test(text)) problems.push('the API Key hint does not say where the key is ("From the service dashboard (API Keys)")');
+		const docs = await modal.locator('a', { hasText: /docs/i }).first().getAttribute('href').catch(() => null);
+		if (!docs || /firecrawl/i.test(docs) || !/#get-an-api-key-and-add-the-credential$/.test(docs)) problems.push(`the docs link is ${docs ? `"${docs}"` : 'missing'}, not the package's credential section`);
+		if (problems.length) throw new Error(`${problems.join('; ')} (the dialog shows: ${text.slice(0, 900)})`);
+		await page.keyboard.press('Escape');
+		return `the Base URL hint reads "${hint}"; no key prefix or vendor site; docs: ${docs.replace(/^.*#/, '#')}`;
 	}
 
 	/** Runs one screenshot entry; resolves a note; throws with a reason when it did not render. */
@@ -884,9 +1056,25 @@ async function runScreenshots(env) {
 		);
 		await check('screenshots: the credential Test says what is wrong and what to do', 'credential-test', () => editor.credentialTest());
 		await check(
-			'screenshots: canvas subtitles read "Agent: Run and Wait" and the events by name; the trigger panel says when a test\'s first event comes; the tool shows no raw $fromAI',
+			'screenshots: canvas subtitles read "Agent: Run and Wait" and the events by name (the Web Data Trigger and the Poll Trigger); the trigger panel says when a test\'s first event comes; the tool shows no raw $fromAI',
 			'newcomer-canvas',
 			() => editor.newcomerCanvas(),
+		);
+		await check('screenshots: the Poll Trigger\'s Monitor list, empty, shows a hint to create a monitor', 'poll-monitor-list', () => editor.pollMonitorList());
+		await check(
+			'screenshots: Trigger On "Job Events" says a job sends to the Test URL while testing and the Production URL once published, with the Token; a test without a Token is refused',
+			'job-events-panel',
+			() => editor.jobEventsPanel(),
+		);
+		await check(
+			'screenshots: node version 2 as added now: Resource Agent opens on "Run and Wait", Interact on "Start Session"; the tool\'s Extract URLs and Prompt are the model\'s',
+			'new-version-defaults',
+			() => editor.newVersionDefaults(),
+		);
+		await check(
+			'screenshots: the credential dialog names no vendor key prefix or site, links the package\'s credential section, and has a short Base URL hint',
+			'credential-texts',
+			() => editor.credentialTexts(),
 		);
 		const leaks = await editor.keyLeaks();
 		record(
