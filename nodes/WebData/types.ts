@@ -31,7 +31,6 @@ export type ResumeContext = IExecuteFunctions;
 export type OnTimeout = 'returnStatus' | 'cancelAndFail' | 'fail';
 
 export type ResumeRead =
-	/** `status`: the job's status page as read, with what it reports it spent so far (issue 35.3). */
 	| { running: true; status?: IDataObject }
 	| {
 			running?: false;
@@ -59,14 +58,10 @@ export interface CompletionWaiter {
 	endEventTypes: string[];
 	/** Status first, results only once ended. `entry`: the carried items, then the job's item, kept facts in its metadata. */
 	resume(ctx: ResumeContext, jobId: string, entry: IExecuteData): Promise<ResumeRead>;
-	/**
-	 * A check found the job running past what the credit budget leaves it (issue 35.3): cancel it and
-	 * give its partial result, settled in `budget`. Without it the job is bounded by its start only.
-	 */
+	/** Cancels a job past the credit budget and gives its partial result (issue 35.3). */
 	stopAtBudget?(ctx: ResumeContext, jobId: string, entry: IExecuteData, over: BudgetOverrun, budget: CreditBudget): Promise<INodeExecutionData[]>;
 }
 
-/** What a running job has spent and what the budget leaves it (budget/jobs.ts pastBudget). */
 export interface BudgetOverrun {
 	spent: number;
 	mayUse: number;

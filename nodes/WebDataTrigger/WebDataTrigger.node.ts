@@ -49,8 +49,10 @@ async function assertJobEventsVerifiable(ctx: IHookFunctions): Promise<void> {
 		// no credential: handled like no secret
 	}
 	if (secret === '') {
-		throw new NodeOperationError(ctx.getNode(), 'Job events need a Token or a signing secret', {
-			description: `Set Token on this node to a long random value, for example ${newSecretToken()} (freshly made for you), and give the same Token in the job's "Send Events to Web Data Trigger" option; or put your team's Webhook Signing Secret into the credential. Without either, anyone who knows the URL could start this workflow.`,
+		// n8n 2.41's editor shows only the message (a toast), so the suggested value is in it.
+		const suggestion = newSecretToken();
+		throw new NodeOperationError(ctx.getNode(), `Job events need a Token or a signing secret: set Token, e.g. to ${suggestion}`, {
+			description: `Set Token on this node to a long random value, for example ${suggestion} (freshly made for you), and give the same Token in the job's "Send Events to Web Data Trigger" option; or put your team's Webhook Signing Secret into the credential. Without either, anyone who knows the URL could start this workflow.`,
 		});
 	}
 }
@@ -261,8 +263,7 @@ export class WebDataTrigger implements INodeType {
 			},
 		});
 		if (!decision.run) return { webhookResponse: { received: true, ignored: decision.reason } };
-		// Issue 35.5: a check's end of the monitor this trigger created says what its schedule means a day.
-		// (a plain copy: n8n's static data is an observed object that an item must not share)
+		// Issue 35.5; a plain copy: static data is an observed object.
 		const kept = connection === 'create' ? registrationOf(this).dailyEstimate : undefined;
 		const daily = isPlainObject(kept) ? { ...kept } : undefined;
 		const items = daily ? decision.items.map((item) => (item.event === 'monitor.check.completed' ? { ...item, dailyEstimate: daily } : item)) : decision.items;

@@ -18,7 +18,6 @@ export interface Registration {
 	secretToken?: string;
 	webhookUrl?: string;
 	previousWebhook?: IDataObject | null;
-	/** What the created monitor's schedule and URLs mean per day (issue 35.5), told with each check's end. */
 	dailyEstimate?: IDataObject;
 }
 

@@ -105,6 +105,9 @@ function sample(property) {
 }
 
 /** Every option of every collection of the operation, filled (Custom Body Fields left out). */
+/** Options that only bound what is sent (no body key): left at "no limit", so the run sends everything. */
+const NO_LIMIT = { maxCreditsPerDay: 0 };
+
 function filled(properties, base) {
 	const parameters = { ...base };
 	for (const property of properties) {
@@ -113,6 +116,10 @@ function filled(properties, base) {
 			const inner = {};
 			for (const option of property.options ?? []) {
 				if (option.name === 'customBody' || option.type === 'notice') continue;
+				if (option.name in NO_LIMIT) {
+					inner[option.name] = NO_LIMIT[option.name];
+					continue;
+				}
 				const value = option.type === 'collection' || option.type === 'fixedCollection' ? undefined : sample(option);
 				if (value !== undefined) inner[option.name] = value;
 			}

@@ -137,6 +137,6 @@ describe('parameters', () => {
 		}
 		expect(byName.jobEvents.options.map((o) => o.value).sort()).toEqual([...JOB_EVENTS].sort());
 		const monitorOnlyOptions = byName.options.options.filter((o) => o.displayOptions?.show?.['/source']?.[0] === 'monitor').map((o) => o.name);
-		expect(monitorOnlyOptions.sort()).toEqual(['onlyMeaningful', 'statuses']);
+		expect(monitorOnlyOptions.sort()).toEqual(['maxCreditsPerDay', 'onlyMeaningful', 'statuses']);
 	});
 });

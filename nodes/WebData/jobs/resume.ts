@@ -154,7 +154,6 @@ export interface WaitForWebhookParameters {
 	keep?: IDataObject;
 	/** The run's credit budget: what it noted for the item (a lowered limit) is told by the resumed items too (issue 35). */
 	budget?: CreditBudget;
-	/** The least a page of the job costs (budget/cost.ts): a check stops a job whose pages cost more, before it passes the budget. */
 	leastPerPage?: number;
 }
 
@@ -209,7 +208,6 @@ interface WaitState extends IDataObject {
 	phase: 'waiting' | 'check';
 	/** What the credit budget changed at the start (a lowered Page Limit or Max Credits), for the resumed items. */
 	creditNotes?: IDataObject;
-	/** The least a page costs, for the checks' budget reading (issue 35.3). */
 	leastPerPage?: number;
 }
 
@@ -375,8 +373,7 @@ export async function continueWaiting(
 			ctx.logger?.warn?.(`Web Data "${node.name}" could not read ${waiter.noun} ${state.jobId} while waiting: ${(error as Error).message}`);
 			read = undefined;
 		}
-		// Issue 35.3: a check that finds the job spending past what the budget leaves it (or about to,
-		// before the next check at the rate its pages cost) cancels it and outputs what it has.
+		// Issue 35.3: past the budget, or about to be before the next check: cancelled, with what it has.
 		if (read?.running && budget && waiter.stopAtBudget) {
 			await budget.ready();
 			const nextReadMs = nextCheckAt(state.startedAt, now, state.deadline, woken) - now;

@@ -80,7 +80,6 @@ export function monitorDailyEstimate(body: IDataObject): IDataObject | undefined
 	};
 }
 
-/** An option of Monitor → Create and of the trigger's "Create a Monitor": a ceiling on the daily estimate. */
 export const maxCreditsPerDayField: INodeProperties = {
 	displayName: 'Max Credits per Day',
 	name: 'maxCreditsPerDay',
@@ -91,10 +90,7 @@ export const maxCreditsPerDayField: INodeProperties = {
 		'Do not create the monitor when its schedule and targets may cost more credits a day than this (0: no limit), by the service\'s monitor estimate: each check visits every page, 1 credit a page (5 with a JSON format), twice when judged against a Goal. The created monitor\'s estimate is output as "dailyEstimate".',
 };
 
-/**
- * The monitor's daily estimate; over `max` (above 0) nothing is created: the error says the
- * estimate and what to change (issue 35.5).
- */
+/** The daily estimate; over `max` (above 0) it throws before anything is created (issue 35.5). */
 export function withinDailyLimit(node: INode, body: IDataObject, max: unknown, itemIndex?: number): IDataObject | undefined {
 	const estimate = monitorDailyEstimate(body);
 	const ceiling = Number(max ?? 0);

@@ -442,6 +442,31 @@ class Editor {
 		return wf;
 	}
 
+	/** Saves a workflow of one node (`{name, type, typeVersion, parameters, credentials}`), opens it and its panel. */
+	async openOneNode(workflowName, node) {
+		const wf = await this.host.api('POST', '/workflows', {
+			name: workflowName,
+			nodes: [{ id: crypto.randomUUID(), position: [0, 0], ...node }],
+			connections: {},
+			settings: { executionOrder: 'v1' },
+		});
+		await this.page.setViewportSize(VIEWPORT);
+		await this.page.goto(`${this.host.base}/workflow/${wf.id}`);
+		await this.canvasNode(node.name).waitFor();
+		return await this.openPanel(node.name);
+	}
+
+	/** An example's Web Data node → its credential picker → "Create new credential": the dialog. */
+	async newCredentialDialog() {
+		await this.openWorkflow('parse-pdf-to-markdown');
+		const ndv = await this.openPanel('Parse PDF to Markdown');
+		await ndv.locator('[data-test-id="node-credentials-select"]').click();
+		await this.page.locator('[data-test-id="node-credentials-select-item-new"]').click();
+		const modal = this.page.locator('[data-test-id="editCredential-modal"]');
+		await modal.waitFor();
+		return modal;
+	}
+
 	canvasNode(name) {
 		return this.page.locator(`[data-test-id="canvas-node"][data-node-name=${JSON.stringify(name)}]`);
 	}
@@ -530,27 +555,13 @@ class Editor {
 			type: 'webDataApi',
 			data: { apiKey: this.host.apiKey, baseUrl: `http://127.0.0.1:${port}`, webhookSecret: '' },
 		});
-		const node = 'Get agent run';
-		const wf = await this.host.api('POST', '/workflows', {
-			name: 'List error check',
-			nodes: [
-				{
-					id: crypto.randomUUID(),
-					name: node,
-					type: `${PACKAGE_NAME}.webData`,
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: { resource: 'agent', operation: 'get', jobId: { __rl: true, mode: 'list', value: '' } },
-					credentials: { webDataApi: { id: cred.id, name } },
-				},
-			],
-			connections: {},
-			settings: { executionOrder: 'v1' },
+		const ndv = await this.openOneNode('List error check', {
+			name: 'Get agent run',
+			type: `${PACKAGE_NAME}.webData`,
+			typeVersion: 1,
+			parameters: { resource: 'agent', operation: 'get', jobId: { __rl: true, mode: 'list', value: '' } },
+			credentials: { webDataApi: { id: cred.id, name } },
 		});
-		await page.setViewportSize(VIEWPORT);
-		await page.goto(`${this.host.base}/workflow/${wf.id}`);
-		await this.canvasNode(node).waitFor();
-		const ndv = await this.openPanel(node);
 		const t0 = Date.now();
 		await ndv.locator('[data-test-id="rlc-input"]').first().click();
 		const box = page.locator('[data-test-id="rlc-error-container"]').first();
@@ -588,12 +599,7 @@ class Editor {
 			// Issue 30: n8n decides the message ("ECONNREFUSED"); the Base URL hint beside it says what it means.
 			{ what: 'service unreachable', apiKey: this.host.apiKey, baseUrl: `http://127.0.0.1:${closed}`, wanted: [/ECONNREFUSED/, /nothing answers at this address/] },
 		];
-		await this.openWorkflow('parse-pdf-to-markdown');
-		const ndv = await this.openPanel('Parse PDF to Markdown');
-		await ndv.locator('[data-test-id="node-credentials-select"]').click();
-		await page.locator('[data-test-id="node-credentials-select-item-new"]').click();
-		const modal = page.locator('[data-test-id="editCredential-modal"]');
-		await modal.waitFor();
+		const modal = await this.newCredentialDialog();
 		const field = (label) => modal.locator('[data-test-id="credential-connection-parameter"]').filter({ hasText: label }).locator('input').first();
 		const notes = [];
 		for (const c of cases) {
@@ -793,16 +799,17 @@ class Editor {
 		if (missing.length) throw new Error(`the Job Events panel does not match ${missing.join(', ')} (it shows: ${text.slice(0, 900)})`);
 		// Execute step without a Token: refused, in n8n's toast (n8n 2.41 shows the message, not its description)
 		await ndv.locator('[data-test-id="node-execute-button"]').first().click();
-		const toast = page.locator('.el-notification').filter({ hasText: 'Job events need a Token or a signing secret' });
+		// ... with a value to use (the description, which n8n does not show, says more)
+		const toast = page.locator('.el-notification').filter({ hasText: /Job events need a Token or a signing secret: set Token, e\.g\. to [0-9a-f]{64}/ });
 		try {
 			await toast.first().waitFor({ state: 'visible', timeout: 15000 });
 		} catch {
-			throw new Error(`Execute step without a Token shows no "Job events need a Token or a signing secret" (toasts: ${oneLine((await page.locator('.el-notification').allInnerTexts()).join(' | ')) || 'none'})`);
+			throw new Error(`Execute step without a Token shows no "Job events need a Token or a signing secret: set Token, e.g. to <64 hex>" (toasts: ${oneLine((await page.locator('.el-notification').allInnerTexts()).join(' | ')) || 'none'})`);
 		}
 		await toast.first().locator('.el-notification__closeBtn').click().catch(() => {});
 		await page.keyboard.press('Escape');
 		this.newErrors(); // the refused test run (HTTP 500 to /run) is the expected outcome here
-		return 'the notice and the help name the Test URL while testing and the Production URL once published; a test without a Token is refused';
+		return 'the notice and the help name the Test URL while testing and the Production URL once published; a test without a Token is refused with a value to use';
 	}
 
 	/**
@@ -831,27 +838,13 @@ class Editor {
 		}
 		await page.keyboard.press('Escape'); // closes the panel; the workflow is left unsaved
 		// The Web Data Tool of version 2 with Resource Extract (its default operation Run and Wait)
-		const node = 'Extract with the model';
-		const wf = await this.host.api('POST', '/workflows', {
-			name: 'Tool version 2 check',
-			nodes: [
-				{
-					id: crypto.randomUUID(),
-					name: node,
-					type: `${PACKAGE_NAME}.webDataTool`,
-					typeVersion: 2,
-					position: [0, 0],
-					parameters: { resource: 'extract' },
-					credentials: { webDataApi: this.host.credential },
-				},
-			],
-			connections: {},
-			settings: { executionOrder: 'v1' },
+		const ndv = await this.openOneNode('Tool version 2 check', {
+			name: 'Extract with the model',
+			type: `${PACKAGE_NAME}.webDataTool`,
+			typeVersion: 2,
+			parameters: { resource: 'extract' },
+			credentials: { webDataApi: this.host.credential },
 		});
-		await page.setViewportSize(VIEWPORT);
-		await page.goto(`${this.host.base}/workflow/${wf.id}`);
-		await this.canvasNode(node).waitFor();
-		const ndv = await this.openPanel(node);
 		for (const label of ['URLs', 'Prompt']) {
 			const item = ndv.locator('[data-test-id="parameter-item"]').filter({ has: page.locator('label', { hasText: new RegExp(`^\\s*${label}\\s*\\*?\\s*$`) }) });
 			const text = oneLine(await item.first().innerText().catch(() => 'not shown'));
@@ -868,12 +861,7 @@ class Editor {
 	 */
 	async credentialTexts() {
 		const page = this.page;
-		await this.openWorkflow('parse-pdf-to-markdown');
-		const ndv = await this.openPanel('Parse PDF to Markdown');
-		await ndv.locator('[data-test-id="node-credentials-select"]').click();
-		await page.locator('[data-test-id="node-credentials-select-item-new"]').click();
-		const modal = page.locator('[data-test-id="editCredential-modal"]');
-		await modal.waitFor();
+		const modal = await this.newCredentialDialog();
 		const hint = 'E.g. http://localhost:3002 if self-hosted (no /v2 needed). ECONNREFUSED or ENOTFOUND in Test: nothing answers at this address.';
 		try {
 			await modal.getByText(hint, { exact: true }).first().waitFor({ state: 'visible', timeout: 5000 });
@@ -1043,39 +1031,19 @@ async function runScreenshots(env) {
 				record(title, false, String(e.message).split('\n')[0], `what the browser showed: ${debug}`);
 			}
 		};
-		await check('screenshots: a "From list" picker whose service cannot be reached says why within seconds', 'list-error', () => editor.listError());
-		await check(
-			'screenshots: a newly added Parse File node groups its options: Options (file), PDF Options and Advanced Options, nothing else',
-			'new-parse-panel',
-			() => editor.newParsePanel(),
-		);
-		await check(
-			'screenshots: a newly added Monitor Create node asks for a target, hides judging without a Goal, and says what an empty Time Zone means',
-			'new-monitor-panel',
-			() => editor.newMonitorPanel(),
-		);
-		await check('screenshots: the credential Test says what is wrong and what to do', 'credential-test', () => editor.credentialTest());
-		await check(
-			'screenshots: canvas subtitles read "Agent: Run and Wait" and the events by name (the Web Data Trigger and the Poll Trigger); the trigger panel says when a test\'s first event comes; the tool shows no raw $fromAI',
-			'newcomer-canvas',
-			() => editor.newcomerCanvas(),
-		);
-		await check('screenshots: the Poll Trigger\'s Monitor list, empty, shows a hint to create a monitor', 'poll-monitor-list', () => editor.pollMonitorList());
-		await check(
-			'screenshots: Trigger On "Job Events" says a job sends to the Test URL while testing and the Production URL once published, with the Token; a test without a Token is refused',
-			'job-events-panel',
-			() => editor.jobEventsPanel(),
-		);
-		await check(
-			'screenshots: node version 2 as added now: Resource Agent opens on "Run and Wait", Interact on "Start Session"; the tool\'s Extract URLs and Prompt are the model\'s',
-			'new-version-defaults',
-			() => editor.newVersionDefaults(),
-		);
-		await check(
-			'screenshots: the credential dialog names no vendor key prefix or site, links the package\'s credential section, and has a short Base URL hint',
-			'credential-texts',
-			() => editor.credentialTexts(),
-		);
+		// [what is checked, the name of the picture when it fails, Editor's method]
+		const checks = [
+			['screenshots: a "From list" picker whose service cannot be reached says why within seconds', 'list-error', 'listError'],
+			['screenshots: a newly added Parse File node groups its options: Options (file), PDF Options and Advanced Options, nothing else', 'new-parse-panel', 'newParsePanel'],
+			['screenshots: a newly added Monitor Create node asks for a target, hides judging without a Goal, and says what an empty Time Zone means', 'new-monitor-panel', 'newMonitorPanel'],
+			['screenshots: the credential Test says what is wrong and what to do', 'credential-test', 'credentialTest'],
+			['screenshots: canvas subtitles read "Agent: Run and Wait" and the events by name (the Web Data Trigger and the Poll Trigger); the trigger panel says when a test\'s first event comes; the tool shows no raw $fromAI', 'newcomer-canvas', 'newcomerCanvas'],
+			['screenshots: the Poll Trigger\'s Monitor list, empty, shows a hint to create a monitor', 'poll-monitor-list', 'pollMonitorList'],
+			['screenshots: Trigger On "Job Events" says a job sends to the Test URL while testing and the Production URL once published, with the Token; a test without a Token is refused', 'job-events-panel', 'jobEventsPanel'],
+			['screenshots: node version 2 as added now: Resource Agent opens on "Run and Wait", Interact on "Start Session"; the tool\'s Extract URLs and Prompt are the model\'s', 'new-version-defaults', 'newVersionDefaults'],
+			['screenshots: the credential dialog names no vendor key prefix or site, links the package\'s credential section, and has a short Base URL hint', 'credential-texts', 'credentialTexts'],
+		];
+		for (const [title, debugName, method] of checks) await check(title, debugName, () => editor[method]());
 		const leaks = await editor.keyLeaks();
 		record(
 			`screenshots: no answer to the editor holds the service API key (${editor.bodies.length} answers read)`,

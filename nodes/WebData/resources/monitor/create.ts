@@ -87,8 +87,7 @@ export const create: Operation = {
 	properties,
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const body = applyCustomBody(this, i, create, buildMonitorBody(this.getNode(), readCreateInput(this, i), 'create', i));
-		// Issue 35.5: what its schedule and targets mean per day, before the first check spends; over
-		// the option's ceiling nothing is created.
+		// Issue 35.5: over the option's ceiling nothing is created.
 		const daily = withinDailyLimit(this.getNode(), body, (this.getNodeParameter('options', i, {}) as IDataObject).maxCreditsPerDay, i);
 		await refuseUnreachableWebhook(this, body, i);
 		const monitor = await createMonitor(this, body, i, run?.transportDeps);
