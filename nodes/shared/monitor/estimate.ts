@@ -70,13 +70,14 @@ export function monitorDailyEstimate(body: IDataObject): IDataObject | undefined
 	const targets = Array.isArray(body.targets) ? (body.targets as IDataObject[]) : [];
 	if (checks === undefined || targets.length === 0) return undefined;
 	const { pages, results, credits, judged } = monitorCheckEstimate(body);
+	const perDay = Math.ceil(credits * checks);
 	return {
 		checksPerDay: round(checks),
 		pagesPerCheck: pages,
 		searchResultsPerCheck: results,
 		pageVisitsPerDay: round(pages * checks),
-		creditsPerDay: Math.ceil(credits * checks),
-		note: `At most ${Math.ceil(credits * checks)} credits a day by the service's monitor estimate (${round(checks)} checks a day; each check up to ${pages} page${pages === 1 ? '' : 's'}${results ? ` and ${results} search results` : ''}${judged ? ', judged against the goal' : ''}). Unchanged pages cost the same; a crawl target counts its page limit.`,
+		creditsPerDay: perDay,
+		note: `At most ${perDay} credits a day by the service's monitor estimate (${round(checks)} checks a day; each check up to ${pages} page${pages === 1 ? '' : 's'}${results ? ` and ${results} search results` : ''}${judged ? ', judged against the goal' : ''}). Unchanged pages cost the same; a crawl target counts its page limit.`,
 	};
 }
 

@@ -41,6 +41,7 @@ export const runAndWait: Operation = {
 		const mode = readOutputMode(this, 0);
 		const byWebhook = readWaitMethod(this, 0) === WAIT_METHOD_WEBHOOK;
 		if (p.urls.length === 0) return p.errors;
+		const leastPerPage = documentCredits(p.body, { zdr: p.body.zeroDataRetention === true });
 		if (byWebhook) {
 			// The execution pauses; WebData.webhook() gives the pages when the job's webhook comes.
 			refuseOwnWebhook(this.getNode(), p.body, 0);
@@ -54,7 +55,7 @@ export const runAndWait: Operation = {
 				keep: { urls: p.urls, indexes: p.indexes },
 				start: async (webhook) => String((await startBatch(this, { ...p.body, webhook }, run)).id),
 				budget: run?.transportDeps.budget,
-				leastPerPage: documentCredits(p.body, { zdr: p.body.zeroDataRetention === true }),
+				leastPerPage,
 			});
 		}
 		try {
@@ -62,7 +63,7 @@ export const runAndWait: Operation = {
 			// As a tool, a model may ask to read a finished job's pages again: nothing new starts.
 			const reuse = readToolJobId(this, 0);
 			const id = reuse !== undefined ? requireUuid(this.getNode(), 'Read Finished Job ID', reuse, 0) : String((await startBatch(this, p.body, run)).id);
-			const outcome = await waitForJob(this, 'batch', id, { maxWaitMs, onTimeout, startedAt, i: 0, run, own: reuse === undefined, leastPerPage: documentCredits(p.body, { zdr: p.body.zeroDataRetention === true }) });
+			const outcome = await waitForJob(this, 'batch', id, { maxWaitMs, onTimeout, startedAt, i: 0, run, own: reuse === undefined, leastPerPage });
 			if (outcome.timedOut || outcome.documents.length === 0) {
 				return [...p.errors, { json: outcome.status, pairedItem: pairedAll(p.indexes) }];
 			}

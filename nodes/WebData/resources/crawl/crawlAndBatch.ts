@@ -319,6 +319,11 @@ export function jobWaiter(
 	pages: (entry: IExecuteData, id: string, status: IDataObject, documents: IDataObject[], mode: OutputMode) => INodeExecutionData[],
 ): CompletionWaiter {
 	const prefix = kind === 'crawl' ? 'crawl' : 'batch_scrape';
+	/** The resumed item's pages in its Output mode, or the status alone when it has none. */
+	const itemsOf = (ctx: ResumeContext, entry: IExecuteData, id: string, status: IDataObject, documents: IDataObject[]): INodeExecutionData[] => {
+		if (documents.length === 0) return [{ json: status, pairedItem: entry.data.main?.[0]?.at(-1)?.pairedItem ?? { item: 0 } }];
+		return pages(entry, id, status, documents, resumeParameter(ctx, 'output', 'full') === 'compact' ? 'compact' : 'full');
+	};
 	return {
 		noun: NOUN[kind],
 		fieldNoun: NOUN[kind],
@@ -337,18 +342,11 @@ export function jobWaiter(
 				return { items: [{ json: status, pairedItem }], error, errorFacts: { jobId: id, status: first.status }, pairedItem, creditsUsed: jobCredits(first) };
 			}
 			const all = await readAllDocuments(ctx, kind, first, 0, defaultDeps);
-			const status = statusJson(id, all.status);
-			const creditsUsed = jobCredits(all.status);
-			if (all.documents.length === 0) return { items: [{ json: status, pairedItem }], creditsUsed };
-			const mode = resumeParameter(ctx, 'output', 'full') === 'compact' ? 'compact' : 'full';
-			return { items: pages(entry, id, status, all.documents, mode), creditsUsed };
+			return { items: itemsOf(ctx, entry, id, statusJson(id, all.status), all.documents), creditsUsed: jobCredits(all.status) };
 		},
 		async stopAtBudget(ctx: ResumeContext, id: string, entry: IExecuteData, over: BudgetOverrun, budget: CreditBudget): Promise<INodeExecutionData[]> {
 			const stopped = await cancelledAtBudget(ctx, kind, id, over, 0, { ...defaultDeps, budget });
-			const pairedItem = entry.data.main?.[0]?.at(-1)?.pairedItem ?? { item: 0 };
-			if (stopped.documents.length === 0) return [{ json: stopped.status, pairedItem }];
-			const mode = resumeParameter(ctx, 'output', 'full') === 'compact' ? 'compact' : 'full';
-			return pages(entry, id, stopped.status, stopped.documents, mode);
+			return itemsOf(ctx, entry, id, stopped.status, stopped.documents);
 		},
 	};
 }

@@ -37,6 +37,7 @@ export const runAndWait: Operation = {
 		const maxWaitMs = readMaxWaitMs(this, i);
 		const onTimeout = readOnTimeout(this, i);
 		const mode = readOutputMode(this, i);
+		const leastPerPage = documentCredits(body.scrapeOptions as IDataObject | undefined, { zdr: body.zeroDataRetention === true });
 		if (readWaitMethod(this, i) === WAIT_METHOD_WEBHOOK) {
 			// The execution pauses; WebData.webhook() gives the pages when the crawl's webhook comes.
 			refuseOwnWebhook(this.getNode(), body, i);
@@ -47,7 +48,7 @@ export const runAndWait: Operation = {
 				oneItemPerExecution: true,
 				start: async (webhook) => String((await startCrawl(this, { ...body, webhook }, i, run)).id),
 				budget: run?.transportDeps.budget,
-				leastPerPage: documentCredits(body.scrapeOptions as IDataObject | undefined, { zdr: body.zeroDataRetention === true }),
+				leastPerPage,
 			});
 		}
 		const startedAt = Date.now();
@@ -55,7 +56,7 @@ export const runAndWait: Operation = {
 		const reuse = readToolJobId(this, i);
 		const id = reuse !== undefined ? requireUuid(this.getNode(), 'Read Finished Job ID', reuse, i) : String((await startCrawl(this, body, i, run)).id);
 		try {
-			const outcome = await waitForJob(this, 'crawl', id, { maxWaitMs, onTimeout, startedAt, i, run, own: reuse === undefined, leastPerPage: documentCredits(body.scrapeOptions as IDataObject | undefined, { zdr: body.zeroDataRetention === true }) });
+			const outcome = await waitForJob(this, 'crawl', id, { maxWaitMs, onTimeout, startedAt, i, run, own: reuse === undefined, leastPerPage });
 			if (outcome.timedOut || outcome.documents.length === 0) return [{ json: outcome.status }];
 			return outcome.documents.map((doc) => ({ json: pageJson(id, outcome.status, doc, mode) }));
 		} catch (error) {
