@@ -277,6 +277,12 @@ describe('Monitor → Create says what its schedule and targets mean per day', (
 		const carried = await runBudget('monitor', { ...base, options: { maxCreditsPerDay: 500 } }, { budget: 0, node: { onError: 'continueRegularOutput' } });
 		expect(carried.json(NODE)).toEqual([expect.objectContaining({ error: 'This monitor may cost up to 576 credits a day, over Max Credits per Day (500)' })]);
 		expect(api.requests({ method: 'POST', path: '/v2/monitor' })).toHaveLength(before);
+		// A ceiling an expression turned into no number is refused naming the field, not read as "no limit".
+		for (const bad of ['={{ "lots" }}', -5]) {
+			const refusedBad = await runBudget('monitor', { ...base, options: { maxCreditsPerDay: bad } }, { budget: 0 });
+			expect(refusedBad.error.message).toMatch(/^Max Credits per Day .* is not valid: give a number of credits, 0 or more \(0: no limit\)$/);
+		}
+		expect(api.requests({ method: 'POST', path: '/v2/monitor' })).toHaveLength(before);
 		const made = await runBudget('monitor', { ...base, options: { maxCreditsPerDay: 576 } }, { budget: 0 });
 		expect(made.json(NODE)[0].dailyEstimate.creditsPerDay).toBe(576);
 		expect(api.requests({ method: 'POST', path: '/v2/monitor' })).toHaveLength(before + 1);

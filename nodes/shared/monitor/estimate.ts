@@ -1,6 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
+import { invalid } from '../../WebData/helpers/validation';
+
 import { cronRunsPerDay, scheduleTextCron } from './schedule';
 
 /**
@@ -93,9 +95,13 @@ export const maxCreditsPerDayField: INodeProperties = {
 
 /** The daily estimate; over `max` (above 0) it throws before anything is created (issue 35.5). */
 export function withinDailyLimit(node: INode, body: IDataObject, max: unknown, itemIndex?: number): IDataObject | undefined {
-	const estimate = monitorDailyEstimate(body);
 	const ceiling = Number(max ?? 0);
-	if (!estimate || !Number.isFinite(ceiling) || ceiling <= 0) return estimate;
+	// An expression may give anything: checked before the estimate, so a bad ceiling never means "no limit".
+	if (typeof max === 'boolean' || max === '' || !Number.isFinite(ceiling) || ceiling < 0) {
+		throw invalid(node, 'Max Credits per Day', max, 'give a number of credits, 0 or more (0: no limit)', itemIndex);
+	}
+	const estimate = monitorDailyEstimate(body);
+	if (!estimate || ceiling === 0) return estimate;
 	const perDay = Number(estimate.creditsPerDay);
 	if (perDay <= ceiling) return estimate;
 	throw new NodeOperationError(node, `This monitor may cost up to ${perDay} credits a day, over Max Credits per Day (${ceiling})`, {
