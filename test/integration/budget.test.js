@@ -297,6 +297,54 @@ describe('Monitor → Create says what its schedule and targets mean per day', (
 	});
 });
 
+describe('Monitor → Update says what the changed monitor means per day', () => {
+	const targetsJson = JSON.stringify([{ type: 'scrape', urls: ['https://acme.example/a', 'https://acme.example/b'] }]);
+	const monitorRef = (id) => ({ __rl: true, mode: 'id', value: id });
+	const sent = (id) => api.requests({ path: `/v2/monitor/${id}` }).map((r) => r.method);
+
+	test('Options → Max Credits per Day: a change that would cost more a day is refused after one read, the monitor unchanged; Continue On Fail gives an error item; within it the change is sent and its estimate output; a pause always passes', async () => {
+		const made = await runBudget('monitor', { operation: 'create', name: 'Acme', scheduleMode: 'text', scheduleText: 'every 30 minutes', timezone: 'UTC', targetsSource: 'json', targetsJson }, { budget: 0 });
+		const { id } = made.json(NODE)[0];
+		const faster = { operation: 'update', monitorId: monitorRef(id), updateFields: { scheduleText: 'every 5 minutes', timezone: 'UTC' } };
+
+		const refused = await runBudget('monitor', { ...faster, options: { maxCreditsPerDay: 500 } }, { budget: 0 });
+		expect(refused.status).toBe('error');
+		expect(refused.error.message).toBe('This monitor may cost up to 576 credits a day, over Max Credits per Day (500)');
+		expect(refused.error.description).toMatch(/288 checks a day.* It was not changed: nothing was sent but one read of the monitor\./);
+		const carried = await runBudget('monitor', { ...faster, options: { maxCreditsPerDay: 500 } }, { budget: 0, node: { onError: 'continueRegularOutput' } });
+		expect(carried.json(NODE)).toEqual([expect.objectContaining({ error: 'This monitor may cost up to 576 credits a day, over Max Credits per Day (500)' })]);
+		// The targets kept from the monitor count: a new schedule alone is judged with them.
+		expect(sent(id)).toEqual(['GET', 'GET']);
+		for (const bad of ['={{ "lots" }}', -1]) {
+			const refusedBad = await runBudget('monitor', { ...faster, options: { maxCreditsPerDay: bad } }, { budget: 0 });
+			expect(refusedBad.error.message).toMatch(/^Max Credits per Day .* is not valid/);
+		}
+		expect(sent(id)).toEqual(['GET', 'GET']);
+
+		const changed = await runBudget('monitor', { ...faster, options: { maxCreditsPerDay: 576 } }, { budget: 0 });
+		expect(sent(id)).toEqual(['GET', 'GET', 'GET', 'PATCH']);
+		expect(api.requests({ method: 'PATCH', path: `/v2/monitor/${id}` })[0].body.maxCreditsPerDay).toBeUndefined();
+		expect(changed.json(NODE)[0].dailyEstimate).toMatchObject({ checksPerDay: 288, pagesPerCheck: 2, creditsPerDay: 576 });
+
+		// Pausing costs nothing: never refused, and no daily estimate on a paused monitor.
+		const paused = await runBudget('monitor', { operation: 'update', monitorId: monitorRef(id), updateFields: { status: 'paused' }, options: { maxCreditsPerDay: 1 } }, { budget: 0 });
+		expect(paused.status).toBe('success');
+		expect(paused.json(NODE)[0]).toMatchObject({ status: 'paused' });
+		expect(paused.json(NODE)[0].dailyEstimate).toBeUndefined();
+		// Resuming it is judged like any change.
+		const resumed = await runBudget('monitor', { operation: 'update', monitorId: monitorRef(id), updateFields: { status: 'active' }, options: { maxCreditsPerDay: 100 } }, { budget: 0 });
+		expect(resumed.error.message).toBe('This monitor may cost up to 576 credits a day, over Max Credits per Day (100)');
+	});
+
+	test('without the option: no read first, and the output says what the monitor now means per day', async () => {
+		const made = await runBudget('monitor', { operation: 'create', name: 'Acme', scheduleMode: 'text', scheduleText: 'every 30 minutes', timezone: 'UTC', targetsSource: 'json', targetsJson }, { budget: 0 });
+		const { id } = made.json(NODE)[0];
+		const renamed = await runBudget('monitor', { operation: 'update', monitorId: monitorRef(id), updateFields: { name: 'Acme pricing' } }, { budget: 0 });
+		expect(sent(id)).toEqual(['PATCH']);
+		expect(renamed.json(NODE)[0].dailyEstimate).toMatchObject({ checksPerDay: 48, pagesPerCheck: 2, creditsPerDay: 96 });
+	});
+});
+
 describe('Monitor → Run Check Now under a budget', () => {
 	async function seed() {
 		const res = await fetch(`${api.url}/__fake/monitor`, {

@@ -93,19 +93,27 @@ export const maxCreditsPerDayField: INodeProperties = {
 		'Do not create the monitor when its schedule and targets may cost more credits a day than this (0: no limit), by the service\'s monitor estimate: each check visits every page, 1 credit a page (5 with a JSON format), twice when judged against a Goal. The created monitor\'s estimate is output as "dailyEstimate".',
 };
 
-/** The daily estimate; over `max` (above 0) it throws before anything is created (issue 35.5). */
-export function withinDailyLimit(node: INode, body: IDataObject, max: unknown, itemIndex?: number): IDataObject | undefined {
+/** Max Credits per Day as a number (0: no limit); anything else an expression gives is refused, never "no limit". */
+export function dailyCeiling(node: INode, max: unknown, itemIndex?: number): number {
 	const ceiling = Number(max ?? 0);
-	// An expression may give anything: checked before the estimate, so a bad ceiling never means "no limit".
 	if (typeof max === 'boolean' || max === '' || !Number.isFinite(ceiling) || ceiling < 0) {
 		throw invalid(node, 'Max Credits per Day', max, 'give a number of credits, 0 or more (0: no limit)', itemIndex);
 	}
+	return ceiling;
+}
+
+/**
+ * The daily estimate; over `max` (above 0) it throws before anything is created (issue 35.5), or,
+ * with `outcome`, changed ("It was not changed").
+ */
+export function withinDailyLimit(node: INode, body: IDataObject, max: unknown, itemIndex?: number, outcome = 'It was not created and nothing was sent.'): IDataObject | undefined {
+	const ceiling = dailyCeiling(node, max, itemIndex);
 	const estimate = monitorDailyEstimate(body);
 	if (!estimate || ceiling === 0) return estimate;
 	const perDay = Number(estimate.creditsPerDay);
 	if (perDay <= ceiling) return estimate;
 	throw new NodeOperationError(node, `This monitor may cost up to ${perDay} credits a day, over Max Credits per Day (${ceiling})`, {
 		...(itemIndex !== undefined ? { itemIndex } : {}),
-		description: `${String(estimate.note)} It was not created and nothing was sent. Check less often (Schedule), watch fewer pages (${String(estimate.pagesPerCheck)} a check now), drop the Goal (judging doubles a page's cost), or raise Options → Max Credits per Day.`,
+		description: `${String(estimate.note)} ${outcome} Check less often (Schedule), watch fewer pages (${String(estimate.pagesPerCheck)} a check now), drop the Goal (judging doubles a page's cost), or raise Options → Max Credits per Day.`,
 	});
 }

@@ -1,9 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import type { Operation, RunContext } from '../../types';
-import { readMonitorId, updateMonitor } from '../../../shared/monitor/api';
+import { getMonitor, readMonitorId, updateMonitor } from '../../../shared/monitor/api';
 import { buildMonitorBody, refuseUnreachableWebhook } from '../../../shared/monitor/body';
+import { dailyCeiling, maxCreditsPerDayField, monitorDailyEstimate, withinDailyLimit } from '../../../shared/monitor/estimate';
 import {
 	cronField,
 	emailField,
@@ -51,6 +52,21 @@ const updateFields: INodeProperties = {
 	],
 };
 
+const updateOptions: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			...maxCreditsPerDayField,
+			description:
+				'Do not change the monitor when, changed, its schedule and targets may cost more credits a day than this (0: no limit), by the service\'s monitor estimate: each check visits every page, 1 credit a page (5 with a JSON format), twice when judged against a Goal. The monitor is read once first.',
+		},
+	],
+};
+
 /**
  * Monitor → Update: PATCH /v2/monitor/{id} with only the fields added (at least one). Pause and
  * resume through Status. New targets replace all targets.
@@ -58,11 +74,19 @@ const updateFields: INodeProperties = {
 export const update: Operation = {
 	tool: { description: `Changes the page monitor set in this node as the node says. ${NOT_FOR_MODEL} Call it only when the user asks for this change.` },
 	bodyKeys: { schedule: ['scheduleText', 'cron', 'timezone'], notification: ['emailNotification'], targets: ['targetsJson'] },
-	properties: [monitorIdField, updateFields],
+	properties: [monitorIdField, updateFields, updateOptions],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const monitorId = readMonitorId(this, i);
 		const body = applyCustomBody(this, i, update, buildMonitorBody(this.getNode(), readUpdateInput(this, i), 'update', i));
+		const ceiling = dailyCeiling(this.getNode(), (this.getNodeParameter('options', i, {}) as IDataObject).maxCreditsPerDay, i);
 		await refuseUnreachableWebhook(this, body, i);
-		return [{ json: await updateMonitor(this, monitorId, body, i, run?.transportDeps) }];
+		if (ceiling > 0) {
+			// The monitor as the change leaves it (a patch replaces each field it has whole); a paused one costs nothing.
+			const after = { ...(await getMonitor(this, monitorId, i, run?.transportDeps)), ...body };
+			if (after.status !== 'paused') withinDailyLimit(this.getNode(), after, ceiling, i, 'It was not changed: nothing was sent but one read of the monitor.');
+		}
+		const monitor = await updateMonitor(this, monitorId, body, i, run?.transportDeps);
+		const daily = monitor.status === 'paused' ? undefined : monitorDailyEstimate(monitor);
+		return [{ json: daily ? { ...monitor, dailyEstimate: daily } : monitor }];
 	},
 };
