@@ -15,6 +15,8 @@ const tool = { ...JSON.parse(JSON.stringify(regular)), name: 'webDataTool', disp
 const N8N1_WORKFLOW = path.resolve(__dirname, '..', '..', '.cache', 'n8n1-host', 'node_modules', 'n8n-workflow');
 const LINES = [['n8n 2.x', require('n8n-workflow')]];
 if (fs.existsSync(N8N1_WORKFLOW)) LINES.push(['n8n 1.x', require(N8N1_WORKFLOW)]);
+// Said, not silently left out (.ci/run installs n8n 1.123 before npm test).
+else test.skip('saved workflows on n8n 1.x: n8n 1.123 is not installed here (bash test/e2e/install.sh n8n1)', () => {});
 
 const FROM_AI = /^=\{\{ \/\*n8n-auto-generated-fromAI-override\*\/ \$fromAI\('[a-zA-Z]+', '[^']{20,}', '(string|number)'(, [^)]*)?\) \}\}$/;
 
