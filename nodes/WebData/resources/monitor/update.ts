@@ -62,7 +62,7 @@ const updateOptions: INodeProperties = {
 		{
 			...maxCreditsPerDayField,
 			description:
-				'Do not change the monitor when, changed, its schedule and targets may cost more credits a day than this (0: no limit), by the service\'s monitor estimate: each check visits every page, 1 credit a page (5 with a JSON format), twice when judged against a Goal. The monitor is read once first.',
+				'Do not change the monitor when, after the change, its schedule and targets may cost more credits a day than this (0: no limit), by the service\'s monitor estimate: each check visits every page, 1 credit a page (5 with a JSON format), twice when judged against a Goal. The monitor is read once first.',
 		},
 	],
 };
