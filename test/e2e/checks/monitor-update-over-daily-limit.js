@@ -21,7 +21,7 @@ async function check(ctx) {
 	);
 	const trail = (await fake.log()).map((r) => `${r.method} ${r.path.replace(created.json.id, ':id')}`);
 	assert.deepEqual(trail, ['POST /v2/monitor', 'GET /v2/monitor/:id', 'GET /v2/monitor/:id', 'PATCH /v2/monitor/:id'], `one read before each change, one change sent (got ${trail.join(', ')})`);
-	return `refused: "${refused.json.error}"; then ${changed.json.dailyEstimate.creditsPerDay} credits a day`;
+	console.log(`# monitor-update-over-daily-limit: refused "${refused.json.error}"; then ${changed.json.dailyEstimate.creditsPerDay} credits a day`);
 }
 
 module.exports = check;
