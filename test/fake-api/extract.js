@@ -11,6 +11,11 @@
 //                                  top-level field of the schema is null (nulls; {} without a schema)
 // URL marker: `fake-blocked` = a URL the service will not fetch (403 unless ignoreInvalidURLs, which
 // defaults to true: then it is listed in `invalidURLs` of the start answer and left out).
+//
+// Retirement (api-facts §7, the service's page "Migrating from /extract"): from 2026-12-10 15:00 UTC
+// the hosted service answers every /v1|v2/extract route 410 Gone: the fake answers so with the start
+// option `extract: 'retired'` (or api.setExtract('retired')); the default `'routed'` is a server that
+// still routes it, as the open-source server of 2026-08 does (and the hosted one until that date).
 const { fail, badRequest, isUuid, isPlainObject, uuidv7, iso } = require('./util');
 // made-up values in the schema's shape about the site (not "<field> from <url>"): research.js
 const { extractResult } = require('./research');
@@ -169,15 +174,40 @@ class ExtractJobs {
 	}
 }
 
+/** The body of the 410 the hosted service answers on /extract after its retirement (its error text is not published: this one names the date and the replacements). */
+const RETIRED = {
+	success: false,
+	error: 'The /extract endpoint was shut down on 2026-12-10 15:00 UTC. Use /v2/scrape with a json format, /v2/batch/scrape, or /v2/agent instead: https://docs.firecrawl.dev/migrating-from-extract',
+};
+const EXTRACT_MODES = ['retired', 'routed'];
+const fail404 = () => {
+	throw fail(404, 'Not Found');
+};
+
 function routes(state) {
 	const jobs = new ExtractJobs(state);
 	state.extractJobs = jobs;
-	state.resetHooks.push(() => jobs.reset());
+	const initial = state.options.extract ?? 'routed';
+	if (!EXTRACT_MODES.includes(initial)) throw new Error(`extract must be one of ${EXTRACT_MODES.join(', ')}`);
+	state.extractMode = initial;
+	state.setExtract = (mode) => {
+		if (!EXTRACT_MODES.includes(mode)) throw new Error(`extract must be one of ${EXTRACT_MODES.join(', ')}`);
+		state.extractMode = mode;
+	};
+	state.resetHooks.push(() => {
+		jobs.reset();
+		state.extractMode = initial;
+	});
+	const gone = () => state.extractMode === 'retired';
 	return [
+		// v1 routes exist only to answer 410 (the fake serves v2 otherwise).
+		['POST', /^\/v1\/extract$/, () => (gone() ? { status: 410, body: RETIRED } : fail404())],
+		['GET', /^\/v1\/extract\/([^/]+)$/, () => (gone() ? { status: 410, body: RETIRED } : fail404())],
 		[
 			'POST',
 			/^\/v2\/extract$/,
 			(ctx) => {
+				if (gone()) return { status: 410, body: RETIRED };
 				const body = ctx.json();
 				if (!isPlainObject(body)) throw badRequest('Bad Request', [{ code: 'invalid_type', path: [], expected: 'object', message: 'Expected object' }]);
 				assertValid(extractBody, body);
@@ -195,7 +225,7 @@ function routes(state) {
 				return { status: 200, body: { success: true, id: job.id, urlTrace: [], ...(blocked.length ? { invalidURLs: blocked } : {}) } };
 			},
 		],
-		['GET', /^\/v2\/extract\/([^/]+)$/, (ctx, id) => jobs.status(id)],
+		['GET', /^\/v2\/extract\/([^/]+)$/, (ctx, id) => (gone() ? { status: 410, body: RETIRED } : jobs.status(id))],
 	];
 }
 

@@ -249,6 +249,8 @@ async function startFakeApi(options = {}) {
 		redeliver: (webhookId) => control.redeliver(webhookId),
 		/** Delivery switches {retries, dropCustomHeaders, loseEvents} (webhooks.js); reset() restores them. */
 		setDelivery: (patch) => state.webhooks.setDelivery(patch),
+		/** /extract: 'retired' (the default: 410 Gone, as the hosted service from 2026-12-10) or 'routed' (a self-hosted server that still has it); reset() restores the start option. */
+		setExtract: (mode) => state.setExtract(mode),
 		settled: (timeoutMs) => control.settled(timeoutMs),
 		close: async () => {
 			state.monitors.reset();
@@ -379,6 +381,7 @@ function controlApi(state) {
 		['POST', /^\/__fake\/monitor-times$/, (ctx) => state.monitors.setTimeFormat(ctx.json().format)],
 		['GET', /^\/__fake\/deliveries$/, () => state.webhooks.deliveries],
 		['POST', /^\/__fake\/redeliver\/([^/]+)$/, (ctx, id) => c.redeliver(id)],
+		['POST', /^\/__fake\/extract$/, (ctx) => (state.setExtract(ctx.json().mode), { mode: state.extractMode })],
 		['POST', /^\/__fake\/webhook-delivery$/, (ctx) => state.webhooks.setDelivery(ctx.json())],
 		['POST', /^\/__fake\/settled$/, (ctx) => c.settled(ctx.json().timeoutMs).then(() => ({ success: true }))],
 	];

@@ -196,6 +196,37 @@ function foreignAnswer(failure: ApiFailure & { status: number }): { message: str
 	};
 }
 
+/** Endpoints the service has retired (410 Gone), with the date and what replaces them (nodes/FACTS.md "Retired endpoints"). */
+const RETIRED: Array<{ prefix: string; since: string; instead: string }> = [
+	{
+		prefix: '/extract',
+		since: 'Thursday 2026-12-10, 15:00 UTC',
+		instead:
+			'Use Scrape with the JSON format (a prompt and a JSON Schema) for one known page, Batch Scrape with the JSON format for several known pages, or Agent (URLs, prompt, schema) for pages to be found (a /* URL, no URLs, web search). A job started with /extract before then can no longer be read.',
+	},
+];
+
+const retiredEntry = (path: string) => RETIRED.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`));
+
+/** A 410 of a retired endpoint, or one not from the service's JSON (a 410 the service words itself, an ended session, keeps its hints). */
+function retiredAnswer(failure: ApiFailure & { status: number }): { message: string; hint: string; text: string } {
+	const path = apiPath(failure.path);
+	const request = `${failure.method.toUpperCase()} /v2${path}`;
+	const known = retiredEntry(path);
+	if (known) {
+		return {
+			message: `The service retired the endpoint ${request} on ${known.since} (HTTP 410 Gone)`,
+			hint: `${known.instead} Retrying does not help.`,
+			text: `The endpoint ${request} was retired on ${known.since}`,
+		};
+	}
+	return {
+		message: `The service retired the endpoint ${request} (HTTP 410 Gone)`,
+		hint: 'The service no longer offers this endpoint; retrying does not help. Update n8n-nodes-webdata to its newest version, and see the service\'s changelog for what replaces it.',
+		text: `The endpoint ${request} was retired`,
+	};
+}
+
 /** The API key is removed from every text. */
 export function toNodeApiError(
 	node: INode,
@@ -218,7 +249,13 @@ export function toNodeApiError(
 	let baseHint: string | undefined;
 	let missingEndpoint = false;
 	const serviceAnswer = failure.status !== undefined && isApiErrorBody(failure.body);
-	if (failure.status === undefined) {
+	if (failure.status === 410 && (retiredEntry(apiPath(failure.path)) || !serviceAnswer)) {
+		const retired = retiredAnswer({ ...failure, status: 410 });
+		message = retired.message;
+		hint = retired.hint;
+		baseHint = hint;
+		serverText = retired.text;
+	} else if (failure.status === undefined) {
 		const where = failure.baseUrl ? ` at ${failure.baseUrl}` : '';
 		message = failure.reason
 			? failure.reason

@@ -95,12 +95,34 @@ const BOOLEAN_OPTIONS: Record<string, string> = {
 	showSources: 'Show Sources',
 };
 
+export const ENDPOINT_REPLACEMENTS = 'replacements';
+export const ENDPOINT_EXTRACT = 'extract';
+
+export type CombinePages = 'merge' | 'perPage';
+
+/** Extract's parameters, checked. */
+export interface ExtractInput {
+	urls: string[];
+	prompt: string;
+	systemPrompt?: string;
+	schema?: IDataObject;
+	options: IDataObject;
+	scrape?: IDataObject;
+	endpoint: string;
+	combine: CombinePages;
+	maxCredits?: number;
+	legacyBody: IDataObject;
+}
+
+const ENDPOINTS = [ENDPOINT_REPLACEMENTS, ENDPOINT_EXTRACT];
+const COMBINES: CombinePages[] = ['merge', 'perPage'];
+
 /**
- * The body of POST /v2/extract from the node's parameters. Every rule is checked first, with an
- * error that names the field; only what the user set is sent.
+ * Every rule of Extract's fields, checked before anything is sent, with an error that names the
+ * field; the body of POST /v2/extract holds only what the user set.
  */
-export function buildExtractBody(node: INode, params: ExtractParameters, i: number): IDataObject {
-	const body: IDataObject = {};
+export function checkExtractInput(node: INode, params: ExtractParameters, i: number): ExtractInput {
+	const legacyBody: IDataObject = {};
 
 	const urls = urlList(params.urls);
 	const bad = urls.find((u) => !isHttpUrl(u)); // a trailing /* is allowed: it stays a valid URL
@@ -110,13 +132,13 @@ export function buildExtractBody(node: INode, params: ExtractParameters, i: numb
 	if (urls.length > MAX_URLS) {
 		throw invalid(node, 'URLs', urls.join(', '), `there are ${urls.length}; at most ${MAX_URLS} URLs are allowed per extract job`, i);
 	}
-	if (urls.length) body.urls = urls;
+	if (urls.length) legacyBody.urls = urls;
 
 	const prompt = typeof params.prompt === 'string' ? params.prompt.trim() : params.prompt == null ? '' : String(params.prompt).trim();
 	if (prompt.length > MAX_PROMPT_LENGTH) {
 		throw invalid(node, 'Prompt', prompt, `it has ${prompt.length} characters; at most ${MAX_PROMPT_LENGTH} are allowed`, i);
 	}
-	if (prompt) body.prompt = prompt;
+	if (prompt) legacyBody.prompt = prompt;
 	// The server accepts a prompt alone, though the OpenAPI marks urls required.
 	if (!urls.length && !prompt) {
 		throw invalid(node, 'URLs', '', 'give at least one URL, or a Prompt (the service then finds the pages)', i);
@@ -129,28 +151,53 @@ export function buildExtractBody(node: INode, params: ExtractParameters, i: numb
 		exampleField: 'JSON Example',
 		exampleSample: '{"company": "Acme", "supportsSso": true}',
 	});
-	if (schema) body.schema = schema;
+	if (schema) legacyBody.schema = schema;
 
 	const o = params.options ?? {};
+	const options: IDataObject = {};
 	for (const [key, label] of Object.entries(BOOLEAN_OPTIONS)) {
 		if (o[key] === undefined) continue;
 		if (typeof o[key] !== 'boolean') throw invalid(node, label, o[key], 'true or false', i);
-		body[key] = o[key];
+		legacyBody[key] = options[key] = o[key];
 	}
+	let systemPrompt: string | undefined;
 	if (o.systemPrompt !== undefined && String(o.systemPrompt).trim() !== '') {
-		const systemPrompt = String(o.systemPrompt).trim();
+		systemPrompt = String(o.systemPrompt).trim();
 		if (systemPrompt.length > MAX_PROMPT_LENGTH) {
 			throw invalid(node, 'System Prompt', systemPrompt, `it has ${systemPrompt.length} characters; at most ${MAX_PROMPT_LENGTH} are allowed`, i);
 		}
-		body.systemPrompt = systemPrompt;
+		legacyBody.systemPrompt = systemPrompt;
 	}
 
+	let scrape: IDataObject | undefined;
 	if (Object.keys(params.scrapeOptions ?? {}).length) {
-		const scrape = buildScrapeOptions(node, { formats: ['markdown'], scrapeOptions: params.scrapeOptions }, i);
-		delete scrape.formats; // Extract decides what it reads from each page; formats are not sent
-		if (Object.keys(scrape).length) body.scrapeOptions = scrape;
+		scrape = buildScrapeOptions(node, { formats: ['markdown'], scrapeOptions: params.scrapeOptions }, i);
+		delete scrape.formats; // Extract decides what it reads from each page
+		if (Object.keys(scrape).length) legacyBody.scrapeOptions = scrape;
+		else scrape = undefined;
 	}
-	return body;
+
+	const endpoint = o.endpoint === undefined || o.endpoint === '' ? ENDPOINT_REPLACEMENTS : o.endpoint;
+	if (typeof endpoint !== 'string' || !ENDPOINTS.includes(endpoint)) {
+		throw invalid(node, 'Options → Endpoint', endpoint, 'choose "Scrape, Batch Scrape or Agent" or "/extract (Self-Hosted Servers)"', i);
+	}
+	const combine = o.combinePages === undefined || o.combinePages === '' ? 'merge' : o.combinePages;
+	if (!COMBINES.includes(combine as CombinePages)) {
+		throw invalid(node, 'Options → Combine Pages', combine, 'choose "Merge Into One Item" or "One Item per Page"', i);
+	}
+	let maxCredits: number | undefined;
+	if (o.maxCredits !== undefined && o.maxCredits !== null && o.maxCredits !== '') {
+		maxCredits = Number(o.maxCredits);
+		if (typeof o.maxCredits === 'boolean' || !Number.isFinite(maxCredits) || maxCredits <= 0) {
+			throw invalid(node, 'Options → Max Credits (Agent)', o.maxCredits, 'it must be a number above 0 (the service default is 2500)', i);
+		}
+	}
+	return { urls, prompt, systemPrompt, schema, options, scrape, endpoint, combine: combine as CombinePages, maxCredits, legacyBody };
+}
+
+/** The body of POST /v2/extract from the node's parameters (Options → Endpoint "/extract"). */
+export function buildExtractBody(node: INode, params: ExtractParameters, i: number): IDataObject {
+	return checkExtractInput(node, params, i).legacyBody;
 }
 
 /** The job as one flat item: id first, then what the service returned (without `success`). */
