@@ -196,7 +196,7 @@ function foreignAnswer(failure: ApiFailure & { status: number }): { message: str
 	};
 }
 
-/** Endpoints the service has retired (410 Gone), with the date and what replaces them (nodes/FACTS.md "Retired endpoints"). */
+/** Endpoints the service has retired (410 Gone), with the date and what replaces them (nodes/FACTS.md "Extract after /extract"). */
 const RETIRED: Array<{ prefix: string; since: string; instead: string }> = [
 	{
 		prefix: '/extract',
@@ -208,11 +208,9 @@ const RETIRED: Array<{ prefix: string; since: string; instead: string }> = [
 
 const retiredEntry = (path: string) => RETIRED.find((r) => path === r.prefix || path.startsWith(`${r.prefix}/`));
 
-/** A 410 of a retired endpoint, or one not from the service's JSON (a 410 the service words itself, an ended session, keeps its hints). */
-function retiredAnswer(failure: ApiFailure & { status: number }): { message: string; hint: string; text: string } {
-	const path = apiPath(failure.path);
-	const request = `${failure.method.toUpperCase()} /v2${path}`;
-	const known = retiredEntry(path);
+/** A 410 of a known retired endpoint (`known`), or one not from the service's JSON. */
+function retiredAnswer(method: string, path: string, known: (typeof RETIRED)[number] | undefined): { message: string; hint: string; text: string } {
+	const request = `${method.toUpperCase()} /v2${path}`;
 	if (known) {
 		return {
 			message: `The service retired the endpoint ${request} on ${known.since} (HTTP 410 Gone)`,
@@ -249,8 +247,11 @@ export function toNodeApiError(
 	let baseHint: string | undefined;
 	let missingEndpoint = false;
 	const serviceAnswer = failure.status !== undefined && isApiErrorBody(failure.body);
-	if (failure.status === 410 && (retiredEntry(apiPath(failure.path)) || !serviceAnswer)) {
-		const retired = retiredAnswer({ ...failure, status: 410 });
+	// A 410 the service words itself elsewhere (an ended session) keeps its hints.
+	const retiredPath = failure.status === 410 ? apiPath(failure.path) : undefined;
+	const retiredKnown = retiredPath !== undefined ? retiredEntry(retiredPath) : undefined;
+	if (retiredPath !== undefined && (retiredKnown || !serviceAnswer)) {
+		const retired = retiredAnswer(failure.method, retiredPath, retiredKnown);
 		message = retired.message;
 		hint = retired.hint;
 		baseHint = hint;

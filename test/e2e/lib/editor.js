@@ -454,7 +454,7 @@ class Editor {
 			// n8n 2.41's router now and then rejects a push with a bare "Error" (seen once in CI, for
 			// /workflow/new after a canvas, beside its own injectNDVStore console error): open the page
 			// by a load instead, as a person would; what it must render is checked as before.
-			this.notes = [...(this.notes ?? []), `router push to ${pathname} failed (${error.message}); opened by a page load`];
+			console.log(`# router push to ${pathname} failed (${error.message}); opened by a page load`);
 			await page.goto(`${this.host.base}${pathname}`);
 			await page.waitForLoadState('networkidle').catch(() => {});
 		}

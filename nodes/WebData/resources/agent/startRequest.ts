@@ -143,6 +143,16 @@ export function urlList(value: unknown): string[] {
 	return parts.map((u) => u.trim()).filter((u) => u !== '');
 }
 
+/** An agent run's Max Credits: undefined when not set, else a number above 0 (an error naming `field`). */
+export function readMaxCredits(node: INode, field: string, raw: unknown, i: number): number | undefined {
+	if (raw === undefined || raw === null || raw === '') return undefined;
+	const max = Number(raw);
+	if (typeof raw === 'boolean' || !Number.isFinite(max) || max <= 0) {
+		throw invalid(node, field, raw, 'it must be a number above 0 (the service default is 2500)', i);
+	}
+	return max;
+}
+
 /** The body of POST /v2/agent: every rule checked first, naming the field; only what the user set is sent. */
 export function buildStartBody(node: INode, params: StartParameters, i: number): IDataObject {
 	const body: IDataObject = {};
@@ -178,13 +188,8 @@ export function buildStartBody(node: INode, params: StartParameters, i: number):
 	if (schema) body.schema = schema;
 
 	const o = params.options ?? {};
-	if (o.maxCredits !== undefined && o.maxCredits !== null && o.maxCredits !== '') {
-		const max = Number(o.maxCredits);
-		if (typeof o.maxCredits === 'boolean' || !Number.isFinite(max) || max <= 0) {
-			throw invalid(node, 'Max Credits', o.maxCredits, 'it must be a number above 0 (the service default is 2500)', i);
-		}
-		body.maxCredits = max;
-	}
+	const maxCredits = readMaxCredits(node, 'Max Credits', o.maxCredits, i);
+	if (maxCredits !== undefined) body.maxCredits = maxCredits;
 	if (o.model !== undefined && o.model !== '') {
 		if (typeof o.model !== 'string' || !MODELS.includes(o.model)) {
 			throw invalid(node, 'Model', o.model, `it must be one of ${MODELS.join(', ')}`, i);

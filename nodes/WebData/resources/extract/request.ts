@@ -6,7 +6,7 @@ import { reserveJob, startUnderBudget } from '../../budget/jobs';
 import { startJob } from '../../jobs/start';
 import { invalid, isHttpUrl } from '../../helpers/validation';
 import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';
-import { jsonSchemaProblem, outputShapeSchema, urlList } from '../agent/startRequest';
+import { jsonSchemaProblem, outputShapeSchema, readMaxCredits, urlList } from '../agent/startRequest';
 import { isPlainObject, withoutEnvelope } from '../../helpers/objects';
 
 // Extract's request rules, read in the server: nodes/FACTS.md "Server request rules" (Extract).
@@ -185,13 +185,7 @@ export function checkExtractInput(node: INode, params: ExtractParameters, i: num
 	if (!COMBINES.includes(combine as CombinePages)) {
 		throw invalid(node, 'Options → Combine Pages', combine, 'choose "Merge Into One Item" or "One Item per Page"', i);
 	}
-	let maxCredits: number | undefined;
-	if (o.maxCredits !== undefined && o.maxCredits !== null && o.maxCredits !== '') {
-		maxCredits = Number(o.maxCredits);
-		if (typeof o.maxCredits === 'boolean' || !Number.isFinite(maxCredits) || maxCredits <= 0) {
-			throw invalid(node, 'Options → Max Credits (Agent)', o.maxCredits, 'it must be a number above 0 (the service default is 2500)', i);
-		}
-	}
+	const maxCredits = readMaxCredits(node, 'Options → Max Credits (Agent)', o.maxCredits, i);
 	return { urls, prompt, systemPrompt, schema, options, scrape, endpoint, combine: combine as CombinePages, maxCredits, legacyBody };
 }
 
