@@ -36,7 +36,7 @@ describe('fake API: credits', () => {
 	};
 
 	beforeAll(async () => {
-		api = await startFakeApi({ apiKey: KEY, timeScale: 20 });
+		api = await startFakeApi({ apiKey: KEY, timeScale: 20, extract: 'routed' });
 	});
 	afterAll(() => api.close());
 	beforeEach(() => api.reset());

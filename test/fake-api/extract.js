@@ -13,9 +13,9 @@
 // defaults to true: then it is listed in `invalidURLs` of the start answer and left out).
 //
 // Retirement (api-facts §7, the service's page "Migrating from /extract"): from 2026-12-10 15:00 UTC
-// the hosted service answers every /v1|v2/extract route 410 Gone: the fake answers so with the start
-// option `extract: 'retired'` (or api.setExtract('retired')); the default `'routed'` is a server that
-// still routes it, as the open-source server of 2026-08 does (and the hosted one until that date).
+// the hosted service answers every /v1|v2/extract route 410 Gone, and so does the fake by
+// default (start option `extract: 'retired'`, api.setExtract()); `'routed'` is a server that still
+// routes it, as the open-source server of 2026-08 does (and the hosted one until that date).
 const { fail, badRequest, isUuid, isPlainObject, uuidv7, iso } = require('./util');
 // made-up values in the schema's shape about the site (not "<field> from <url>"): research.js
 const { extractResult } = require('./research');
@@ -187,7 +187,7 @@ const fail404 = () => {
 function routes(state) {
 	const jobs = new ExtractJobs(state);
 	state.extractJobs = jobs;
-	const initial = state.options.extract ?? 'routed';
+	const initial = state.options.extract ?? 'retired';
 	if (!EXTRACT_MODES.includes(initial)) throw new Error(`extract must be one of ${EXTRACT_MODES.join(', ')}`);
 	state.extractMode = initial;
 	state.setExtract = (mode) => {

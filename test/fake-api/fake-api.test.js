@@ -77,7 +77,7 @@ describe('fake API', () => {
 	let api;
 	let call;
 	beforeAll(async () => {
-		api = await startFakeApi({ apiKey: KEY, timeScale: 20, webhookSigningSecret: 'whsec-test' });
+		api = await startFakeApi({ apiKey: KEY, timeScale: 20, webhookSigningSecret: 'whsec-test', extract: 'routed' });
 		call = client(api);
 	});
 	afterAll(() => api.close());

@@ -8,7 +8,7 @@ const { researchResult, extractResult, topicOf, countOf } = require('./research'
 
 const KEY = 'test-key';
 const ROOT = path.resolve(__dirname, '..', '..');
-const exampleNode = (file, name) => JSON.parse(fs.readFileSync(path.join(ROOT, 'examples', file), 'utf8')).nodes.find((n) => n.name === name).parameters;
+const exampleNode = (file, name, dir = 'examples') => JSON.parse(fs.readFileSync(path.join(ROOT, dir, file), 'utf8')).nodes.find((n) => n.name === name).parameters;
 
 /** Every string anywhere in a value. */
 const strings = (v) => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.flatMap(strings) : v && typeof v === 'object' ? Object.values(v).flatMap(strings) : []);
@@ -105,8 +105,8 @@ describe('the answer of a completed run', () => {
 });
 
 describe('the data of a completed extract job', () => {
-	test('the extract example: facts about the site at its URL, not "<field> from <url>"', () => {
-		const { prompt, urls } = exampleNode('extract-structured-data.json', 'Extract company facts');
+	test('the extract example as 1.0.0 shipped it: facts about the site at its URL, not "<field> from <url>"', () => {
+		const { prompt, urls } = exampleNode('extract-v1-wildcard-agent.json', 'Extract company facts', 'test/e2e/workflows');
 		const schema = { type: 'object', properties: { company: { type: 'string' }, mission: { type: 'string' }, supportsSso: { type: 'boolean' } } };
 		const data = extractResult({ prompt, urls: [urls], schema });
 		expect(urls).toBe('https://example.com/*');
@@ -120,7 +120,7 @@ describe('the data of a completed extract job', () => {
 describe('through the fake API', () => {
 	let api;
 	beforeAll(async () => {
-		api = await startFakeApi({ apiKey: KEY });
+		api = await startFakeApi({ apiKey: KEY, extract: 'routed' });
 	});
 	afterAll(() => api.close());
 

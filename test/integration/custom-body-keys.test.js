@@ -105,8 +105,11 @@ function sample(property) {
 }
 
 /** Every option of every collection of the operation, filled (Custom Body Fields left out). */
-/** Options that only bound what is sent (no body key): left at "no limit", so the run sends everything. */
-const NO_LIMIT = { maxCreditsPerDay: 0 };
+/** Options that only bound what is sent (no body key) left at "no limit"; Extract's endpoint the live one. */
+const NO_LIMIT = { maxCreditsPerDay: 0, endpoint: 'replacements' };
+/** Extract on known pages (Scrape / Batch Scrape), where the most keys are sent; the agent's are its own test's. */
+const PAGES = { enableWebSearch: false, allowExternalLinks: false };
+const OVERRIDES = { 'extract.start': PAGES, 'extract.runAndWait': PAGES };
 
 function filled(properties, base) {
 	const parameters = { ...base };
@@ -165,7 +168,9 @@ describe('every body key an operation sends is refused as a custom key, naming a
 		if (resource === 'monitor' && operation === 'update') await api.seedMonitor({ id: BASE[name].monitorId, name: 'Seeded' });
 		if (resource === 'interact') await api.seedScrapeJob({ id: SCRAPE_JOB, url: 'https://example.com' });
 		// Every field filled; the fake's log gives what the operation sends with them.
-		const full = await run({ operation, ...filled(op.properties, BASE[name]) });
+		const all = filled(op.properties, BASE[name]);
+		if (OVERRIDES[name]) all[holder] = { ...all[holder], ...OVERRIDES[name] };
+		const full = await run({ operation, ...all });
 		const keys = sentKeys();
 		expect([name, full.status, full.error?.message ?? '', keys.size > 0]).toEqual([name, 'success', '', true]);
 		// Each key as a custom key, its field left empty: refused before anything is sent.

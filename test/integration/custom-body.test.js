@@ -83,11 +83,12 @@ describe('the custom fields reach the service, merged into the body the node bui
 	});
 
 	test('Extract', async () => {
-		const result = await extract({ operation: 'start', urls: 'https://example.com', prompt: 'The company name', options: { customBody: custom({ urlTrace: true }) } });
+		// Extract → Start runs a batch scrape with the JSON format: the custom field joins that body.
+		const result = await extract({ operation: 'start', urls: 'https://example.com', prompt: 'The company name', options: { customBody: custom({ maxConcurrency: 2 }) } });
 		expect(result.status).toBe('success');
-		const [req] = posted('/v2/extract');
+		const [req] = posted('/v2/batch/scrape');
 		expect(req.status).toBe(200);
-		expect(req.body).toEqual({ urls: ['https://example.com'], prompt: 'The company name', urlTrace: true });
+		expect(req.body).toEqual({ urls: ['https://example.com'], formats: [{ type: 'json', prompt: 'The company name' }], ignoreInvalidURLs: true, maxConcurrency: 2 });
 	});
 
 	test('Agent', async () => {

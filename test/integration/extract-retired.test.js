@@ -1,9 +1,10 @@
 'use strict';
 /**
- * Issue 43.4: the hosted service answers /extract 410 Gone from 2026-12-10 15:00 UTC. A version-1
- * Extract node (as saved with 1.0.0) against the fake in that mode: the error names the endpoint,
- * the date and what to use instead, never "unexpected error"; as a tool the model reads the same.
- * Build first.
+ * Issue 43.4: the hosted service answers /extract 410 Gone from 2026-12-10 15:00 UTC. An Extract
+ * node set to Options → Endpoint "/extract" (a choice for self-hosted servers) against the fake in
+ * that mode: the error names the endpoint, the date and what to use instead, never "unexpected
+ * error"; as a tool the model reads the same. Saved workflows on the live endpoints:
+ * extract-routes.test.js. Build first.
  */
 const { NODE, useFakeApi, resourceRunner } = require('../helpers/resource-suite');
 const { runWorkflow } = require('../helpers/workflow-runner');
@@ -16,11 +17,10 @@ const api = useFakeApi({ timeScale: 10, extract: 'retired' });
 const { run } = resourceRunner('extract', api);
 const TOOL_TYPE = registerToolVariant();
 const SCHEMA = { type: 'object', properties: { company: { type: 'string' } }, required: ['company'] };
-const ref = (value) => ({ __rl: true, mode: 'id', value });
 
-describe('a saved version-1 Extract against a service that retired /extract', () => {
+describe('Extract on the old endpoint against a service that retired it', () => {
 	test('Run and Wait: one request, answered 410; the error names the endpoint, the date and the replacements, and is not retried', async () => {
-		const result = await run({ operation: 'runAndWait', urls: 'https://example.com', prompt: 'The company name', outputShape: 'schema', jsonSchema: JSON.stringify(SCHEMA), maxWait: 30 });
+		const result = await run({ operation: 'runAndWait', urls: 'https://example.com', prompt: 'The company name', outputShape: 'schema', jsonSchema: JSON.stringify(SCHEMA), options: { endpoint: 'extract' }, maxWait: 30 });
 		expect(result.status).toBe('error');
 		expect(result.error.message).toBe('The service retired the endpoint POST /v2/extract on Thursday 2026-12-10, 15:00 UTC (HTTP 410 Gone)');
 		expect(result.error.message).not.toMatch(/unexpected/i);
@@ -30,15 +30,8 @@ describe('a saved version-1 Extract against a service that retired /extract', ()
 		expect(sent.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['POST /v2/extract 410']);
 	});
 
-	test('Get Status of a job started before the retirement: the read is answered 410 and the error says so', async () => {
-		const result = await run({ operation: 'getStatus', extractId: ref('0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a') });
-		expect(result.status).toBe('error');
-		expect(result.error.message).toBe('The service retired the endpoint GET /v2/extract/0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a on Thursday 2026-12-10, 15:00 UTC (HTTP 410 Gone)');
-		expect(result.error.description).toContain('A job started with /extract before then can no longer be read.');
-	});
-
 	test('Start under Continue On Fail: an error item that says the same, with httpStatus 410', async () => {
-		const result = await run({ operation: 'start', urls: 'https://example.com', prompt: 'The company name' }, { node: { onError: 'continueRegularOutput' } });
+		const result = await run({ operation: 'start', urls: 'https://example.com', prompt: 'The company name', options: { endpoint: 'extract' } }, { node: { onError: 'continueRegularOutput' } });
 		expect(result.status).toBe('success');
 		const [item] = result.items(NODE);
 		expect(item.json.error).toMatch(/retired the endpoint POST \/v2\/extract on Thursday 2026-12-10/);
@@ -59,7 +52,7 @@ describe('a saved version-1 Extract against a service that retired /extract', ()
 			nodes: [
 				{ id: 'n1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
 				{ id: 'n2', name: 'Model Arguments', type: 'test.items', typeVersion: 1, position: [200, 0], parameters: { items: JSON.stringify([{ json: { urls: 'https://example.com', prompt: 'The company name' } }]) } },
-				{ id: 'n3', name: NODE, type: TOOL_TYPE, typeVersion: 2, position: [400, 0], parameters: { resource: 'extract', operation: 'runAndWait' }, credentials: { webDataApi: { id: 'c1', name: 'Web Data account' } } },
+				{ id: 'n3', name: NODE, type: TOOL_TYPE, typeVersion: 2, position: [400, 0], parameters: { resource: 'extract', operation: 'runAndWait', options: { endpoint: 'extract' } }, credentials: { webDataApi: { id: 'c1', name: 'Web Data account' } } },
 			],
 			connections: { Start: { main: [[{ node: 'Model Arguments', type: 'main', index: 0 }]] }, 'Model Arguments': { main: [[{ node: NODE, type: 'main', index: 0 }]] } },
 			settings: { executionOrder: 'v1' },

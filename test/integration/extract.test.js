@@ -1,6 +1,8 @@
 'use strict';
 /**
- * Extract resource end to end in n8n's engine against the strict fake API (test/fake-api/extract.js).
+ * Extract with Options → Endpoint "/extract" (a self-hosted server that still routes it) end to end in
+ * n8n's engine against the strict fake API (test/fake-api/extract.js, mode "routed"); the other
+ * endpoints are in extract-routes.test.js.
  * Jobs last 2 s / timeScale (10 here); the prompt marker FAKE_DURATION_MS=<ms> sets a job's duration,
  * FAKE_OUTCOME=failed|cancelled how it ends. Every test asserts on what the fake received and on what
  * the items hold. Build first.
@@ -10,8 +12,11 @@ const { NODE, useFakeApi, resourceRunner } = require('../helpers/resource-suite'
 
 jest.setTimeout(30000);
 
-const api = useFakeApi({ timeScale: 10 });
-const { run } = resourceRunner('extract', api);
+const api = useFakeApi({ timeScale: 10, extract: 'routed' });
+const runner = resourceRunner('extract', api);
+/** Start and Run and Wait choose the old endpoint; Get Status finds the job by its ID. */
+const run = (params, opts) =>
+	runner.run(params.operation === 'getStatus' ? params : { ...params, options: { endpoint: 'extract', ...(params.options ?? {}) } }, opts);
 const UNKNOWN = '0190b7c4-6d2a-7c1e-9a51-3f2b8e4d5c6a';
 const ref = (value) => ({ __rl: true, mode: 'id', value });
 const SCHEMA = { type: 'object', properties: { company: { type: 'string' }, supportsSso: { type: 'boolean' } }, required: ['company'] };
@@ -173,14 +178,16 @@ describe('Start and Get Status', () => {
 		const [status] = result.items(NODE);
 		expect(status.json).toMatchObject({ id: started.json.id, status: 'completed', data: { answer: 'Extracted for: Founders of Example Inc.' } });
 		expect(status.json.success).toBeUndefined();
-		expect(api.requests({ method: 'GET' }).map((r) => r.path)).toEqual([`/v2/extract/${started.json.id}`, `/v2/extract/${started.json.id}`]);
+		// Get Status looks for a batch, then an agent run (both 404 here, free), then the /extract job.
+		const reads = [`/v2/batch/scrape/${started.json.id}`, `/v2/agent/${started.json.id}`, `/v2/extract/${started.json.id}`];
+		expect(api.requests({ method: 'GET' }).map((r) => r.path)).toEqual([...reads, ...reads]);
 	});
 
 	test('an unknown job: 404 with a hint; under Continue On Fail an error item with httpStatus 404', async () => {
 		let result = await run({ operation: 'getStatus', extractId: ref(UNKNOWN) });
 		expect(result.status).toBe('error');
 		expect(`${result.error.message} ${result.error.description}`).toMatch(/No extract job has this ID/);
-		expect(api.log.map((r) => r.status)).toEqual([404]);
+		expect(api.log.map((r) => `${r.status} ${r.path.split('/')[2]}`)).toEqual(['404 batch', '404 agent', '404 extract']);
 		result = await run({ operation: 'getStatus', extractId: ref(UNKNOWN) }, { node: { onError: 'continueRegularOutput' } });
 		const [item] = result.items(NODE);
 		expect(item.json).toMatchObject({ httpStatus: 404, retryable: false });

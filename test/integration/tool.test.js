@@ -232,8 +232,9 @@ describe('every operation ready for a model (issue 36.3)', () => {
 	test('Extract (a new node, version 2): the model gives URLs and Prompt; the data comes back', async () => {
 		const result = await asTool({ resource: 'extract' }, { urls: 'https://example.com/', prompt: 'The title FAKE_DURATION_MS=20' }, 2);
 		expect(result.status).toBe('success');
-		const [start] = api.requests({ method: 'POST', path: '/v2/extract' });
-		expect(start.body).toEqual({ urls: ['https://example.com/'], prompt: 'The title FAKE_DURATION_MS=20' });
+		// One known page: Scrape with the JSON format (issue 43), not the retired /extract.
+		const [start] = api.requests({ method: 'POST', path: '/v2/scrape' });
+		expect(start.body).toEqual({ url: 'https://example.com/', formats: [{ type: 'json', prompt: 'The title FAKE_DURATION_MS=20' }] });
 		expect(sentToModel(result)).toMatch(/"status":"completed"/);
 	});
 

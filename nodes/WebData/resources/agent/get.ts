@@ -1,26 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { settleEndedJob } from '../../budget/jobs';
-import { withoutEnvelope } from '../../helpers/objects';
 import { requireUuid } from '../../helpers/validation';
 import type { Operation, RunContext } from '../../types';
-import { type ApiContext, defaultDeps, type TransportDeps } from '../../transport';
-import { agentJobRequest, JOB_ID_FROM_AI, jobIdField } from './shared';
+import { getAgentJob, JOB_ID_FROM_AI, jobIdField } from './shared';
 import { classifyRun } from './outcome';
-
-/** The job as one flat item: id first, then what the service returned (without `success`). */
-export function jobItem(jobId: string, body: IDataObject): IDataObject {
-	return { id: jobId, ...withoutEnvelope(body) };
-}
-
-export async function getAgentJob(
-	ctx: ApiContext,
-	jobId: string,
-	itemIndex: number,
-	deps: TransportDeps = defaultDeps,
-): Promise<IDataObject> {
-	return jobItem(jobId, await agentJobRequest(ctx, 'GET', jobId, '', itemIndex, deps));
-}
 
 /** The Job ID parameter (resource locator), checked to be a UUID before anything is sent. */
 export function readJobId(ctx: IExecuteFunctions, i: number): string {

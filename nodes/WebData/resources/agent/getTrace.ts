@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import type { Operation, RunContext } from '../../types';
 import { defaultDeps } from '../../transport';
-import { jobItem, readJobId } from './get';
-import { agentJobRequest, JOB_ID_FROM_AI, jobIdField } from './shared';
+import { readJobId } from './get';
+import { agentJobRequest, JOB_ID_FROM_AI, jobIdField, jobItem } from './shared';
 
 /** Event kinds known today (spec 6.2, api-facts 4); others pass through unfiltered and untouched. */
 const EVENT_TYPES: Array<[string, string]> = [

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { jobCredits } from '../../budget/jobs';
 import { type CompletionWaiter, type ResumeContext, type ResumeRead, resumeParameter } from '../../jobs/resume';
-import { getAgentJob } from './get';
+import { getAgentJob } from './shared';
 import { classifyRun, isUnsuccessful, runFacts, unsuccessfulRunError } from './outcome';
 
 /** The agent webhook events asked for (short names of the webhook config, api-facts 3). */

@@ -12,7 +12,7 @@ import { jobConcurrency, maxWaitFieldsByMethod, onTimeoutField, readMaxWaitMs, r
 import { settleEndedJob } from '../../budget/jobs';
 import { defaultDeps } from '../../transport';
 import { cancelAgentRun } from './cancel';
-import { getAgentJob } from './get';
+import { getAgentJob } from './shared';
 import { classifyRun, isUnsuccessful, runFacts, unsuccessfulRunError } from './outcome';
 import { agentWaiter } from './resume';
 import { AGENT_BODY_KEYS, AGENT_PROMPT_FROM_AI, startFields, startOptionFields } from './startFields';

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { uuidLocator } from '../../fields/fields';
+import { withoutEnvelope } from '../../helpers/objects';
 import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';
 import { aiValue } from '../../tool/fromAi';
 
@@ -53,4 +54,18 @@ export async function agentJobRequest(
 	deps: TransportDeps = defaultDeps,
 ): Promise<IDataObject> {
 	return await apiRequest<IDataObject>(ctx, { method, path: `/agent/${jobId}${suffix}`, itemIndex, hints: AGENT_HINTS }, deps);
+}
+
+/** The job as one flat item: id first, then what the service returned (without `success`). */
+export function jobItem(jobId: string, body: IDataObject): IDataObject {
+	return { id: jobId, ...withoutEnvelope(body) };
+}
+
+export async function getAgentJob(
+	ctx: ApiContext,
+	jobId: string,
+	itemIndex: number,
+	deps: TransportDeps = defaultDeps,
+): Promise<IDataObject> {
+	return jobItem(jobId, await agentJobRequest(ctx, 'GET', jobId, '', itemIndex, deps));
 }

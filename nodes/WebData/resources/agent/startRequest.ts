@@ -7,8 +7,7 @@ import { startJob } from '../../jobs/start';
 import { assertWebhookUsable, buildEventWebhook } from '../../jobs/triggerTarget';
 import type { RunContext } from '../../types';
 import { defaultDeps } from '../../transport';
-import { jobItem } from './get';
-import { AGENT_HINTS } from './shared';
+import { AGENT_HINTS, jobItem } from './shared';
 import { isPlainObject } from '../../helpers/objects';
 
 export const MAX_PROMPT_LENGTH = 10_000;

@@ -82,20 +82,26 @@ export function prepare(ctx: IExecuteFunctions, items: INodeExecutionData[]): Pr
 	return { urls, indexes, errors, body };
 }
 
-export async function startBatch(ctx: IExecuteFunctions, body: IDataObject, run: RunContext): Promise<IDataObject> {
-	await assertWebhookUsable(ctx, body.webhook, 0);
+/** `i` and `lower` for a caller whose batch comes from one item (Extract). */
+export async function startBatch(
+	ctx: IExecuteFunctions,
+	body: IDataObject,
+	run: RunContext | undefined,
+	{ i = 0, lower = 'send fewer URLs (split the items with Loop Over Items) or choose cheaper formats' }: { i?: number; lower?: string } = {},
+): Promise<IDataObject> {
+	await assertWebhookUsable(ctx, body.webhook, i);
 	// Issue 35.2: a batch that cannot fit in what is left is not sent (its URLs are the bound).
 	await run?.transportDeps.budget?.ready();
 	const urls = Array.isArray(body.urls) ? body.urls.length : 0;
 	const perPage = documentCredits(body, { zdr: body.zeroDataRetention === true });
 	const reserved = reserveJob(
 		run,
-		{ credits: urls * perPage, what: `this batch scrape (${urls} URL${urls === 1 ? '' : 's'}, at least ${perPage} credit${perPage === 1 ? '' : 's'} each)`, lower: 'send fewer URLs (split the items with Loop Over Items) or choose cheaper formats' },
-		0,
+		{ credits: urls * perPage, what: `this batch scrape (${urls} URL${urls === 1 ? '' : 's'}, at least ${perPage} credit${perPage === 1 ? '' : 's'} each)`, lower },
+		i,
 	);
-	return await startUnderBudget(reserved, 0, async () =>
+	return await startUnderBudget(reserved, i, async () =>
 		withoutEnvelope(
-			await apiRequest<IDataObject>(ctx, { method: 'POST', path: '/batch/scrape', body, itemIndex: 0, hints: jobHints('batch') }, run?.transportDeps ?? defaultDeps),
+			await apiRequest<IDataObject>(ctx, { method: 'POST', path: '/batch/scrape', body, itemIndex: i, hints: jobHints('batch') }, run?.transportDeps ?? defaultDeps),
 		),
 	);
 }

@@ -6,8 +6,25 @@ import { SCRAPE_OPTION_BODY_KEYS, scrapeOptionProperties } from '../../fields/sc
 import { aiValue, fromVersion2 } from '../../tool/fromAi';
 
 /** The fields of Extract → Start and Run and Wait, as plain data; their rules are in request.ts. */
-/** Body keys of an extract job set by fields of other names (its schema, the scrape options). */
-export const EXTRACT_BODY_KEYS = { schema: ['outputShape', 'jsonSchema'], ...SCRAPE_OPTION_BODY_KEYS };
+/** Body keys set by fields of other names (the schema, the page and its JSON format, the scrape options). */
+export const EXTRACT_BODY_KEYS = { schema: ['outputShape', 'jsonSchema'], url: ['urls'], formats: ['prompt', 'outputShape'], ...SCRAPE_OPTION_BODY_KEYS };
+
+/** How several pages' data become the result (combine.ts). */
+export const combinePagesOption: INodeProperties = {
+	displayName: 'Combine Pages',
+	name: 'combinePages',
+	type: 'options',
+	default: 'merge',
+	description: 'When several pages answer: one item whose data merges theirs, or one item per page',
+	options: [
+		{
+			name: 'Merge Into One Item',
+			value: 'merge',
+			description: 'Fields are filled from the first page (in URL order) that has them; lists are joined, equal entries once',
+		},
+		{ name: 'One Item per Page', value: 'perPage', description: 'Each page\'s data with its URL' },
+	],
+};
 
 export const extractFields: INodeProperties[] = [
 	{
@@ -72,6 +89,7 @@ export const extractFields: INodeProperties[] = [
 				default: false,
 				description: 'Whether to follow links to other websites (on when Enable Web Search is on)',
 			},
+			combinePagesOption,
 			customBodyOption,
 			{
 				displayName: 'Enable Web Search',
@@ -79,6 +97,25 @@ export const extractFields: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description: 'Whether the service may search the web for more data beyond the given URLs',
+			},
+			{
+				displayName: 'Endpoint',
+				name: 'endpoint',
+				type: 'options',
+				default: 'replacements',
+				description: 'Which endpoint extracts. The service retires /extract on 2026-12-10 (HTTP 410); a self-hosted server may still have it.',
+				options: [
+					{
+						name: 'Old Extract Endpoint (Self-Hosted Servers)',
+						value: 'extract',
+						description: 'POST /v2/extract as before, for a self-hosted server that still routes it',
+					},
+					{
+						name: 'Scrape, Batch Scrape or Agent',
+						value: 'replacements',
+						description: 'Known pages through Scrape or Batch Scrape with the JSON format (5 credits a page); a /* URL, no URLs or web search through the Agent',
+					},
+				],
 			},
 			{
 				displayName: 'Ignore Invalid URLs',
@@ -100,6 +137,14 @@ export const extractFields: INodeProperties[] = [
 				type: 'boolean',
 				default: true,
 				description: 'Whether pages on subdomains of the given URLs are scanned too',
+			},
+			{
+				displayName: 'Max Credits (Agent)',
+				name: 'maxCredits',
+				type: 'number',
+				typeOptions: { minValue: 1, numberPrecision: 0 },
+				default: 2500,
+				description: 'When the pages have to be found (a /* URL, no URLs, web search), the agent runs; this caps its credits (the service default is 2500)',
 			},
 			{
 				displayName: 'Show Sources',

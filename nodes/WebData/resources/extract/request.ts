@@ -8,6 +8,7 @@ import { invalid, isHttpUrl } from '../../helpers/validation';
 import { type ApiContext, apiRequest, defaultDeps, type TransportDeps } from '../../transport';
 import { jsonSchemaProblem, outputShapeSchema, readMaxCredits, urlList } from '../agent/startRequest';
 import { isPlainObject, withoutEnvelope } from '../../helpers/objects';
+import { type CombinePages, isEmptyValue } from './combine';
 
 // Extract's request rules, read in the server: nodes/FACTS.md "Server request rules" (Extract).
 
@@ -97,8 +98,6 @@ const BOOLEAN_OPTIONS: Record<string, string> = {
 
 export const ENDPOINT_REPLACEMENTS = 'replacements';
 export const ENDPOINT_EXTRACT = 'extract';
-
-export type CombinePages = 'merge' | 'perPage';
 
 /** Extract's parameters, checked. */
 export interface ExtractInput {
@@ -218,14 +217,6 @@ export async function startExtract(ctx: IExecuteFunctions, body: IDataObject, i:
 export async function getExtractJob(ctx: ApiContext, id: string, i: number, deps: TransportDeps = defaultDeps): Promise<IDataObject> {
 	const body = await apiRequest<IDataObject>(ctx, { method: 'GET', path: `/extract/${id}`, itemIndex: i, hints: EXTRACT_HINTS }, deps);
 	return extractItem(id, body);
-}
-
-/** Nothing in it: null, '', an empty list or object, or a list / object of such values only. */
-function isEmptyValue(value: unknown): boolean {
-	if (value === undefined || value === null || value === '') return true;
-	if (Array.isArray(value)) return value.every(isEmptyValue);
-	if (isPlainObject(value)) return Object.values(value).every(isEmptyValue);
-	return false;
 }
 
 /** What came back empty, in words: "data is {}", "every field of data is empty (company: null, …)". */

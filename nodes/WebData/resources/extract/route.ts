@@ -1,7 +1,8 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { invalid } from '../../helpers/validation';
-import { checkExtractInput, type CombinePages, ENDPOINT_EXTRACT, type ExtractInput, type ExtractParameters, MAX_PROMPT_LENGTH } from './request';
+import type { CombinePages } from './combine';
+import { checkExtractInput, ENDPOINT_EXTRACT, type ExtractInput, type ExtractParameters, MAX_PROMPT_LENGTH } from './request';
 
 // Extract's parameters on the endpoints that live: nodes/FACTS.md "Extract after /extract".
 
@@ -18,6 +19,8 @@ export interface ExtractPlan {
 	combine: CombinePages;
 	/** Options the route has no equivalent for, left out, in words. */
 	notes: string[];
+	/** What was asked, as the old /extract body: for the empty-result note. */
+	asked: IDataObject;
 }
 
 export const DEFAULT_PAGE_PROMPT = 'Extract the main facts of this page as structured JSON.';
@@ -121,7 +124,7 @@ function pageNotes(input: ExtractInput, plan: ExtractPlan): void {
 export function planExtract(node: INode, params: ExtractParameters, i: number, starting: boolean): ExtractPlan {
 	const input = checkExtractInput(node, params, i);
 	const { route, reason } = chooseRoute(input, starting);
-	const plan: ExtractPlan = { route, reason, body: {}, urls: input.urls, showSources: input.options.showSources === true, combine: input.combine, notes: [] };
+	const plan: ExtractPlan = { route, reason, body: {}, urls: input.urls, showSources: input.options.showSources === true, combine: input.combine, notes: [], asked: input.legacyBody };
 	if (route === 'extract') {
 		plan.body = input.legacyBody;
 		return plan;

@@ -10,13 +10,14 @@ import { jobConcurrency, maxWaitField, onTimeoutField, readMaxWaitMs, readOnTime
 import { settleEndedJob } from '../../budget/jobs';
 import { defaultDeps } from '../../transport';
 import { EXTRACT_BODY_KEYS, EXTRACT_FROM_AI, extractFields } from './fields';
-import { buildExtractBody, emptyResultNote, getExtractJob, readExtractParameters, startExtract } from './request';
+import { emptyResultNote, getExtractJob, readExtractParameters, startExtract } from './request';
+import { planExtract } from './route';
+import { runPlan } from './routes';
 
 /**
- * Extract: structured data from pages (or the web) by a prompt and/or a JSON Schema, as a job.
- * Status values (public OpenAPI ExtractStatusResponse): processing, completed, failed, cancelled;
- * unknown ones are treated as still running. There is no cancel endpoint for extract jobs, so
- * On Timeout offers no "Cancel and Fail".
+ * Extract: structured data from pages (or the web) by a prompt and/or a JSON Schema, on Scrape, Batch
+ * Scrape or the Agent (routes.ts); below, Options → Endpoint "/extract". /extract has no cancel, so On
+ * Timeout offers no "Cancel and Fail".
  */
 export const TERMINAL = ['completed', 'failed', 'cancelled'];
 
@@ -62,12 +63,14 @@ export const runAndWait: Operation = {
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const node = this.getNode();
 		// Everything is checked before the job is started.
-		const body = applyCustomBody(this, i, { properties: extractFields, bodyKeys: EXTRACT_BODY_KEYS }, buildExtractBody(node, readExtractParameters(this, i), i));
+		const plan = planExtract(node, readExtractParameters(this, i), i, false);
+		const body = applyCustomBody(this, i, { properties: extractFields, bodyKeys: EXTRACT_BODY_KEYS }, plan.body);
 		const maxWaitMs = readMaxWaitMs(this, i);
 		const whenLate = readOnTimeout(this, i);
 		if (whenLate === 'cancelAndFail') {
-			throw invalid(node, 'On Timeout', whenLate, 'an extract job cannot be cancelled; choose Return Last Status or Fail', i);
+			throw invalid(node, 'On Timeout', whenLate, 'an extract cannot be cancelled here; choose Return Last Status or Fail', i);
 		}
+		if (plan.route !== 'extract') return (await runPlan(this, { ...plan, body }, { maxWaitMs, onTimeout: whenLate }, i, run)).map((json) => ({ json }));
 		const deps = run?.transportDeps ?? defaultDeps;
 		const startedAt = Date.now();
 		const started = await startExtract(this, body, i, run);
