@@ -56,7 +56,7 @@ export class WebDataApi implements ICredentialType {
 			type: 'number',
 			typeOptions: { minValue: 0, numberPrecision: 0 },
 			default: 0,
-			hint: 'Optional. The most credits one workflow execution may spend with this credential, across all Web Data nodes and the Web Data Tool; a request that cannot fit is not sent. 0 or empty: no budget.',
+			hint: 'Optional. The most credits one workflow execution may spend with this credential, across all Web Data nodes and the Web Data Tool; a request that cannot fit is not sent. A sub-workflow, the error workflow and each MCP tool call are executions of their own, each with this whole budget. 0 or empty: no budget.',
 		},
 		{
 			displayName: 'Webhook Signing Secret',

@@ -6,6 +6,7 @@ const { fail, badRequest, isUuid, isPlainObject, uuidv7, uuidFrom, iso, baseUrlO
 const { str, int, bool, any, arr, obj, rec, nullable, custom, assertValid, validationError } = require('./validate');
 const { validateCron, nextRun, runsPerMonth, textToCron, isTimeZone } = require('./cron');
 const rules = require('./serverRules');
+const { scrapeCredits } = require('./scrapeOptions');
 
 const EVENTS = ['monitor.page', 'monitor.check.completed'];
 const PAGE_STATUSES = ['same', 'new', 'changed', 'removed', 'error'];
@@ -513,6 +514,16 @@ class Monitors {
 		});
 	}
 
+	/** What a check is billed: each page that did not fail at its target's per-page price (Enhanced, JSON, the prompt-injection check: scrapeCredits); a search result 1. */
+	checkCredits(m, pages) {
+		const price = (t) => {
+			if (!t || t.type === 'search') return 1;
+			const o = t.scrapeOptions ?? {};
+			return scrapeCredits(o, { proxyUsed: o.proxy === 'enhanced' || o.proxy === 'stealth' ? 'stealth' : 'basic' });
+		};
+		return pages.filter((p) => p.status !== 'error').reduce((n, p) => n + price(m.targets.find((t) => t.id === p.targetId)), 0);
+	}
+
 	finishCheck(m, check) {
 		check.pages = this.generatePages(m, check);
 		const summary = emptySummary();
@@ -526,7 +537,7 @@ class Monitors {
 			finishedAt: now,
 			updatedAt: now,
 			summary,
-			actualCredits: summary.totalPages - summary.error,
+			actualCredits: this.checkCredits(m, check.pages),
 			billingStatus: 'confirmed',
 		});
 		Object.assign(m, { lastRunAt: now, lastCheckSummary: { ...summary }, currentCheckId: null });

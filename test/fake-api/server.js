@@ -193,7 +193,7 @@ async function startFakeApi(options = {}) {
 		record.status = result.status;
 		if (Array.isArray(result.body?.data)) record.documents = result.body.data.length; // a paged answer's size (crawl/batch status reads)
 		// What the answer billed and the job it started, for budget checks (issue 35).
-		const billed = result.body?.creditsUsed ?? result.body?.data?.metadata?.creditsUsed;
+		const billed = result.body?.creditsUsed ?? result.body?.creditsBilled ?? result.body?.data?.metadata?.creditsUsed;
 		if (typeof billed === 'number') record.creditsUsed = billed;
 		if (req.method === 'POST' && typeof result.body?.id === 'string') record.jobId = result.body.id;
 		record.answeredAt = Date.now();

@@ -294,6 +294,8 @@ function makeAdditionalData(credentials, hooks, executionId, urlBase = 'http://1
  *   executionId  the execution's id (default: with `resume`, the waiting run's own, as n8n resumes
  *                the same execution; else a new one. A Retry is a new execution: pass another id)
  *   credentialHooks  { read?: async () => {}, send?: () => {} }: see CredentialsHelper
+ *   customData   the custom data the execution starts with (n8n's Retry copies the first execution's
+ *                `resultData.metadata`; pass it with another executionId)
  * Returns { done: Promise<result>, cancel() }.
  */
 function startWorkflow(workflowJson, options = {}) {
@@ -341,7 +343,7 @@ function startWorkflow(workflowJson, options = {}) {
 						executionData: {
 							nodeExecutionStack: [{ node: startNode, data: { main: [[{ json: {} }]] }, source: null }],
 						},
-						resultData: { pinData: wf.pinData },
+						resultData: { pinData: wf.pinData, ...(options.customData ? { metadata: { ...options.customData } } : {}) },
 					});
 
 			const workflowExecute = new core.WorkflowExecute(additionalData, mode, runExecutionData);

@@ -217,14 +217,41 @@ describe('the sum is the execution\'s', () => {
 	});
 });
 
+describe('a retried execution (issue 44.4)', () => {
+	test('n8n\'s Retry copies the custom data: what was spent stays spent, the first run\'s job hold is let go, so the crawl starts again', async () => {
+		const crawl = { operation: 'start', url: 'https://example.com', pageLimit: 40 };
+		const { workflow } = resourceRunner('crawl', api);
+		const first = await runWorkflow(workflow(crawl), { credentials: withBudget(50), executionId: 'first-run' });
+		expect(first.status).toBe('success');
+		expect(ledger(first).c.c1.j).toBeDefined(); // the crawl holds its 40 (Start: not read again in this execution)
+		const retried = await runWorkflow(workflow(crawl), { credentials: withBudget(50), executionId: 'retry-of-first-run', customData: customData(first) });
+		record(retried.error);
+		expect(retried.status).toBe('success');
+		expect(api.requests({ method: 'POST', path: '/v2/crawl' })).toHaveLength(2);
+		expect(ledger(retried)).toMatchObject({ c: { c1: { s: 0, r: 0, j: expect.any(Object) } }, x: 'retry-of-first-run' });
+		expect(Object.values(ledger(retried).c.c1.j)).toEqual([40]);
+	});
+});
+
 describe('as a tool', () => {
 	test('a call that cannot fit answers the model that the budget is spent, as its result: the run goes on, nothing is sent', async () => {
 		const result = await runWorkflow(oneNode(TOOL_TYPE, { resource: 'search', operation: 'search' }, { args: { query: 'cats', limit: 30 } }), { credentials: withBudget(4) });
 		expect(result.status).toBe('success');
 		const [answer] = result.json(NODE);
 		expect(answer).toMatchObject({ creditBudgetReached: true, budget: 4, spent: 0, left: 4 });
-		expect(answer.message).toMatch(/^Credit budget reached: This search \(up to 30 results\) would cost at least 6 credits, and 4 of this execution's 4 are left\. Nothing was sent\. .*do not call them again/);
+		// 4 are left: a smaller call fits, and the model is told so (issue 44.7), not to stop.
+		expect(answer.message).toMatch(/^Credit budget reached: This search \(up to 30 results\) would cost at least 6 credits, and 4 of this execution's 4 are left\. Nothing was sent\. A call that costs at most 4 credits still fits/);
+		expect(answer.message).not.toMatch(/do not call them again/);
 		expect(api.requests({ method: 'POST', path: '/v2/search' })).toHaveLength(0);
+	});
+
+	test('what a call cost is said once in its answer, not on each of its results (issue 44.7)', async () => {
+		const result = await runWorkflow(oneNode(TOOL_TYPE, { resource: 'search', operation: 'search' }, { args: { query: 'cats', limit: 5 } }), { credentials: withBudget(10) });
+		expect(result.status).toBe('success');
+		const [answer] = result.json(NODE);
+		expect(answer.credits).toMatchObject({ used: 2, budget: 10, left: 8 });
+		const text = JSON.stringify(answer);
+		expect(text.split('"credits"')).toHaveLength(2);
 	});
 
 	test('a call that fits is sent and counted', async () => {

@@ -223,7 +223,7 @@ describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 		const lowered = { from: 50, to: 5, creditsPerPage: 1 };
 		expect(w.result.json(NODE)[0].credits).toEqual({ used: 0, execution: 0, budget: 5, left: 0, pageLimitLowered: lowered });
 		const held = w.result.run.data.resultData.metadata;
-		expect(JSON.parse(held.webdata_budget)).toEqual({ c: { c1: { s: 0, r: 0, j: { [w.jobId.replace(/-/g, '').slice(0, 12)]: 5 } } }, n: {} });
+		expect(JSON.parse(held.webdata_budget)).toEqual({ c: { c1: { s: 0, r: 0, j: { [w.jobId.replace(/-/g, '').slice(0, 12)]: 5 } } }, n: {}, x: expect.any(String) });
 		await deliveryOf(w.jobId, 'crawl.completed');
 		const done = record(await runWorkflow(workflow('crawl', w.params), { credentials: credentials({ creditBudget: 5 }), resume: w.result.run.data }));
 		expect(done.status).toBe('success');
@@ -232,7 +232,7 @@ describe('Crawl → Run and Wait, "Resume on Completion Webhook"', () => {
 		for (const page of pages) expect(page.credits).toEqual({ used: 5, execution: 5, budget: 5, left: 0, pageLimitLowered: lowered });
 		const custom = done.run.data.resultData.metadata;
 		expect(custom.webdata_credits).toBe('5');
-		expect(JSON.parse(custom.webdata_budget)).toEqual({ c: { c1: { s: 5, r: 0 } }, n: { [NODE]: 5 } });
+		expect(JSON.parse(custom.webdata_budget)).toEqual({ c: { c1: { s: 5, r: 0 } }, n: { [NODE]: 5 }, x: expect.any(String) });
 	});
 
 	test('under a credit budget (issue 35.3): a check that finds the crawl spending past what is left (its pages cost more than reserved) cancels it and outputs its pages so far, saying so; what it spent is settled, no hold is left', async () => {

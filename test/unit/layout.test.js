@@ -12,7 +12,7 @@ const SHARED = path.join(NODES, 'shared');
 /** Rooms of WebData/ that may import nodes/shared/ (what both nodes use: signatures, monitor rules). */
 const USES_SHARED = ['methods', 'resources', 'jobs'];
 /** What nodes/shared/ may import of WebData/: the rooms below jobs/. */
-const SHARED_MAY_IMPORT = ['fields', 'helpers', 'transport'];
+const SHARED_MAY_IMPORT = ['fields', 'helpers', 'transport', 'budget'];
 /** Rooms from the top down: a file may import its own room and the rooms after it. */
 const ORDER = ['methods', 'resources', 'jobs', 'fields', 'tool', 'helpers', 'transport'];
 // fields/ and tool/ are siblings (see the test below): neither imports the other.
@@ -39,7 +39,7 @@ describe('nodes/WebData layout', () => {
 		expect(upward).toEqual([]);
 	});
 
-	test('nodes/shared/ (what both nodes use) imports only WebData/fields, helpers and transport', () => {
+	test('nodes/shared/ (what both nodes use) imports only WebData/fields, helpers, transport and budget (the price table)', () => {
 		const wrong = [];
 		for (const file of tsFiles(SHARED)) {
 			for (const match of fs.readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {

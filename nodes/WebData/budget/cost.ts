@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { PRICES } from './prices';
+
 /**
  * What a request costs by the service's own billing rules, known before it is sent (nodes/FACTS.md
  * "Credits"). Each is the least the rules charge for what was asked: what the answer reports may be
@@ -26,16 +28,28 @@ function jsonTracking(formats: unknown): boolean {
 export function documentCredits(options: IDataObject | undefined, { zdr = false }: { zdr?: boolean } = {}): number {
 	const o = options ?? {};
 	const types = formatTypes(o.formats);
-	let credits = 1;
-	if (o.lockdown === true) credits += 4;
-	if (types.includes('json') || jsonTracking(o.formats)) credits = 5;
-	credits += 4 * types.filter((t) => PREMIUM_FORMATS.includes(t)).length;
-	if (zdr && o.lockdown !== true) credits += 1;
-	if (o.redactPII === true) credits += 4;
-	if (o.proxy === 'enhanced' || o.proxy === 'stealth') credits += 4;
-	if (o.checkPromptInjection === true) credits += 4;
+	let credits: number = PRICES.page;
+	if (o.lockdown === true) credits += PRICES.lockdown;
+	// The server sets a JSON page's price after lockdown's: lockdown and JSON make 5, not 9.
+	if (types.includes('json') || jsonTracking(o.formats)) credits = PRICES.page + PRICES.json;
+	credits += PRICES.premiumFormat * types.filter((t) => PREMIUM_FORMATS.includes(t)).length;
+	if ((zdr || o.zeroDataRetention === true) && o.lockdown !== true) credits += PRICES.zeroDataRetention;
+	if (o.redactPII === true) credits += PRICES.redactPII;
+	if (o.proxy === 'enhanced' || o.proxy === 'stealth') credits += PRICES.enhancedProxy;
+	if (o.checkPromptInjection === true) credits += PRICES.promptInjectionCheck;
 	return credits;
 }
+
+/** The most a PDF's pages add when Max Pages bounds them (none without it: the pages are unknown). */
+export function pdfPagesCredits(options: IDataObject | undefined): number {
+	const parsers = Array.isArray(options?.parsers) ? (options.parsers as IDataObject[]) : [];
+	const max = Number(parsers.find((p) => p?.type === 'pdf')?.maxPages);
+	return Number.isInteger(max) && max > 1 ? (max - 1) * PRICES.pdfPage : 0;
+}
+
+/** Credits of a browser session open `seconds` (started by the minute; a prompt-driven one costs more). */
+export const browserCredits = (seconds: number, prompt = false): number =>
+	Math.max(1, Math.ceil(seconds / 60)) * (prompt ? PRICES.browserMinuteWithPrompt : PRICES.browserMinute);
 
 const sourceTypes = (sources: unknown): string[] =>
 	Array.isArray(sources) && sources.length > 0
@@ -48,7 +62,7 @@ export function searchCredits(body: IDataObject): number {
 	const sources = sourceTypes(body.sources);
 	const zdr = Array.isArray(body.enterprise) && (body.enterprise as unknown[]).includes('zdr');
 	const results = limit * sources.length;
-	let credits = Math.ceil(results / 10) * (zdr ? 10 : 2);
+	let credits = Math.ceil(results / 10) * (zdr ? PRICES.searchPer10ResultsZdr : PRICES.searchPer10Results);
 	const scrape = body.scrapeOptions as IDataObject | undefined;
 	if (scrape && Array.isArray(scrape.formats) && scrape.formats.length > 0) {
 		const scraped = limit * sources.filter((s) => s === 'web' || s === 'news').length;
@@ -67,7 +81,5 @@ export function reportedCredits(answer: IDataObject): number | undefined {
 	return typeof doc === 'number' && Number.isFinite(doc) ? doc : undefined;
 }
 
-/** The service's default crawl limit (FACTS "Credits"). */
-export const DEFAULT_CRAWL_LIMIT = 10_000;
-/** The agent's default Max Credits (spec 3). */
-export const DEFAULT_AGENT_MAX_CREDITS = 2500;
+export const DEFAULT_CRAWL_LIMIT = PRICES.crawlLimitDefault;
+export const DEFAULT_AGENT_MAX_CREDITS = PRICES.agentMaxCreditsDefault;

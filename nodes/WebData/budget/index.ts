@@ -2,6 +2,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import {
+	adoptLedger,
 	type CreditStore,
 	type CredentialAccount,
 	executionStore,
@@ -73,6 +74,7 @@ export class CreditBudget {
 		private readonly nodeName: string,
 		/** The node's own budget option for an item (lower only). */
 		private readonly nodeLimit: (i: number) => number | undefined,
+		private readonly executionId?: string,
 	) {}
 
 	/** The credential's budget, as the transport read it with the request. */
@@ -96,7 +98,7 @@ export class CreditBudget {
 	}
 
 	private ledger(): Ledger {
-		return parseLedger(this.store.get(LEDGER_KEY));
+		return adoptLedger(parseLedger(this.store.get(LEDGER_KEY)), this.executionId);
 	}
 
 	private account(ledger: Ledger): CredentialAccount {
@@ -118,7 +120,7 @@ export class CreditBudget {
 		const written = Number.isFinite(n) && n > 0 ? n : 0;
 		// With one custom data key free the ledger takes it: the total is then the ledger's.
 		const inLedger = Object.values(this.ledger().c).reduce((sum, a) => sum + a.s, 0);
-		return Math.max(written, inLedger);
+		return Math.max(written, inLedger, this.spentFor());
 	}
 
 	/** Takes `cost.credits` from what is left, or refuses: nothing may be sent then. */
@@ -222,14 +224,28 @@ export class CreditBudget {
 
 	private change(edit: (a: CredentialAccount) => void, spent: number, i: number): void {
 		if (spent > 0) {
+			const total = String(this.total() + spent);
 			this.byItem.set(i, (this.byItem.get(i) ?? 0) + spent);
-			this.store.set(TOTAL_KEY, String(this.total() + spent));
+			this.store.set(TOTAL_KEY, total);
+			// With a budget the ledger holds the total too (one key is enough).
+			if (this.store.get(TOTAL_KEY) !== total && this.store.get(LEDGER_KEY) === undefined) this.noRoom(i);
 		}
 		if (this.limit(i) === undefined && this.store.get(LEDGER_KEY) === undefined) return;
 		const ledger = this.ledger();
 		edit(this.account(ledger));
 		if (spent > 0) ledger.n[this.nodeName] = (ledger.n[this.nodeName] ?? 0) + spent;
 		this.write(ledger, i, false);
+	}
+
+	private toldNoRoom = false;
+
+	/** n8n dropped the total (all 10 custom data keys taken): said on the item and, once, in the log. */
+	private noRoom(i: number): void {
+		const message = `n8n has no room for "${TOTAL_KEY}" in this execution's custom data (it keeps 10 keys, and other nodes set them all): credits.execution counts this node's run only. Remove a custom data key another node sets to get the execution's total.`;
+		this.note(i, { customDataFull: message });
+		if (this.toldNoRoom) return;
+		this.toldNoRoom = true;
+		this.ctx.logger?.warn(`Web Data node "${this.nodeName}": ${message}`);
 	}
 
 	/** Only a reservation refuses when the ledger cannot be written; after an answer nothing is lost for it. */
@@ -280,11 +296,12 @@ export function budgetFor(ctx: IExecuteFunctions): CreditBudget {
 	const store = executionStore(ctx) ?? localStore(ctx.getExecutionId() ?? 'no-execution');
 	const node = ctx.getNode();
 	const credentialId = node.credentials?.webDataApi?.id ?? 'default';
-	return new CreditBudget(ctx, store, credentialId, node.name, (i) => {
+	const nodeLimit = (i: number): number | undefined => {
 		try {
 			return budgetValue(ctx.getNodeParameter('options.creditBudget', i, 0));
 		} catch {
 			return undefined;
 		}
-	});
+	};
+	return new CreditBudget(ctx, store, credentialId, node.name, nodeLimit, ctx.getExecutionId() || undefined);
 }

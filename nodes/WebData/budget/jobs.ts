@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { BudgetOverrun, RunContext } from '../types';
 import type { Cost, CreditBudget, Hold } from './index';
+import { PRICES } from './prices';
 
 /**
  * Jobs under a budget (issue 35.3): a crawl, batch, extract or agent run reserves its bound before it
@@ -36,20 +37,25 @@ export async function startUnderBudget<T extends { id?: unknown }>(reserved: Job
 	return started;
 }
 
-/** What the service reports a job spent so far (`creditsUsed`), or undefined. */
-export function jobCredits(status: IDataObject | undefined): number | undefined {
+/**
+ * What a job spent so far: its `creditsUsed`, never less than its finished pages must have cost
+ * (`completed` × the least a page costs): the service bills in batches and may report 0 at the end.
+ */
+export function jobCredits(status: IDataObject | undefined, leastPerPage: number = PRICES.page): number | undefined {
 	const v = status?.creditsUsed;
-	return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+	if (typeof v !== 'number' || !Number.isFinite(v)) return undefined;
+	const done = Number(status?.completed);
+	return Number.isFinite(done) && done > 0 ? Math.max(v, done * leastPerPage) : v;
 }
 
 /**
  * The job ended: its hold becomes what it reports (the hold when it reports nothing). A job with no
  * hold counts only when this call started it (`own`): reading someone else's job spends nothing.
  */
-export function settleEndedJob(budget: CreditBudget | undefined, jobId: string, status: IDataObject | undefined, i = 0, own = false): void {
+export function settleEndedJob(budget: CreditBudget | undefined, jobId: string, status: IDataObject | undefined, i = 0, own = false, leastPerPage?: number): void {
 	if (!budget) return;
 	const held = budget.jobHold(jobId);
-	const reported = jobCredits(status);
+	const reported = jobCredits(status, leastPerPage);
 	if (held > 0) budget.settleJob(jobId, reported ?? held, i);
 	else if (own && reported !== undefined) budget.settleJob(jobId, reported, i);
 }

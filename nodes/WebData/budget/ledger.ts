@@ -33,6 +33,8 @@ export interface Ledger {
 	c: Record<string, CredentialAccount>;
 	/** Spent by node name. */
 	n: Record<string, number>;
+	/** The execution that wrote it: another one holds a copy (n8n's Retry copies custom data). */
+	x?: string;
 }
 
 const emptyLedger = (): Ledger => ({ c: {}, n: {} });
@@ -54,6 +56,7 @@ export function parseLedger(raw: unknown): Ledger {
 			ledger.c[id] = account;
 		}
 		for (const [name, v] of Object.entries(value.n ?? {})) ledger.n[name] = whole(v);
+		if (typeof value.x === 'string' && value.x !== '') ledger.x = value.x;
 		return ledger;
 	} catch {
 		return emptyLedger();
@@ -67,10 +70,26 @@ export function serializeLedger(ledger: Ledger): string | undefined {
 		const rest = names.slice(keep).reduce((sum, [, v]) => sum + v, 0);
 		const n: Record<string, number> = Object.fromEntries(names.slice(0, keep));
 		if (rest > 0) n['other nodes'] = (n['other nodes'] ?? 0) + rest;
-		const text = JSON.stringify({ c: ledger.c, n });
+		const text = JSON.stringify({ c: ledger.c, n, ...(ledger.x ? { x: ledger.x } : {}) });
 		if (text.length <= MAX_VALUE_CHARS) return text;
 	}
 	return undefined;
+}
+
+/**
+ * A ledger copied from another execution (a Retry): what was spent stays spent; its reservations and
+ * job holds belong to requests and jobs of that execution, so they are let go.
+ */
+export function adoptLedger(ledger: Ledger, executionId: string | undefined): Ledger {
+	if (!executionId) return ledger;
+	if (ledger.x !== undefined && ledger.x !== executionId) {
+		for (const account of Object.values(ledger.c)) {
+			account.r = 0;
+			delete account.j;
+		}
+	}
+	ledger.x = executionId;
+	return ledger;
 }
 
 /** Held by running jobs. */

@@ -24,14 +24,22 @@ export function withCredits(items: INodeExecutionData[], budget: CreditBudget, o
 	return items.map((item) => (item.json.credits === undefined ? { ...item, json: { ...item.json, credits } } : item));
 }
 
-/** As a tool: the refusal is the call's result, so the model stops instead of calling again. */
+/**
+ * As a tool: the refusal is the call's result. It says what is left and what would still fit, true
+ * also where each call has its own budget (an MCP tools/call is an execution of its own).
+ */
 export function budgetToolResult(error: CreditBudgetError, budget: CreditBudget): INodeExecutionData[] {
 	const facts = budget.facts() ?? {};
+	const left = Number(error.context.creditsLeft ?? facts.left ?? 0);
+	const next =
+		left > 0
+			? `A call that costs at most ${left} credit${left === 1 ? '' : 's'} still fits (ask for less: fewer results or pages, no JSON format); a larger one is refused the same way.`
+			: 'The web data tools have no credits left in this run\'s budget: do not call them again in this run; answer with what you have, and say that the credit budget was reached.';
 	return [
 		{
 			json: {
 				creditBudgetReached: true,
-				message: `${error.message}. Nothing was sent. The web data tools of this run have no credits left for this: do not call them again for it; answer with what you have, and say that the credit budget of this run was reached.`,
+				message: `${error.message}. Nothing was sent. ${next}`,
 				budget: facts.budget,
 				spent: facts.spent,
 				left: facts.left,

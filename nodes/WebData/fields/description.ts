@@ -20,7 +20,7 @@ export const CREDIT_BUDGET_OPTION: INodeProperties = {
 	typeOptions: { minValue: 0, numberPrecision: 0 },
 	default: 0,
 	description:
-		"The most credits this execution may have spent with this credential when this node sends a request (all Web Data nodes count). Lower than the credential's Credit Budget per Execution only: a higher value is the credential's. A request that cannot fit is not sent. 0: the credential's budget.",
+		"The most credits this execution may have spent with this credential when this node sends a request (all Web Data nodes count). Lower than the credential's Credit Budget per Execution only: a higher value is the credential's. A request that cannot fit is not sent. A sub-workflow or an MCP tool call is an execution of its own, with its own budget. 0: the credential's budget.",
 };
 
 /** A spending operation's Options get the budget option (a collection is added where it has none). */

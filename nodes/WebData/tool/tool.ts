@@ -146,6 +146,15 @@ export function readToolJobId(ctx: IExecuteFunctions, i: number): string | undef
 	return raw === '' ? undefined : raw;
 }
 
+/** One answer; what the call cost is said once in it (each result carries the same `credits`). */
 export function toolOutput(items: INodeExecutionData[], request: ToolRequest): INodeExecutionData[] {
-	return [{ json: shapeToolResult(items.map((item) => item.json as IDataObject), request), pairedItem: { item: 0 } }];
+	let credits: unknown;
+	const results = items.map((item) => {
+		const { credits: cost, ...json } = item.json as IDataObject;
+		if (cost !== undefined) credits = cost;
+		return json;
+	});
+	const answer = shapeToolResult(results, request);
+	if (credits !== undefined) answer.credits = credits as IDataObject;
+	return [{ json: answer, pairedItem: { item: 0 } }];
 }

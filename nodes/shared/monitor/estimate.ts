@@ -1,6 +1,8 @@
 import { NodeOperationError } from 'n8n-workflow';
 import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
 
+import { documentCredits } from '../../WebData/budget/cost';
+import { PRICES } from '../../WebData/budget/prices';
 import { invalid } from '../../WebData/helpers/validation';
 
 import { cronRunsPerDay, scheduleTextCron } from './schedule';
@@ -8,24 +10,15 @@ import { cronRunsPerDay, scheduleTextCron } from './schedule';
 /**
  * What a monitor's schedule and targets mean per day (issue 35.5), by the service's own monitor
  * estimate (nodes/FACTS.md "Credits", Monitors row): a scrape target visits its URLs, a crawl target
- * up to its page limit (default 10,000), each page 1 credit (5 with a JSON format or JSON change
- * tracking), twice with judging against a goal; a search target 2 credits per 10 results of each query
+ * up to its page limit (default 10,000), each page at the price table's per-page rule, twice with
+ * judging against a goal; a search target 2 credits per 10 results of each query
  * and 1 per judged result. An estimate of the most a day can cost, not what the service charges.
  */
 
-const DEFAULT_CRAWL_LIMIT = 10_000;
 const DEFAULT_SEARCH_RESULTS = 10;
 
-function pageCredits(scrapeOptions: unknown): number {
-	const formats = (scrapeOptions as IDataObject | undefined)?.formats;
-	if (!Array.isArray(formats)) return 1;
-	const json = formats.some((f) => {
-		if (f === 'json') return true;
-		const o = f as IDataObject;
-		return typeof o === 'object' && o !== null && (o.type === 'json' || (o.type === 'changeTracking' && Array.isArray(o.modes) && (o.modes as unknown[]).includes('json')));
-	});
-	return json ? 5 : 1;
-}
+/** A page of a target: the price table's per-page rule (JSON, Enhanced, ZDR, lockdown, prompt-injection check). */
+const pageCredits = (scrapeOptions: unknown, zdr: boolean): number => documentCredits(scrapeOptions as IDataObject | undefined, { zdr });
 
 /** Checks per day of the body's schedule, or undefined when it cannot be read. */
 function runsPerDay(schedule: unknown): number | undefined {
@@ -44,6 +37,7 @@ const round = (n: number): number => Math.round(n * 10) / 10;
 export function monitorCheckEstimate(body: IDataObject): { pages: number; results: number; credits: number; judged: boolean } {
 	const targets = Array.isArray(body.targets) ? (body.targets as IDataObject[]) : [];
 	const judged = typeof body.goal === 'string' && body.goal !== '' && body.judgeEnabled !== false;
+	const zdr = body.zeroDataRetention === true;
 	let pages = 0;
 	let results = 0;
 	let credits = 0;
@@ -51,16 +45,16 @@ export function monitorCheckEstimate(body: IDataObject): { pages: number; result
 		if (t.type === 'scrape') {
 			const n = Array.isArray(t.urls) ? t.urls.length : 1;
 			pages += n;
-			credits += n * pageCredits(t.scrapeOptions) * (judged ? 2 : 1);
+			credits += n * pageCredits(t.scrapeOptions, zdr) * (judged ? 2 : 1);
 		} else if (t.type === 'crawl') {
-			const limit = Number((t.crawlOptions as IDataObject | undefined)?.limit ?? DEFAULT_CRAWL_LIMIT);
+			const limit = Number((t.crawlOptions as IDataObject | undefined)?.limit ?? PRICES.crawlLimitDefault);
 			pages += limit;
-			credits += limit * pageCredits(t.scrapeOptions) * (judged ? 2 : 1);
+			credits += limit * pageCredits(t.scrapeOptions, zdr) * (judged ? 2 : 1);
 		} else if (t.type === 'search') {
 			const queries = Array.isArray(t.queries) ? t.queries.length : 1;
 			const perQuery = Number(t.maxResults ?? DEFAULT_SEARCH_RESULTS);
 			results += queries * perQuery;
-			credits += queries * Math.ceil(perQuery / 10) * 2 + (judged ? queries * perQuery : 0);
+			credits += queries * Math.ceil(perQuery / 10) * (zdr ? PRICES.searchPer10ResultsZdr : PRICES.searchPer10Results) + (judged ? queries * perQuery : 0);
 		}
 	}
 	return { pages, results, credits, judged };
@@ -90,7 +84,7 @@ export const maxCreditsPerDayField: INodeProperties = {
 	typeOptions: { minValue: 0 },
 	default: 0,
 	description:
-		'Do not create the monitor when its schedule and targets may cost more credits a day than this (0: no limit), by the service\'s monitor estimate: each check visits every page, 1 credit a page (5 with a JSON format), twice when judged against a Goal. The created monitor\'s estimate is output as "dailyEstimate".',
+		'Do not create the monitor when its schedule and targets may cost more credits a day than this (0: no limit), by the service\'s monitor estimate: each check visits every page, 1 credit a page plus JSON +4, Enhanced proxy +4, zero data retention +1, twice when judged against a Goal. The created monitor\'s estimate is output as "dailyEstimate".',
 };
 
 /** Max Credits per Day as a number (0: no limit); anything else an expression gives is refused, never "no limit". */

@@ -764,7 +764,7 @@ async function budgetResumeProof(x) {
 			const jobKey = jobId.replace(/-/g, '').slice(0, 12);
 			const heldWhileWaiting = waiting.data.resultData.metadata;
 			assert.equal(heldWhileWaiting?.webdata_credits, '1', `the saved execution's total while waiting: the scrape's 1 (${JSON.stringify(heldWhileWaiting)})`);
-			assert.deepEqual(JSON.parse(heldWhileWaiting.webdata_budget), { c: { [cred.id]: { s: 1, r: 0, j: { [jobKey]: BUDGET - 1 } } }, n: { 'Scrape home page': 1 } }, 'the saved ledger: 1 spent, the crawl holding the 7 left');
+			assert.deepEqual(JSON.parse(heldWhileWaiting.webdata_budget), { c: { [cred.id]: { s: 1, r: 0, j: { [jobKey]: BUDGET - 1 } } }, n: { 'Scrape home page': 1 }, x: String(e.id) }, 'the saved ledger: 1 spent, the crawl holding the 7 left, written by this execution');
 
 			// The worker that ran the first part goes away; the crawl ends (its webhook held back), then the webhook comes.
 			const tStop = Date.now();
@@ -802,7 +802,7 @@ async function budgetResumeProof(x) {
 			const [read] = rd['Read the ledger'].at(-1).data.main[0].map((i) => i.json);
 			const total = 1 + crawlCredits;
 			assert.equal(read.total, String(total), `$execution.customData.get('webdata_credits') after the resume: 1 + ${crawlCredits} (got ${read.total})`);
-			assert.deepEqual(read.ledger, { c: { [cred.id]: { s: total, r: 0 } }, n: { 'Crawl site': crawlCredits, 'Scrape home page': 1 } }, `the ledger after the resume: ${total} spent, no hold left (${JSON.stringify(read.ledger)})`);
+			assert.deepEqual(read.ledger, { c: { [cred.id]: { s: total, r: 0 } }, n: { 'Crawl site': crawlCredits, 'Scrape home page': 1 }, x: String(e.id) }, `the ledger after the resume: ${total} spent, no hold left (${JSON.stringify(read.ledger)})`);
 			const lowered = { from: 50, to: BUDGET - 1, creditsPerPage: 1 };
 			for (const p of pages) assert.deepEqual(p.credits, { used: crawlCredits, execution: total, budget: BUDGET, left: 0, pageLimitLowered: lowered }, `the pages say what the crawl cost and that its Page Limit was lowered (${JSON.stringify(p.credits)})`);
 			const [refused] = rd['Scrape again'].at(-1).data.main[0].map((i) => i.json);

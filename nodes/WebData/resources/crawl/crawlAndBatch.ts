@@ -271,7 +271,7 @@ export async function waitForJob(
 	}
 	const final = wait.status as IDataObject;
 	if (over && !TERMINAL.includes(String(final.status))) return await cancelledAtBudget(ctx, kind, id, over, i, deps);
-	settleEndedJob(budget, id, final, i, opts.own);
+	settleEndedJob(budget, id, final, i, opts.own, opts.leastPerPage);
 	if (final.status !== 'completed') throw endedJobError(node, kind, id, final, i);
 	// The last poll asked for one document at most.
 	const first = await readStatusPage(ctx, kind, id, i, deps, READ_PAGE_LIMIT);

@@ -4,6 +4,7 @@ import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
+import { browserCredits } from '../../budget/cost';
 import { optionalInteger, readTarget, readTargetId, type Target, TARGET_ID_FROM_AI, targetFields, targetHints, targetIdKey } from './shared';
 import { aiValue } from '../../tool/fromAi';
 
@@ -96,6 +97,7 @@ export function executeRequest(
 
 /** Interact → Execute: run code (or, on a scraped page, a natural-language prompt) in a browser. */
 export const execute: Operation = {
+	spends: true,
 	tool: {
 		description:
 			'Act in an open browser: run code in a browser session (its id from the tool that starts a session), or on the page of an earlier scrape run code or a plain-words task. Returns what the code prints (stdout) or the answer of the task. Costs credits while the browser is open.',
@@ -157,6 +159,11 @@ export const execute: Operation = {
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const request = executeRequest(this, i);
 		applyCustomBody(this, i, execute, request.body);
+		const deps = run?.transportDeps ?? defaultDeps;
+		// A browser this execution holds is paid by its hold; another one counts its minutes here.
+		const held = (deps.budget?.jobHold(request.id) ?? 0) > 0;
+		const seconds = (request.body.timeout as number | undefined) ?? 30;
+		const credits = browserCredits(seconds, request.body.prompt !== undefined);
 		const answer = await apiRequest<IDataObject>(
 			this,
 			{
@@ -167,9 +174,10 @@ export const execute: Operation = {
 				hints: targetHints(request.target),
 				// A run may take up to its own timeout (default 30 s, at most 300 s); leave room for opening
 				// the browser (on a scraped page the first call replays the page) and for the answer.
-				timeoutMs: ((request.body.timeout as number | undefined) ?? 30) * 1000 + 120_000,
+				timeoutMs: seconds * 1000 + 120_000,
+				cost: held ? undefined : { credits, what: `running this in the browser (up to ${seconds} s, by the browser minute)`, lower: 'set a lower Options → Timeout (Seconds)' },
 			},
-			run?.transportDeps ?? defaultDeps,
+			deps,
 		);
 		return [{ json: { [targetIdKey(request.target)]: request.id, ...answer } }];
 	},

@@ -5,6 +5,9 @@ import { withoutEnvelope } from '../../helpers/objects';
 import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
 import { apiRequest, defaultDeps } from '../../transport';
+import { browserCredits } from '../../budget/cost';
+import { reserveJob, startUnderBudget } from '../../budget/jobs';
+import { PRICES } from '../../budget/prices';
 import { optionalInteger, SESSION_HINTS } from './shared';
 
 const PROFILE_NAME_MAX = 128;
@@ -114,19 +117,29 @@ export const start: Operation = {
 	],
 	async execute(this: IExecuteFunctions, i: number, run?: RunContext): Promise<INodeExecutionData[]> {
 		const body = applyCustomBody(this, i, start, startBody(this, i));
-		const answer = await apiRequest<IDataObject>(
-			this,
-			{
-				method: 'POST',
-				path: '/interact',
-				body,
-				itemIndex: i,
-				hints: SESSION_HINTS,
-				// Billed by the minute when it stops (nodes/FACTS.md "Credits"): a session needs its first minute left.
-				cost: { credits: 2, what: 'a browser session (at least 2 credits, its first minute)', reported: () => 0 },
-			},
-			run?.transportDeps ?? defaultDeps,
+		const reserved = await reserveSession(body, i, run);
+		const answer = await startUnderBudget(reserved, i, async () =>
+			withoutEnvelope(await apiRequest<IDataObject>(this, { method: 'POST', path: '/interact', body, itemIndex: i, hints: SESSION_HINTS }, run?.transportDeps ?? defaultDeps)),
 		);
-		return [{ json: withoutEnvelope(answer) }];
+		return [{ json: answer }];
 	},
 };
+
+/**
+ * Under a budget a session holds what its Time to Live may cost (2 credits a browser minute) until it
+ * is stopped; a TTL that does not fit is lowered to what is left (said on the item), at least 30 s.
+ */
+async function reserveSession(body: IDataObject, i: number, run?: RunContext) {
+	const budget = run?.transportDeps.budget;
+	if (!budget) return undefined;
+	await budget.ready();
+	const asked = typeof body.ttl === 'number' ? body.ttl : PRICES.browserTtlDefaultSeconds;
+	const left = budget.left(i);
+	const fits = Math.floor(left / PRICES.browserMinute) * 60;
+	if (browserCredits(asked) > left && fits >= 60) {
+		body.ttl = fits;
+		budget.note(i, { ttlLowered: { from: asked, to: fits } });
+	}
+	const ttl = typeof body.ttl === 'number' ? body.ttl : asked;
+	return reserveJob(run, { credits: browserCredits(ttl), what: `a browser session of up to ${ttl} s (Time to Live; ${PRICES.browserMinute} credits a minute)`, lower: 'set a lower Options → Time to Live (Seconds)' }, i);
+}

@@ -40,6 +40,9 @@ export const stop: Operation = {
 		const id = readTargetId(this, target, i);
 		const ignoreStopped = this.getNodeParameter('ignoreStopped', i, false) === true;
 		const idKey = targetIdKey(target);
+		const budget = run?.transportDeps.budget;
+		// A session started under this execution's budget holds its TTL's cost: stopping settles it.
+		const held = budget !== undefined && budget.jobHold(id) > 0;
 		const outcome = await apiRequest<IDataObject>(
 			this,
 			{
@@ -48,7 +51,7 @@ export const stop: Operation = {
 				itemIndex: i,
 				hints: targetHints(target),
 				// What the session cost is told when it stops: counted, never refused.
-				cost: { credits: 0, what: 'stopping the session', recordOnly: true, reported: (a) => (typeof a.creditsBilled === 'number' ? a.creditsBilled : 0) },
+				cost: held ? undefined : { credits: 0, what: 'stopping the session', recordOnly: true, reported: billed },
 			},
 			run?.transportDeps ?? defaultDeps,
 		).then(
@@ -59,6 +62,9 @@ export const stop: Operation = {
 			if (!ignoreStopped || !alreadyStopped(outcome.error, target)) throw outcome.error;
 			return [{ json: { [idKey]: id, stopped: false, message: (outcome.error as Error).message } }];
 		}
+		if (held) budget.settleJob(id, billed(outcome.answer) ?? budget.jobHold(id), i);
 		return [{ json: { [idKey]: id, stopped: true, ...withoutEnvelope(outcome.answer) } }];
 	},
 };
+
+const billed = (answer: IDataObject): number | undefined => (typeof answer.creditsBilled === 'number' ? answer.creditsBilled : undefined);

@@ -2,7 +2,7 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData
 
 import { openMultipart } from '../../helpers/multipart';
 import type { Operation, RunContext } from '../../types';
-import { documentCredits, reportedCredits } from '../../budget/cost';
+import { documentCredits, pdfPagesCredits, reportedCredits } from '../../budget/cost';
 import { apiRequest, defaultDeps } from '../../transport';
 import { PARSE_OPTION_GROUPS, PARSE_OPTION_LABELS, parseFileProperties } from './description';
 import { inspectFile, PARSE_TOOL_DESCRIPTION } from './files';
@@ -61,6 +61,7 @@ export const parseFile: Operation = {
 		const file = await inspectFile(this, i, property);
 
 		const binary = file.binary;
+		const pdfPages = pdfPagesCredits(options);
 		const body = await apiRequest<IDataObject>(
 			this,
 			{
@@ -69,8 +70,13 @@ export const parseFile: Operation = {
 				itemIndex: i,
 				timeoutMs: httpTimeoutFor(options),
 				hints: PARSE_HINTS,
-				// A file's pages are known only to the service: 1 credit a page, at least 1.
-				cost: { credits: documentCredits(options), what: `parsing ${file.fileName}`, lower: 'parse fewer pages (Max Pages)', reported: reportedCredits },
+				// A file's pages are known only to the service: PDF Options → Max Pages bounds them.
+				cost: {
+					credits: documentCredits(options) + pdfPages,
+					what: `parsing ${file.fileName}${pdfPages > 0 ? ' (up to PDF Options → Max Pages)' : ''}`,
+					lower: pdfPages > 0 ? 'lower PDF Options → Max Pages' : 'turn off the options that add credits per page',
+					reported: reportedCredits,
+				},
 				openUpload: async () =>
 					await openMultipart({
 						file: {
