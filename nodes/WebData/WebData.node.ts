@@ -236,7 +236,8 @@ export class WebData implements INodeType {
 					return withCredits(out, budget, operation, i).map((item) => ({ ...item, pairedItem: { item: i } }));
 				} catch (error) {
 					if (mode.endsRun(error)) throw asNodeError(this.getNode(), error, i);
-					if (this.continueOnFail() && !isCancellation(error)) return [errorItem(error, i, this.getNode())];
+					// An error item says what was counted for it too (a request that may have been billed).
+					if (this.continueOnFail() && !isCancellation(error)) return withCredits([errorItem(error, i, this.getNode())], budget, operation, i);
 					throw mode.itemError(error, i);
 				}
 			});

@@ -156,7 +156,7 @@ export const JOB_EVENTS = [
 /** One item per page. */
 const PAGE_EVENTS = ['crawl.page', 'batch_scrape.page'];
 
-const END_EVENT_KINDS = ['completed', 'failed', 'cancelled'];
+export const END_EVENT_KINDS = ['completed', 'failed', 'cancelled'];
 
 export type JobPrefix = 'crawl' | 'batch_scrape' | 'agent';
 
@@ -203,6 +203,7 @@ export interface JobOutputOptions {
 
 const isJobEvent = (type: string): boolean => (JOB_EVENTS as readonly string[]).includes(type);
 const jobTypeOf = (type: string): string => type.split('.')[0];
+const READ_OPERATION: Record<string, string> = { crawl: 'Crawl → Get Status', batch_scrape: 'Batch Scrape → Get Status', agent: 'Agent → Get' };
 
 /** One item per page for `*.page` events, else one summary item; an end item carries the real end beside the announced one. */
 export function jobItemsForDelivery(envelope: Envelope, options: JobOutputOptions): Decision {
@@ -212,7 +213,9 @@ export function jobItemsForDelivery(envelope: Envelope, options: JobOutputOption
 	// Ends may all be announced as completed (FACTS.md "Webhook deliveries").
 	const event = realEndEvent(type, end);
 	if (isJobEvent(type)) {
-		if (!options.events.includes(event)) return { run: false, reason: 'event not selected' };
+		// A cancelled job is one that failed to finish: Failed hears it unless Cancelled is chosen.
+		const heard = options.events.includes(event) || (event.endsWith('.cancelled') && options.events.includes(event.replace(/cancelled$/, 'failed')));
+		if (!heard) return { run: false, reason: 'event not selected' };
 	} else if (!options.passUnknownEvents || !/^(crawl|batch_scrape|agent)\./.test(type)) {
 		return { run: false, reason: isKnown(type) ? 'event not selected' : 'unknown event' };
 	}
@@ -238,7 +241,6 @@ export function jobItemsForDelivery(envelope: Envelope, options: JobOutputOption
 		beside.announcedEvent = type;
 		beside.announcedSuccess = (envelope.success ?? null) as IDataObject[string];
 		if ('status' in end) {
-			if (END_EVENT_KINDS.includes(end.status)) beside.success = end.status === 'completed';
 			beside.status = end.status;
 			for (const key of ['total', 'completed', 'creditsUsed'] as const) {
 				if (end[key] !== undefined) beside[key] = end[key];
@@ -246,6 +248,12 @@ export function jobItemsForDelivery(envelope: Envelope, options: JobOutputOption
 		} else {
 			beside.status = null;
 			beside.statusReadError = end.readError;
+		}
+		if ('status' in end && END_EVENT_KINDS.includes(end.status)) beside.success = end.status === 'completed';
+		else {
+			// Never a success the status did not confirm (a failure announced stays one).
+			if (beside.success === true) beside.success = null;
+			beside.statusUnconfirmed = `The service announced ${type}, but the job's status ${'status' in end ? `still read "${end.status}"` : 'could not be read'}, so how it ended is not confirmed. Read it with ${READ_OPERATION[jobTypeOf(type)] ?? 'Get Status'} (ID ${String(beside.jobId)}).`;
 		}
 	}
 	const items = bodies.map((body) => {

@@ -11,7 +11,7 @@ const JOB_END_TEXT = {
 	completed: (noun: string) =>
 		`The ${noun} completed. A failed or cancelled one goes to Failed or Cancelled, also when the service reports its end as completed. The item has "status" and the page counts.`,
 	failed: (noun: string) =>
-		`The ${noun} failed, judged by its status (some services report every end as completed). The item's event says failed; announcedEvent keeps what the service sent.`,
+		`The ${noun} failed (or was cancelled, unless Cancelled is chosen too), judged by its status (some services report every end as completed). The item's event says which; announcedEvent keeps what the service sent.`,
 	cancelled: (noun: string) =>
 		`The ${noun} was cancelled, judged by its status (some services report every end as completed). The item's event says cancelled; announcedEvent keeps what the service sent.`,
 }

@@ -217,6 +217,26 @@ describe('the sum is the execution\'s', () => {
 	});
 });
 
+describe('a request whose answer never came (issue 44.3)', () => {
+	test('a cut connection after sending counts what the request would cost, and the item says so; the service\'s own error counts nothing', async () => {
+		api.fault({ method: 'POST', path: '/v2/scrape', drop: true, times: 1 });
+		const cut = await runBudget('scrape', { url: 'https://example.com', formats: ['markdown', 'json'], jsonPrompt: 'the title' }, { budget: 10, node: { onError: 'continueRegularOutput' } });
+		const [item] = cut.json(NODE);
+		expect(item.error).toBeDefined();
+		expect(item.credits).toMatchObject({ used: 5, budget: 10, left: 5 });
+		expect(item.credits.unconfirmed).toMatch(/^No answer from the service confirmed this request .* the budget counts its 5 credits\.$/);
+		expect(ledger(cut).c.c1).toEqual({ s: 5, r: 0 });
+
+		api.reset();
+		api.fault({ method: 'POST', path: '/v2/scrape', status: 400, times: 1 });
+		const refused = await runBudget('scrape', { url: 'https://example.com', formats: ['markdown', 'json'], jsonPrompt: 'the title' }, { budget: 10, node: { onError: 'continueRegularOutput' } });
+		const [answered] = refused.json(NODE);
+		expect(answered.httpStatus).toBe(400);
+		expect(answered.credits).toMatchObject({ used: 0, left: 10 });
+		expect(answered.credits.unconfirmed).toBeUndefined();
+	});
+});
+
 describe('a retried execution (issue 44.4)', () => {
 	test('n8n\'s Retry copies the custom data: what was spent stays spent, the first run\'s job hold is let go, so the crawl starts again', async () => {
 		const crawl = { operation: 'start', url: 'https://example.com', pageLimit: 40 };

@@ -46,3 +46,13 @@ test('hideSecrets: token, signature, key and password values in a URL, and its p
 	expect(hideSecrets('https://user:pa55@host.example.com/x?q=1')).toBe('https://user:[hidden]@host.example.com/x?q=1');
 	expect(hideSecrets('https://example.com/page?q=token')).toBe('https://example.com/page?q=token');
 });
+
+test('issue 45: multicast 224/4, reserved 240/4 (and broadcast), benchmarking 198.18/15 and shared 100.64/10 are private; their neighbours are not', () => {
+	for (const host of ['224.0.0.1', '239.255.255.250', '240.0.0.1', '255.255.255.255', '198.18.0.1', '198.19.255.254', '100.64.0.1', '100.127.255.254']) {
+		expect([host, isPrivateHost(host)]).toEqual([host, true]);
+	}
+	for (const host of ['223.255.255.254', '198.17.255.254', '198.20.0.1', '100.63.255.254', '100.128.0.1']) {
+		expect([host, isPrivateHost(host)]).toEqual([host, false]);
+	}
+	expect(isPrivateHost(hostOf('http://[::ffff:224.0.0.1]/'))).toBe(true);
+});

@@ -173,6 +173,8 @@ describe('screenshot download', () => {
 	const { downloadScreenshot } = require('../../dist/nodes/WebData/fields/document');
 	const ctx = (httpRequest) => ({
 		getNode: () => NODE,
+		// The hosted service (the private-address rule: screenshot-host.test.js).
+		getCredentials: async () => ({ apiKey: 'k', baseUrl: '' }),
 		helpers: {
 			httpRequest,
 			prepareBinaryData: async (buffer, fileName, mimeType) => ({ buffer, fileName, mimeType }),

@@ -93,6 +93,20 @@ describe('retry schedule of spec 7.3 for every catalogued error', () => {
 		expect(calls).toHaveLength(2);
 	});
 
+	test('issue 45: a 503 with Retry-After: 20 waits 20 s, not the 2 s backoff; a 502 with one backs off', async () => {
+		const { ctx, calls } = fakeContext({
+			responses: [
+				{ status: 503, body: { error: 'Service Unavailable' }, headers: { 'retry-after': '20' } },
+				{ status: 502, body: { error: 'Bad Gateway' }, headers: { 'retry-after': '20' } },
+				{ status: 200, body: { success: true } },
+			],
+		});
+		const { deps, waits } = recordingDeps();
+		await apiRequest(ctx, { method: 'GET', path: '/agent/x' }, deps);
+		expect(waits).toEqual([20000, 4500]);
+		expect(calls).toHaveLength(3);
+	});
+
 	test('Retry-After as an HTTP date is honoured', async () => {
 		const { ctx } = fakeContext({
 			responses: [

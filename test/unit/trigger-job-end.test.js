@@ -76,19 +76,24 @@ describe('the end item says the real end', () => {
 		});
 	});
 
-	test('a "Failed" / "Cancelled" choice receives a completed announcement of a job that ended so, and only that', () => {
+	test('a "Failed" / "Cancelled" choice receives a completed announcement of a job that ended so, and only that; Failed alone also hears a cancelled job (issue 45.4)', () => {
 		const failedOnly = { events: ['batch_scrape.failed'] };
 		expect(jobItemsForDelivery(envelope('batch_scrape.completed'), { ...failedOnly, end: { status: 'failed', total: 2, completed: 1 } })).toMatchObject({ run: true, items: [{ status: 'failed', total: 2, completed: 1 }] });
 		expect(jobItemsForDelivery(envelope('batch_scrape.completed'), { ...failedOnly, end: { status: 'completed', total: 2, completed: 2 } })).toEqual({ run: false, reason: 'event not selected' });
-		expect(jobItemsForDelivery(envelope('batch_scrape.completed'), { ...failedOnly, end: cancelled })).toEqual({ run: false, reason: 'event not selected' });
+		expect(jobItemsForDelivery(envelope('batch_scrape.completed'), { ...failedOnly, end: cancelled })).toMatchObject({ run: true, items: [{ event: 'batch_scrape.cancelled', status: 'cancelled', success: false }] });
+		expect(jobItemsForDelivery(envelope('batch_scrape.completed'), { events: ['batch_scrape.failed', 'batch_scrape.completed'], end: cancelled }).run).toBe(true);
 		expect(jobItemsForDelivery(envelope('crawl.completed'), { events: ['crawl.cancelled'], end: cancelled })).toMatchObject({ run: true, items: [{ status: 'cancelled' }] });
 		// The status could not be read: only the announced event decides.
 		expect(jobItemsForDelivery(envelope('crawl.completed'), { events: ['crawl.failed'], end: { readError: 'HTTP 500' } })).toEqual({ run: false, reason: 'event not selected' });
 	});
 
-	test('a status that could not be read: status null and why, the delivery still starts the chosen event', () => {
+	test('a status that could not be read: status null and why, the delivery still starts the chosen event, and says plainly that its end is not confirmed (never success: true, issue 45.4)', () => {
 		const d = jobItemsForDelivery(envelope('crawl.completed'), { events: ['crawl.completed'], end: { readError: 'Could not reach the Web Data service' } });
-		expect(d.items[0]).toMatchObject({ event: 'crawl.completed', announcedEvent: 'crawl.completed', success: true, status: null, statusReadError: 'Could not reach the Web Data service' });
+		expect(d.items[0]).toMatchObject({ event: 'crawl.completed', announcedEvent: 'crawl.completed', announcedSuccess: true, success: null, status: null, statusReadError: 'Could not reach the Web Data service' });
+		expect(d.items[0].statusUnconfirmed).toMatch(/^The service announced crawl\.completed, but the job's status could not be read, so how it ended is not confirmed\. Read it with Crawl → Get Status/);
+		const running = jobItemsForDelivery(envelope('crawl.completed'), { events: ['crawl.completed'], end: { status: 'scraping' } });
+		expect(running.items[0]).toMatchObject({ success: null, status: 'scraping' });
+		expect(running.items[0].statusUnconfirmed).toMatch(/still read "scraping"/);
 	});
 
 	test('a build that sends crawl.failed: the read adds the counts', () => {
@@ -114,7 +119,7 @@ describe('the event list', () => {
 		}
 		for (const value of ['crawl.failed', 'crawl.cancelled', 'batch_scrape.failed', 'batch_scrape.cancelled']) {
 			const option = jobEvents.options.find((o) => o.value === value);
-			expect([value, option.description]).toEqual([value, expect.stringMatching(/^The (crawl|batch scrape) (failed|was cancelled), judged by its status \(some services report every end as completed\)\. The item's event says (failed|cancelled); announcedEvent keeps what the service sent\.$/)]);
+			expect([value, option.description]).toEqual([value, expect.stringMatching(/^The (crawl|batch scrape) (failed \(or was cancelled, unless Cancelled is chosen too\)|was cancelled), judged by its status \(some services report every end as completed\)\. The item's event says (which|cancelled); announcedEvent keeps what the service sent\.$/)]);
 		}
 		expect(jobEvents.options.find((o) => o.value === 'crawl.completed').description).toMatch(/^The crawl completed\. A failed or cancelled one goes to Failed or Cancelled/);
 	});
@@ -128,5 +133,33 @@ describe('the event list', () => {
 			['monitor', expect.stringMatching(/^On monitor/)],
 			['jobs', expect.stringMatching(/^On crawl, batch scrape or agent/)],
 		]);
+	});
+});
+
+describe('the status read behind an end (issue 45.4)', () => {
+	const { readJobEnd } = require('../../dist/nodes/WebDataTrigger/jobEnd');
+	const { fakeContext } = require('../helpers/fake-context');
+	const JOB = '0190b7c4-0000-7000-8000-00000000a0b0';
+	function clockDeps() {
+		let t = Date.parse('2026-12-07T12:00:00Z');
+		const waits = [];
+		return { waits, deps: { sleep: async (ms) => { waits.push(ms); t += ms; }, random: () => 0.5, now: () => t, maxAttempts: 2 } };
+	}
+
+	test('a read that still says "scraping" is made again; the end it then reads is told', async () => {
+		const { ctx, calls } = fakeContext({ responses: [{ status: 200, body: { success: true, status: 'scraping' } }, { status: 200, body: { success: true, status: 'failed', total: 3, completed: 1 } }] });
+		const { deps, waits } = clockDeps();
+		expect(await readJobEnd(ctx, { type: 'crawl.completed', id: JOB, data: [] }, deps)).toEqual({ status: 'failed', total: 3, completed: 1 });
+		expect(calls).toHaveLength(2);
+		expect(waits).toEqual([1500]);
+	});
+
+	test('reads that keep failing stop inside the service\'s 10 s answer window; what was seen is returned', async () => {
+		const { ctx, calls } = fakeContext({ responses: [{ status: 200, body: { success: true, status: 'scraping' } }] });
+		const { deps } = clockDeps();
+		const start = deps.now();
+		expect(await readJobEnd(ctx, { type: 'crawl.completed', id: JOB, data: [] }, deps)).toEqual({ status: 'scraping' });
+		expect(deps.now() - start).toBeLessThan(7000);
+		expect(calls.length).toBeGreaterThanOrEqual(3);
 	});
 });

@@ -37,10 +37,7 @@ export async function startUnderBudget<T extends { id?: unknown }>(reserved: Job
 	return started;
 }
 
-/**
- * What a job spent so far: its `creditsUsed`, never less than its finished pages must have cost
- * (`completed` × the least a page costs): the service bills in batches and may report 0 at the end.
- */
+/** `creditsUsed`, never less than its finished pages cost: the service bills in batches (may read 0). */
 export function jobCredits(status: IDataObject | undefined, leastPerPage: number = PRICES.page): number | undefined {
 	const v = status?.creditsUsed;
 	if (typeof v !== 'number' || !Number.isFinite(v)) return undefined;

@@ -1,6 +1,7 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { invalid } from '../helpers/validation';
+import { invalid, unreachableByService } from '../helpers/validation';
+import { DEFAULT_BASE_URL } from '../transport/baseUrl';
 
 /**
  * Output shaping of a scraped Document (the `data` of POST /v2/scrape, an item of a search, crawl or
@@ -96,6 +97,12 @@ export async function downloadScreenshot(
 	}
 	if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
 		throw invalid(ctx.getNode(), 'screenshot', link, 'the screenshot link must be http or https', itemIndex);
+	}
+	// A service on the internet never stores screenshots on a private address; a self-hosted one may.
+	const credentials = await ctx.getCredentials('webDataApi');
+	const base = typeof credentials.baseUrl === 'string' && credentials.baseUrl.trim() !== '' ? credentials.baseUrl : DEFAULT_BASE_URL;
+	if (unreachableByService(base, parsed.toString())) {
+		throw invalid(ctx.getNode(), 'screenshot', parsed.host, 'the service on the internet named a local or private address for the screenshot file, so it is not downloaded (a self-hosted service on a private address may)', itemIndex);
 	}
 	const response = (await ctx.helpers.httpRequest({
 		method: 'GET',

@@ -77,9 +77,14 @@ export function hideSecrets(text: string): string {
 	return text.replace(SECRET_PARAM, '$1[hidden]').replace(/(\/\/[^/?#@:]*:)[^/?#@]*@/, '$1[hidden]@');
 }
 
+/** Also 100.64/10 (shared address space), 198.18/15 (benchmarking), 224/4 multicast and 240/4 reserved. */
 function isPrivateIpv4(parts: number[]): boolean {
 	const [a, b] = parts;
-	return a === 0 || a === 10 || a === 127 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
+	return (
+		a === 0 || a === 10 || a === 127 || a >= 224 ||
+		(a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) ||
+		(a === 100 && b >= 64 && b <= 127) || (a === 198 && (b === 18 || b === 19))
+	);
 }
 
 function ipv4Parts(host: string): number[] | undefined {

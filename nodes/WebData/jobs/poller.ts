@@ -1,3 +1,5 @@
+import { NodeApiError } from 'n8n-workflow';
+
 import { defaultDeps, type TransportDeps } from '../transport';
 import { cancellableSleep, cancelledError } from '../transport/sleep';
 
@@ -63,6 +65,8 @@ export interface WaitResult<S> {
 	outcome: 'terminal' | 'timeout';
 	/** Undefined only when Max Wait passed before any read succeeded. */
 	status: S | undefined;
+	/** The last read's failure, when it failed: what was seen. */
+	readError?: string;
 	polls: number;
 	/** Polls plus transport retries. */
 	requests: number;
@@ -76,6 +80,19 @@ function throwIfCancelled(signal: AbortSignal | undefined): void {
 
 class DeadlineReached extends Error {}
 
+/** The job is gone or not this key's: waiting cannot change that. A proxy's or CDN's page says nothing of the job. */
+const FINAL_READ_STATUSES = ['401', '403', '404'];
+
+/**
+ * The one rule for ending a wait on a failed read, poll and webhook alike: only the service's own
+ * answer that the job is gone or not this key's (401, 403, 404), or an endpoint retired (410).
+ */
+export function endsTheWait(error: unknown): error is NodeApiError {
+	if (!(error instanceof NodeApiError)) return false;
+	const code = String(error.httpCode);
+	return code === '410' || (FINAL_READ_STATUSES.includes(code) && error.context.serviceAnswer === true);
+}
+
 export async function waitFor<S>(options: WaitOptions<S>): Promise<WaitResult<S>> {
 	const clock = options.clock ?? realClock;
 	const schedule: PollSchedule = { ...DEFAULT_POLL_SCHEDULE, ...options.schedule };
@@ -88,6 +105,7 @@ export async function waitFor<S>(options: WaitOptions<S>): Promise<WaitResult<S>
 	let polls = 0;
 	let requests = 0;
 	let last: S | undefined;
+	let readError: string | undefined;
 	let deadlineHit = false;
 	let slowDownMs = 0;
 
@@ -112,6 +130,7 @@ export async function waitFor<S>(options: WaitOptions<S>): Promise<WaitResult<S>
 	const result = (outcome: WaitResult<S>['outcome']): WaitResult<S> => ({
 		outcome,
 		status: last,
+		...(readError !== undefined ? { readError } : {}),
 		polls,
 		requests,
 		waitedMs: clock.now() - began,
@@ -145,12 +164,20 @@ export async function waitFor<S>(options: WaitOptions<S>): Promise<WaitResult<S>
 		if (!read.ok) {
 			if (signal?.aborted) throw cancelledError();
 			if (deadlineHit) return result('timeout');
-			throw read.error;
+			if (endsTheWait(read.error) || !(read.error instanceof NodeApiError)) throw read.error;
+			// Anything else (a proxy's page, the service unreachable, 5xx past the retries): read again later.
+			readError = read.error.message;
+			if (clock.now() >= deadline) return result('timeout');
+			continue;
 		}
 		const status = read.status;
 		last = status;
+		readError = undefined;
 		options.onPoll?.({ poll: polls, elapsedMs: clock.now() - began, status });
 		if (options.isTerminal(status)) return result('terminal');
 		if (clock.now() >= deadline) return result('timeout');
 	}
 }
+
+/** For a Max Wait message: what the last read saw when it failed. */
+export const readErrorNote = (wait: { readError?: string }): string => (wait.readError ? ` The last status read failed: ${wait.readError}.` : '');

@@ -16,6 +16,7 @@ import { isN8n227OrLater } from '../helpers/hostEngine';
 import { errorOutput, isCancellation } from '../helpers/items';
 import { RecentKeys } from '../helpers/recentKeys';
 import { normalizeBaseUrl } from '../transport';
+import { endsTheWait } from './poller';
 import { cancelledError } from '../transport/sleep';
 import {
 	authenticateDelivery,
@@ -272,19 +273,14 @@ function timeoutError(node: INode, waiter: CompletionWaiter, state: WaitState, l
 	return error;
 }
 
-/** The job is gone or not this key's: waiting cannot change that. A proxy's or CDN's page says nothing of the job. */
-const FINAL_READ_STATUSES = ['401', '403', '404'];
-
-function endsTheWait(error: unknown): error is NodeApiError {
-	return error instanceof NodeApiError && FINAL_READ_STATUSES.includes(String(error.httpCode)) && error.context.serviceAnswer === true;
-}
-
 function unreadableJobError(node: INode, waiter: CompletionWaiter, state: WaitState, error: NodeApiError): NodeOperationError {
 	const code = String(error.httpCode);
 	const why =
 		code === '404'
 			? `the service no longer knows the ${waiter.noun} (it expired, or the credential's key belongs to another team)`
-			: `the service refused the credential (${code}): the key was changed, revoked, or has no access to this ${waiter.noun}`;
+			: code === '410'
+				? 'the service retired the endpoint that reads it'
+				: `the service refused the credential (${code}): the key was changed, revoked, or has no access to this ${waiter.noun}`;
 	const ended = new NodeOperationError(node, `The ${waiter.noun} can no longer be read: ${error.message}`, {
 		itemIndex: 0,
 		description: `Waiting longer cannot change this: ${why}. Check the credential, read the ${waiter.noun} with ${waiter.readOperation} (ID ${state.jobId}), or run the node again to start a new one.`,

@@ -324,6 +324,7 @@ export function toNodeApiError(
 	// In tool use n8n hands the model the message only (tool/toolError.ts).
 	error.context.hint = redact(baseHint ?? hint, secret);
 	error.context.serverText = redact(serverText || message, secret);
+	if (failure.networkCode !== undefined) error.context.networkCode = failure.networkCode;
 	if (failure.retryAfterMs !== undefined) error.context.retryAfterMs = failure.retryAfterMs;
 	if (failure.elapsedMs !== undefined) error.context.elapsedMs = failure.elapsedMs;
 	if (failure.budgetStopWaitMs !== undefined) error.context.budgetStopWaitMs = failure.budgetStopWaitMs;

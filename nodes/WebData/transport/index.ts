@@ -145,19 +145,37 @@ export async function apiRequest<T = IDataObject>(
 	budget.setCredentialLimit(credentials.creditBudget);
 	// Refused here, nothing is sent; no await between this check and the request's first turn.
 	const hold = budget.reserve(request.cost, request.itemIndex);
-	let answer: T | undefined;
-	let answered = false;
-	try {
-		answer = await send<T>(ctx, request, deps, credentials, credentialRef);
-		answered = true;
-	} finally {
-		// Not answered with success: it spent nothing (spec 7), its hold goes back.
-		if (!answered) budget.release(hold, request.itemIndex);
+	const outcome = await send<T>(ctx, request, deps, credentials, credentialRef).then(
+		(answer) => ({ answer, failed: false as const }),
+		(error: unknown) => ({ error, failed: true as const }),
+	);
+	if (outcome.failed) {
+		// The service's error spent nothing (spec 7); one without an answer counts, to be cautious.
+		if (mayHaveBeenBilled(outcome.error)) {
+			budget.settle(hold, request.cost.credits, request.itemIndex);
+			budget.note(request.itemIndex ?? 0, { unconfirmed: UNCONFIRMED(request.cost.credits) });
+		} else budget.release(hold, request.itemIndex);
+		throw outcome.error;
 	}
-	const reported = request.cost.reported?.(answer as IDataObject);
+	const reported = request.cost.reported?.(outcome.answer as IDataObject);
 	budget.settle(hold, reported ?? request.cost.credits, request.itemIndex);
-	return answer as T;
+	return outcome.answer;
 }
+
+const NOT_SENT = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ERR_INVALID_URL'];
+
+/** No answer, or a gateway's 502/504: it may have been done. */
+function mayHaveBeenBilled(error: unknown): boolean {
+	const context = (error as { context?: Record<string, unknown> })?.context;
+	if (!context || context.serviceAnswer === true) return false;
+	const status = context.httpStatus;
+	if (status === 502 || status === 504) return true;
+	const code = context.networkCode;
+	return (status === null || status === undefined) && !(typeof code === 'string' && NOT_SENT.includes(code));
+}
+
+const UNCONFIRMED = (credits: number): string =>
+	`No answer from the service confirmed this request (a timeout, a cut connection or a gateway's 502/504); it may still have been done and billed, so the budget counts its ${credits} credit${credits === 1 ? '' : 's'}.`;
 
 async function send<T>(
 	ctx: ApiContext,

@@ -47,7 +47,8 @@ export function nextRetryDelay(
 	maxAttempts = MAX_ATTEMPTS,
 ): number | undefined {
 	if (!isRetryableStatus(status) || failedAttempt >= maxAttempts) return undefined;
-	if (status === 429 && retryAfterMs !== undefined) {
+	// 429 and 503 (RFC 9110 §10.2.3) may say when to come back; the other statuses back off.
+	if ((status === 429 || status === 503) && retryAfterMs !== undefined) {
 		return retryAfterMs > MAX_RETRY_AFTER_MS ? undefined : retryAfterMs;
 	}
 	return backoffDelay(failedAttempt, random);

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { applyCustomBody } from '../../fields/customBody';
 import { errorItem } from '../../helpers/items';
-import { waitFor } from '../../jobs/poller';
+import { readErrorNote, waitFor } from '../../jobs/poller';
 import type { Operation, RunContext } from '../../types';
 import { readWaitMethod, startAndWaitForWebhook, WAIT_METHOD_POLL, WAIT_METHOD_WEBHOOK, waitMethodFields } from '../../jobs/resume';
 import { invalid } from '../../helpers/validation';
@@ -164,7 +164,7 @@ export const runAndWait: Operation = {
 				}
 				const error = new NodeOperationError(node, `The agent run did not report a status within Max Wait (${seconds} s)`, {
 					itemIndex: i,
-					description: `Its status could not be read before the deadline (the service asked to wait or kept failing). The run may still be going: read it later with Agent → Get (Job ID ${jobId}).`,
+					description: `Its status could not be read before the deadline (the service asked to wait or kept failing).${readErrorNote(wait)} The run may still be going: read it later with Agent → Get (Job ID ${jobId}).`,
 				});
 				return failItem(this, error, job, i);
 			}
@@ -181,14 +181,14 @@ export const runAndWait: Operation = {
 				}
 				const error = new NodeOperationError(node, `The agent run did not finish within Max Wait (${seconds} s) and was cancelled`, {
 					itemIndex: i,
-					description: `Last ${last}. Cancelling is cooperative: steps in flight finish and may still use credits. Raise Max Wait (on n8n Cloud an execution may last 300 s), or use Start and read the result later with Get. (Job ID ${jobId})`,
+					description: `Last ${last}.${readErrorNote(wait)} Cancelling is cooperative: steps in flight finish and may still use credits. Raise Max Wait (on n8n Cloud an execution may last 300 s), or use Start and read the result later with Get. (Job ID ${jobId})`,
 				});
 				error.context.jobId = jobId;
 				return failItem(this, error, job, i);
 			}
 			const error = new NodeOperationError(node, `The agent run did not finish within Max Wait (${seconds} s)`, {
 				itemIndex: i,
-				description: `Last ${last}. The run goes on: read its result later with Agent → Get (Job ID ${jobId}), raise Max Wait (on n8n Cloud an execution may last 300 s), or set On Timeout to "Return Last Status".`,
+				description: `Last ${last}.${readErrorNote(wait)} The run goes on: read its result later with Agent → Get (Job ID ${jobId}), raise Max Wait (on n8n Cloud an execution may last 300 s), or set On Timeout to "Return Last Status".`,
 			});
 			error.context.jobId = jobId;
 			return failItem(this, error, job, i);

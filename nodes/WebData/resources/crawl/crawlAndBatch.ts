@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteData, IExecuteFunctions, INode, INodeExecutio
 import { documentJson, type OutputMode, outputModeField, readOutputMode } from '../../fields/document';
 import { uuidLocator } from '../../fields/fields';
 import { errorItem, isCancellation } from '../../helpers/items';
-import { waitFor, DEFAULT_POLL_SCHEDULE } from '../../jobs/poller';
+import { waitFor, DEFAULT_POLL_SCHEDULE, readErrorNote } from '../../jobs/poller';
 import type { BudgetOverrun, Operation, RunContext, ToolUse } from '../../types';
 import type { CreditBudget } from '../../budget';
 import { hideSecrets, invalid, requireUuid } from '../../helpers/validation';
@@ -263,7 +263,7 @@ export async function waitForJob(
 			`The ${noun} did not finish within Max Wait (${seconds} s)${cancelled ? ' and was cancelled' : ''}`,
 			{
 				itemIndex: i,
-				description: `Last ${last}. ${cancelled ? 'Pages already scraped were charged.' : `The job goes on: read its pages later with ${readOp} (ID ${id}).`} Raise Max Wait (on n8n Cloud an execution may last 300 s), or use Start and read the pages later.`,
+				description: `Last ${last}.${readErrorNote(wait)} ${cancelled ? 'Pages already scraped were charged.' : `The job goes on: read its pages later with ${readOp} (ID ${id}).`} Raise Max Wait (on n8n Cloud an execution may last 300 s), or use Start and read the pages later.`,
 			},
 		);
 		error.context.jobId = id;

@@ -4,18 +4,16 @@ import { isPlainObject } from '../../helpers/objects';
 
 export type CombinePages = 'merge' | 'perPage';
 
-/** What one page gave through the JSON format (nodes/FACTS.md "Extract after /extract"). */
+/** A page's JSON format answer. */
 export interface PageAnswer {
 	url: string;
 	data: unknown;
-	/** The service's words when it read the page but could not fill the JSON. */
 	warning?: string;
-	/** The page could not be read. */
 	error?: string;
 	creditsUsed?: number;
 }
 
-/** Nothing in it: null, '', an empty list or object, or a list / object of such values only. */
+/** null, '', or lists / objects of such values only. */
 export function isEmptyValue(value: unknown): boolean {
 	if (value === undefined || value === null || value === '') return true;
 	if (Array.isArray(value)) return value.every(isEmptyValue);
@@ -38,7 +36,6 @@ export function mergeTwo(a: unknown, b: unknown): unknown {
 	return a;
 }
 
-/** A page of a batch or a scrape: its JSON, its URL, why it has none. */
 export function pageAnswer(doc: IDataObject, fallbackUrl: string, warning?: unknown): PageAnswer {
 	const meta = isPlainObject(doc.metadata) ? doc.metadata : {};
 	const url = [meta.sourceURL, meta.url, fallbackUrl].find((u): u is string => typeof u === 'string' && u !== '') ?? fallbackUrl;
@@ -51,7 +48,7 @@ export function pageAnswer(doc: IDataObject, fallbackUrl: string, warning?: unkn
 	return page;
 }
 
-/** Which pages gave each field of the merged data (Show Sources), in URL order. */
+/** Show Sources: the pages that gave each field. */
 function sourcesOf(data: unknown, pages: PageAnswer[]): IDataObject | string[] {
 	const answered = pages.filter((p) => !isEmptyValue(p.data));
 	if (!isPlainObject(data)) return answered.map((p) => p.url);
@@ -64,7 +61,7 @@ function sourcesOf(data: unknown, pages: PageAnswer[]): IDataObject | string[] {
 
 const failed = (p: PageAnswer): IDataObject => ({ url: p.url, ...(p.error ? { error: p.error } : {}), ...(p.warning ? { warning: p.warning } : {}) });
 
-/** The pages, in URL order, as Extract's result: one merged item, or one per page. */
+/** The pages (in URL order) as one merged item, or one per page. */
 export function combinePages(pages: PageAnswer[], combine: CombinePages, showSources: boolean): IDataObject[] {
 	if (combine === 'perPage') {
 		return pages.map((p) => ({

@@ -6,7 +6,7 @@ import { settleEndedJob } from '../../budget/jobs';
 import { SCRAPE_HINTS } from '../../fields/scrapeOptions';
 import { READ_PAGE_LIMIT } from '../../fields/serverRules';
 import { isPlainObject } from '../../helpers/objects';
-import { waitFor } from '../../jobs/poller';
+import { readErrorNote, waitFor } from '../../jobs/poller';
 import type { OnTimeout } from '../../jobs/wait';
 import { apiRequest, defaultDeps, type TransportDeps } from '../../transport';
 import type { RunContext } from '../../types';
@@ -93,10 +93,10 @@ async function scrapeOne(ctx: IExecuteFunctions, plan: ExtractPlan, i: number, d
 	return resultItems(plan, [page], plan.combine, { creditsUsed: page.creditsUsed });
 }
 
-const timeoutError = (ctx: IExecuteFunctions, noun: string, id: string, maxWaitMs: number, last: string, i: number): NodeOperationError => {
+const timeoutError = (ctx: IExecuteFunctions, noun: string, id: string, maxWaitMs: number, last: string, i: number, seen = ''): NodeOperationError => {
 	const error = new NodeOperationError(ctx.getNode(), `The extract (${noun}) did not finish within Max Wait (${Math.round(maxWaitMs / 1000)} s)`, {
 		itemIndex: i,
-		description: `Last ${last}. It goes on: read its result later with Extract → Get Status (ID ${id}), raise Max Wait (on n8n Cloud an execution may last 300 s), or use Start and read the result later.`,
+		description: `Last ${last}.${seen} It goes on: read its result later with Extract → Get Status (ID ${id}), raise Max Wait (on n8n Cloud an execution may last 300 s), or use Start and read the result later.`,
 	});
 	error.context.jobId = id;
 	return error;
@@ -134,7 +134,7 @@ async function agentAndWait(ctx: IExecuteFunctions, plan: ExtractPlan, wait: Wai
 	const job = result.status ?? { id };
 	if (result.outcome === 'timeout') {
 		if (wait.onTimeout === 'returnStatus' && result.status) return [{ ...job, timedOut: true, extractedWith: extractedWith(plan) }];
-		throw timeoutError(ctx, 'agent run', id, wait.maxWaitMs, typeof job.status === 'string' ? `status "${job.status}"` : 'no status could be read', i);
+		throw timeoutError(ctx, 'agent run', id, wait.maxWaitMs, typeof job.status === 'string' ? `status "${job.status}"` : 'no status could be read', i, readErrorNote(result));
 	}
 	settleEndedJob(deps.budget, id, job, i, true);
 	const outcome = classifyRun(job);

@@ -5,7 +5,7 @@ import { applyCustomBody } from '../../fields/customBody';
 import { errorItem } from '../../helpers/items';
 import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
-import { waitFor } from '../../jobs/poller';
+import { readErrorNote, waitFor } from '../../jobs/poller';
 import { jobConcurrency, maxWaitField, onTimeoutField, readMaxWaitMs, readOnTimeout } from '../../jobs/wait';
 import { settleEndedJob } from '../../budget/jobs';
 import { defaultDeps } from '../../transport';
@@ -95,7 +95,7 @@ export const runAndWait: Operation = {
 			const last = typeof job.status === 'string' ? `status "${job.status}"` : 'no status could be read';
 			const error = new NodeOperationError(node, `The extract job did not finish within Max Wait (${seconds} s)`, {
 				itemIndex: i,
-				description: `Last ${last}. The job goes on: read its result later with Extract → Get Status (ID ${id}), raise Max Wait (on n8n Cloud an execution may last 300 s), or use Start and read the result later.`,
+				description: `Last ${last}.${readErrorNote(wait)} The job goes on: read its result later with Extract → Get Status (ID ${id}), raise Max Wait (on n8n Cloud an execution may last 300 s), or use Start and read the result later.`,
 			});
 			error.context.jobId = id;
 			return failOrItem(this, error, job, i);

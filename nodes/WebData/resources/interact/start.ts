@@ -125,10 +125,7 @@ export const start: Operation = {
 	},
 };
 
-/**
- * Under a budget a session holds what its Time to Live may cost (2 credits a browser minute) until it
- * is stopped; a TTL that does not fit is lowered to what is left (said on the item), at least 30 s.
- */
+/** Under a budget a session holds its TTL's cost until stopped; a TTL that does not fit is lowered. */
 async function reserveSession(body: IDataObject, i: number, run?: RunContext) {
 	const budget = run?.transportDeps.budget;
 	if (!budget) return undefined;
