@@ -389,6 +389,8 @@ export interface CatchUp {
 	unplaced: string[];
 	/** Reading back stopped at MAX_READ_BACK before the mark: older checks were not read. */
 	cut: boolean;
+	/** Missed checks left for a later delivery (the cap): a newer check must wait behind them. */
+	behind: boolean;
 }
 
 /** Tells `checks` (oldest first) within MAX_PAGES_PER_CATCH_UP; a check not read to its end stops the rest. */
@@ -407,7 +409,7 @@ export async function tellChecks(ctx: ApiContext, monitorId: string, checks: IDa
 
 /** Reads back to the mark and tells what was missed, oldest first, within the bounds; moves the mark. */
 export async function catchUp(ctx: ApiContext, monitorId: string, ledger: Ledger, options: CatchUpOptions): Promise<CatchUp> {
-	if (!ledger.mark) return { envelopes: [], checks: [], passed: [], unplaced: [], cut: false };
+	if (!ledger.mark) return { envelopes: [], checks: [], passed: [], unplaced: [], cut: false, behind: false };
 	const { read, end } = await readBack(ctx, monitorId, ledger.mark, options.deps ?? CATCH_UP_DEPS);
 	const { after, unplaced } = placeChecks(read, ledger.mark, end);
 	const missed = missedChecks(after, ledger, options);
@@ -420,6 +422,7 @@ export async function catchUp(ctx: ApiContext, monitorId: string, ledger: Ledger
 		passed: missed.passed.map((c) => String(c.id)),
 		unplaced: settled.filter((id) => !missed.passed.some((c) => c.id === id)),
 		cut: end === 'bound',
+		behind: missed.tell.some((c) => !isDone(ledger, String(c.id))),
 	};
 }
 

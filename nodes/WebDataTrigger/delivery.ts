@@ -66,7 +66,7 @@ export interface OutputOptions {
 
 export type Decision =
 	| { run: true; items: IDataObject[] }
-	| { run: false; reason: 'event not selected' | 'unknown event' | 'no entry left after the filters' | 'already told' };
+	| { run: false; reason: 'event not selected' | 'unknown event' | 'no entry left after the filters' | 'already told' | 'waits behind older checks' };
 
 const isKnown = (type: string): type is MonitorEvent => (MONITOR_EVENTS as readonly string[]).includes(type);
 
@@ -213,7 +213,7 @@ export function jobItemsForDelivery(envelope: Envelope, options: JobOutputOption
 	// Ends may all be announced as completed (FACTS.md "Webhook deliveries").
 	const event = realEndEvent(type, end);
 	if (isJobEvent(type)) {
-		// A cancelled job is one that failed to finish: Failed hears it unless Cancelled is chosen.
+		// Failed hears a cancelled job unless Cancelled is chosen.
 		const heard = options.events.includes(event) || (event.endsWith('.cancelled') && options.events.includes(event.replace(/cancelled$/, 'failed')));
 		if (!heard) return { run: false, reason: 'event not selected' };
 	} else if (!options.passUnknownEvents || !/^(crawl|batch_scrape|agent)\./.test(type)) {

@@ -8,17 +8,12 @@ import { END_EVENT_KINDS, jobEndAnnouncement, jobEndOf, type Envelope, type JobE
 /** Short reads: the service waits about 10 s for the answer (nodes/FACTS.md "Webhook deliveries"). */
 const READ_TIMEOUT_MS = 3500;
 const READ_DEPS: TransportDeps = { ...defaultDeps, maxAttempts: 2, budgetMs: 4000 };
-/** A read that fails or still says the job runs is made again, within this. */
 const READ_WINDOW_MS = 7000;
 const READ_AGAIN_MS = 1500;
 
 const isEnd = (end: JobEnd): boolean => 'status' in end && END_EVENT_KINDS.includes(end.status);
 
-/**
- * The real end of the job a `<prefix>.completed|failed|cancelled` delivery speaks of, from its status
- * (a crawl / batch with STATUS_ONLY_LIMIT): the server may announce every end as completed
- * (nodes/FACTS.md "Webhook deliveries"). A failed read, or one that still says "scraping", is retried.
- */
+/** The real end of an announced job end, from its status (FACTS.md "Webhook deliveries"); read again while unconfirmed. */
 export async function readJobEnd(ctx: IWebhookFunctions, envelope: Envelope, deps: TransportDeps = READ_DEPS): Promise<JobEnd> {
 	const end = jobEndAnnouncement(envelope.type);
 	const id = envelope.id ?? (envelope as { jobId?: unknown }).jobId;

@@ -83,16 +83,22 @@ export async function tellMonitorDelivery(ctx: IWebhookFunctions, envelope: Enve
 		const warn = (what: string) =>
 			ctx.logger.warn(`Web Data Trigger "${ctx.getNode().name}", monitor ${monitorId}: ${what}`, { workflowId: ctx.getWorkflow().id });
 		const readFailed = (what: string, error: unknown) => warn(`could not read ${what}: ${(error as Error).message}. They are told at the next delivery.`);
+		let behind = false;
+		let missing: string | undefined;
 		if (isNewCheck) {
 			try {
 				const told = await catchUp(ctx, monitorId, ledger, { ...tellOptions, maxChecks: MAX_CHECKS_PER_DELIVERY, currentCheckId: checkId, passDelivered: true });
 				late.push(...told.envelopes);
+				behind = told.behind;
 				for (const problem of catchUpProblems(told)) warn(problem);
 			} catch (error) {
 				readFailed('the checks missed before this one', error);
+				missing = `the checks before this one could not be read (${(error as Error).message}); any that were missed are told with a later delivery`;
 			}
 		}
-		const current = currentEntries(envelope, checkId, ledger);
+		// Older missed checks left (the cap) go first: this one is caught up after them.
+		if (behind) entryOf(ledger, checkId);
+		const current = behind ? undefined : currentEntries(envelope, checkId, ledger);
 		if (current && envelope.type === 'monitor.check.completed') {
 			try {
 				const pages = await untoldPagesOfEndedCheck(ctx, monitorId, checkId, first.summary, ledger, tellOptions);
@@ -108,9 +114,9 @@ export async function tellMonitorDelivery(ctx: IWebhookFunctions, envelope: Enve
 
 		const items = caughtUpItems(late, output);
 		const own = current ? itemsForDelivery(current, output) : undefined;
-		if (own?.run) items.push(...own.items);
+		if (own?.run) items.push(...(missing ? own.items.map((item) => ({ ...item, outOfOrder: true, missingBefore: missing })) : own.items));
 		if (items.length) return { run: true, items };
-		return own ?? { run: false, reason: 'already told' };
+		return own ?? { run: false, reason: behind ? 'waits behind older checks' : 'already told' };
 	});
 }
 

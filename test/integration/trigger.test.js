@@ -1010,7 +1010,7 @@ describe('issue 29.2: no monitor change is lost to one failed delivery (the serv
 		expect(t.staticData()).not.toHaveProperty('listeningSince');
 	});
 
-	test('one catch-up tells at most 5 missed checks, the oldest first; the rest come with the next delivery, in order', async () => {
+	test('one catch-up tells at most 5 missed checks, the oldest first; the rest come with the next delivery, and the delivery at hand waits behind them (issue 45.2: never out of order)', async () => {
 		const t = await trigger(createParams({ events: ['monitor.check.completed'] }));
 		await t.activate();
 		const { monitorId } = t.staticData();
@@ -1025,8 +1025,8 @@ describe('issue 29.2: no monitor change is lost to one failed delivery (the serv
 		const byExecution = t.executions.map((e) => e.items.map((i) => [ids.indexOf(i.checkId) + 1, i.caughtUp === true]));
 		expect(byExecution).toEqual([
 			[[1, false]],
-			[[2, true], [3, true], [4, true], [5, true], [6, true], [9, false]],
-			[[7, true], [8, true], [10, false]],
+			[[2, true], [3, true], [4, true], [5, true], [6, true]],
+			[[7, true], [8, true], [9, true], [10, false]],
 		]);
 	});
 
@@ -1056,7 +1056,7 @@ describe('issue 29.2: no monitor change is lost to one failed delivery (the serv
 		expect(t.staticData()).not.toHaveProperty('toldChecks');
 	});
 
-	test('a catch-up that cannot read the checks (the service fails) still tells the delivery at hand, and catches up later', async () => {
+	test('a catch-up that cannot read the checks (the service fails) still tells the delivery at hand, marked out of order with what is missing, and catches up later', async () => {
 		const t = await trigger(createParams());
 		await t.activate();
 		const { monitorId } = t.staticData();
@@ -1070,6 +1070,9 @@ describe('issue 29.2: no monitor change is lost to one failed delivery (the serv
 		// Check 3 told as usual; check 2 not yet (its read failed twice, the two attempts of one catch-up).
 		expect(told(t).filter((x) => x[0] === c3).map((x) => x[3])).toEqual([false, false, false]);
 		expect(told(t).filter((x) => x[0] === c2)).toHaveLength(0);
+		// The delivery whose catch-up failed says it may come before older checks, and why.
+		const [first] = t.executions.flatMap((e) => e.items).filter((i) => i.checkId === c3);
+		expect(first).toMatchObject({ outOfOrder: true, missingBefore: expect.stringMatching(/^the checks before this one could not be read \(.*\); any that were missed are told with a later delivery$/) });
 		await runCheck(monitorId); // check 4: check 2 comes now
 		expect(told(t).filter((x) => x[0] === c2).map((x) => [x[1], x[3]])).toEqual([
 			['monitor.page', true],

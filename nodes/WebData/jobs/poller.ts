@@ -83,10 +83,7 @@ class DeadlineReached extends Error {}
 /** The job is gone or not this key's: waiting cannot change that. A proxy's or CDN's page says nothing of the job. */
 const FINAL_READ_STATUSES = ['401', '403', '404'];
 
-/**
- * The one rule for ending a wait on a failed read, poll and webhook alike: only the service's own
- * answer that the job is gone or not this key's (401, 403, 404), or an endpoint retired (410).
- */
+/** Poll and webhook waits alike: a failed read ends the wait only on the service's 401/403/404, or a 410. */
 export function endsTheWait(error: unknown): error is NodeApiError {
 	if (!(error instanceof NodeApiError)) return false;
 	const code = String(error.httpCode);
@@ -165,7 +162,7 @@ export async function waitFor<S>(options: WaitOptions<S>): Promise<WaitResult<S>
 			if (signal?.aborted) throw cancelledError();
 			if (deadlineHit) return result('timeout');
 			if (endsTheWait(read.error) || !(read.error instanceof NodeApiError)) throw read.error;
-			// Anything else (a proxy's page, the service unreachable, 5xx past the retries): read again later.
+			// A proxy's page, the service unreachable, 5xx past the retries: read again later.
 			readError = read.error.message;
 			if (clock.now() >= deadline) return result('timeout');
 			continue;
