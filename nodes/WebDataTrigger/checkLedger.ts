@@ -248,6 +248,8 @@ export interface CatchUpOptions extends TellOptions {
 	currentCheckId?: string;
 	/** The webhook trigger: an unknown check the service delivered is passed over, not told (FACTS.md "Monitors"). */
 	passDelivered?: boolean;
+	/** Delivered, but to this process's test listener (the editor), not to this workflow's production. */
+	toldToEditor?: (checkId: string) => boolean;
 }
 
 interface CheckTelling {
@@ -355,14 +357,14 @@ export interface Missed {
 }
 
 /** Of the checks after the mark (newest first): the finished ones not told to their end. */
-export function missedChecks(after: IDataObject[], ledger: Ledger, options: Pick<CatchUpOptions, 'currentCheckId' | 'passDelivered'> = {}): Missed {
+export function missedChecks(after: IDataObject[], ledger: Ledger, options: Pick<CatchUpOptions, 'currentCheckId' | 'passDelivered' | 'toldToEditor'> = {}): Missed {
 	const current = options.currentCheckId === undefined ? -1 : after.findIndex((c) => c.id === options.currentCheckId);
 	const missed: Missed = { tell: [], passed: [] };
 	for (const check of after.slice(current + 1).reverse()) {
 		const id = String(check.id);
 		if (!isFinished(check) || isDone(ledger, id)) continue;
 		const known = ledger.checks.some((c) => c.id === id);
-		if (!known && options.passDelivered && deliveredByService(check) === true) missed.passed.push(check);
+		if (!known && options.passDelivered && deliveredByService(check) === true && !options.toldToEditor?.(id)) missed.passed.push(check);
 		else missed.tell.push(check);
 	}
 	return missed;

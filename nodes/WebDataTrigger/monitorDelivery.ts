@@ -42,6 +42,17 @@ export function forgetToldChecks(ctx: IHookFunctions, scope: string): void {
 	ledgers.forget(ledgerScope(scope, isTestRegistration(ctx)), ctx.getWorkflowStaticData('node'));
 }
 
+/** Checks this process's test listener received, by monitor: production tells them after (bounded). */
+const toldToEditor = new Map<string, Set<string>>();
+const EDITOR_CHECKS_KEPT = 1000;
+
+function rememberToldToEditor(monitorId: string, checkId: string): void {
+	const ids = toldToEditor.get(monitorId) ?? new Set<string>();
+	ids.add(checkId);
+	if (ids.size > EDITOR_CHECKS_KEPT) ids.delete(ids.values().next().value as string);
+	toldToEditor.set(monitorId, ids);
+}
+
 /** Items told late, for a delivery that was lost: the same items, marked. */
 export function caughtUpItems(envelopes: Envelope[], output: OutputOptions): IDataObject[] {
 	const items: IDataObject[] = [];
@@ -71,7 +82,9 @@ export async function tellMonitorDelivery(ctx: IWebhookFunctions, envelope: Enve
 	const monitorId = options.connection !== 'manual' && isUuid(reg.monitorId) ? reg.monitorId : isUuid(first.monitorId) ? first.monitorId : undefined;
 	if (!checkId || !monitorId || !(MONITOR_EVENTS as readonly string[]).includes(envelope.type)) return itemsForDelivery(envelope, output);
 
-	const key = `${ledgerScope(options.scope, ctx.getMode() === 'manual')}|${monitorId}`;
+	const testing = ctx.getMode() === 'manual';
+	if (testing) rememberToldToEditor(monitorId, checkId);
+	const key = `${ledgerScope(options.scope, testing)}|${monitorId}`;
 	return await queue.run(key, async () => {
 		const staticData = ctx.getWorkflowStaticData('node');
 		const ledger = ledgers.load(key, staticData, monitorId);
@@ -87,7 +100,13 @@ export async function tellMonitorDelivery(ctx: IWebhookFunctions, envelope: Enve
 		let missing: string | undefined;
 		if (isNewCheck) {
 			try {
-				const told = await catchUp(ctx, monitorId, ledger, { ...tellOptions, maxChecks: MAX_CHECKS_PER_DELIVERY, currentCheckId: checkId, passDelivered: true });
+				const told = await catchUp(ctx, monitorId, ledger, {
+					...tellOptions,
+					maxChecks: MAX_CHECKS_PER_DELIVERY,
+					currentCheckId: checkId,
+					passDelivered: true,
+					toldToEditor: testing ? undefined : (id) => toldToEditor.get(monitorId)?.has(id) === true,
+				});
 				late.push(...told.envelopes);
 				behind = told.behind;
 				for (const problem of catchUpProblems(told)) warn(problem);

@@ -777,6 +777,22 @@ describe('Attach to an Existing Monitor', () => {
 		expect(t.staticData()).toEqual({});
 	});
 
+	test('issue 45.1: "Listen for test event" on a published attach-mode trigger: the checks the test URL got are told by production afterwards, oldest first, once', async () => {
+		const monitor = await createMonitorDirectly({ name: 'Existing', schedule: { text: 'hourly' }, targets: [{ type: 'scrape', urls: ['https://news.example.com/'] }], webhook: PREVIOUS });
+		const t = await trigger(attachParams(monitor.id, { events: ['monitor.check.completed'] }));
+		await t.activate();
+		await runCheck(monitor.id); // check 1: production
+		await t.activate({ test: true });
+		await runCheck(monitor.id); // check 2: to the test URL (the editor)
+		await t.deactivate({ test: true });
+		await runCheck(monitor.id); // check 3: production again
+		const ids = api.monitor(monitor.id).checks.map((c) => c.id).reverse();
+		const production = t.executions.filter((e) => e.mode !== 'test').flatMap((e) => e.items.map((i) => [ids.indexOf(i.checkId) + 1, i.caughtUp === true]));
+		expect(t.executions.filter((e) => e.mode === 'test').flatMap((e) => e.items.map((i) => ids.indexOf(i.checkId) + 1))).toEqual([2]);
+		expect(production).toEqual([[1, false], [2, true], [3, false]]);
+		expect(api.monitor(monitor.id).webhook.url).toBe(t.productionUrl);
+	});
+
 	test('re-registration keeps the webhook it found first, not its own earlier URL', async () => {
 		const monitor = await createMonitorDirectly({ name: 'Existing', schedule: { text: 'hourly' }, targets: [{ type: 'scrape', urls: ['https://news.example.com/'] }], webhook: PREVIOUS });
 		const t = await trigger(attachParams(monitor.id));
@@ -1654,4 +1670,17 @@ describe('issue 34.7: one authenticator; an unverified delivery reads nothing; t
 			expect([n8nBase(1), api.log]).toEqual([n8nBase(1), []]);
 		}
 	});
+});
+
+// ---------------------------------------------------------------------------------------------
+test('issue 45.6 (a guard; it held before): a check of 30 pages reads the monitor\'s check list once, at its first delivery; later deliveries of a known check read nothing', async () => {
+	const urls = Array.from({ length: 30 }, (_, k) => `https://shop.example.com/p${k}`).join(', ');
+	const t = await trigger(createParams({ urls }));
+	await t.activate();
+	const { monitorId } = t.staticData();
+	await runCheck(monitorId);
+	await runCheck(monitorId);
+	const lists = api.requests({ method: 'GET', path: `/v2/monitor/${monitorId}/checks` }).filter((r) => /\/checks$/.test(r.path));
+	expect(t.executions.length).toBe(2 * 31);
+	expect(lists.length).toBe(2);
 });

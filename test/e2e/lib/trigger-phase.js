@@ -960,6 +960,38 @@ class Phase {
 			return `${deliveries.length} deliveries → ${executions.length} execution (${settledExecutions.map((e) => `${e.trigger[0].status} ${e.trigger[0].url}`).join(', ')})`;
 		});
 
+		await this.step(`${label}: "Listen for test event" while published (issue 45.1): the check the editor got is told by production after, caught up before the next one`, async () => {
+			const triggerName = w.trigger.name;
+			const monitorUrl = async () => (await this.fake.call('GET', `/__fake/monitor/${monitorId}`)).webhook?.url;
+			const listened = await this.runManually(w.id, triggerName);
+			assert.equal(listened.status, 200, `Listen for test event answered ${listened.status}`);
+			await this.until(async () => String(await monitorUrl()).includes('/webhook-test/'), 'the monitor to point at the test URL');
+			// One page a check: its one delivery reaches the test URL, so the service records the check delivered.
+			await this.fake.call('POST', `/__fake/monitor/${monitorId}/plan`, { pages: [{ url: 'https://news.example.com/a', status: 'changed' }] });
+			await this.fake.call('POST', `/__fake/monitor/${monitorId}/tick`);
+			await this.settled();
+			const tested = await this.until(async () => {
+				const list = (await this.executions(w.id)).filter((e) => e.mode === 'manual' && e.status === 'success');
+				return list.length ? list : undefined;
+			}, 'the editor\'s test execution');
+			const editorCheck = tested[0].trigger[0].checkId;
+			await this.until(async () => (await monitorUrl()) === w.productionUrl, 'the production webhook to be restored after the test event');
+			const before = (await this.executions(w.id)).filter((e) => e.mode !== 'manual').length;
+			await this.fake.call('POST', `/__fake/monitor/${monitorId}/tick`);
+			await this.settled();
+			const production = await this.until(async () => {
+				const list = (await this.executions(w.id)).filter((e) => e.mode !== 'manual');
+				return list.length > before ? list : undefined;
+			}, 'a production execution for the next check');
+			const latest = production.at(-1).trigger;
+			assert.equal(latest.length, 2, `the next check's execution tells the editor's check first (items: ${JSON.stringify(latest.map((i) => [i.checkId, i.caughtUp]))})`);
+			assert.equal(latest[0].checkId, editorCheck, 'first, the check the editor got');
+			assert.equal(latest[0].caughtUp, true);
+			assert.notEqual(latest[1].checkId, editorCheck);
+			assert.ok(!latest[1].caughtUp, 'then the delivery at hand');
+			return `test execution for check ${editorCheck.slice(0, 8)}…; production's next execution: ${latest.map((i) => `${i.checkId.slice(0, 8)}…${i.caughtUp ? ' (caughtUp)' : ''}`).join(', ')}`;
+		});
+
 		await this.step(`${label}: deactivation restores the monitor's previous webhook`, async () => {
 			await this.api('POST', `/workflows/${w.id}/deactivate`);
 			const now = await this.until(async () => {
