@@ -16,7 +16,7 @@ import { chosenNamesExpression } from '../WebData/fields/description';
 import { searchMonitors } from './listSearch';
 import { checkExists, create, registrationOf, remove, type Connection } from './registration';
 import { SigningSecretCache } from './secretCache';
-import { authenticateDelivery, type HeaderBag, refuse, TRIGGER_TOKEN, type WebhookRequest } from '../shared/signature';
+import { authenticateDelivery, credentialSigningSecret, type HeaderBag, refuse, signingSecret, TRIGGER_TOKEN, type WebhookRequest } from '../shared/signature';
 import { DeliveryDeduper, newSecretToken } from './verify';
 import { isPlainObject } from '../WebData/helpers/objects';
 
@@ -41,14 +41,7 @@ function sourceOf(ctx: IHookFunctions | IWebhookFunctions): Source {
 async function assertJobEventsVerifiable(ctx: IHookFunctions): Promise<void> {
 	const token = String(ctx.getNodeParameter('jobToken', '') ?? '').trim();
 	if (token !== '') return;
-	let secret = '';
-	try {
-		const credentials = await ctx.getCredentials('webDataApi');
-		secret = typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret.trim() : '';
-	} catch {
-		// no credential: handled like no secret
-	}
-	if (secret === '') {
+	if ((await credentialSigningSecret(ctx)) === '') {
 		// n8n 2.41's editor shows only the message (a toast), so the suggested value is in it.
 		const suggestion = newSecretToken();
 		throw new NodeOperationError(ctx.getNode(), `Job events need a Token or a signing secret: set Token, e.g. to ${suggestion}`, {
@@ -67,7 +60,7 @@ async function readSigningSecret(ctx: IWebhookFunctions): Promise<{ secret: stri
 	} catch {
 		return { secret: undefined, read: false }; // no credential (manual mode)
 	}
-	const secret = typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret.trim() : '';
+	const secret = signingSecret(credentials);
 	return { secret: secret === '' ? undefined : secret, read: true };
 }
 

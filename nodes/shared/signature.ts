@@ -5,6 +5,16 @@ import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 export const SIGNATURE_HEADER = 'X-Firecrawl-Signature';
 
+/** The credential's Webhook Signing Secret, the one place it is read; '' when unset. */
+export const signingSecret = (credentials: { webhookSecret?: unknown } | undefined): string =>
+	typeof credentials?.webhookSecret === 'string' ? credentials.webhookSecret.trim() : '';
+
+/** The same from a context whose credential may be missing (then ''). */
+export async function credentialSigningSecret(ctx: { getCredentials(type: string, itemIndex?: number): Promise<object> }, itemIndex?: number): Promise<string> {
+	const credentials = await ctx.getCredentials('webDataApi', itemIndex).catch(() => undefined);
+	return signingSecret(credentials as { webhookSecret?: unknown } | undefined);
+}
+
 /** A Web Data Trigger's token: registration puts it on a monitor's webhook; job events carry the one typed on the trigger. */
 export const TRIGGER_TOKEN_HEADER = 'X-WebData-Trigger-Token';
 export const TRIGGER_TOKEN_QUERY = 'token';

@@ -26,6 +26,7 @@ import {
 	RESUME_TOKEN,
 	RESUME_TOKEN_HEADER,
 	RESUME_TOKEN_QUERY,
+	signingSecret,
 	type WebhookRequest,
 } from '../../shared/signature';
 import { hideSecrets, invalid, isUuid, unreachableByService } from '../helpers/validation';
@@ -533,7 +534,7 @@ export async function resumeWebhook(this: IWebhookFunctions, waiter: CompletionW
 	}
 	const req = this.getRequestObject() as unknown as WebhookRequest & { query?: Record<string, unknown> };
 	const headers = (req.headers ?? this.getHeaderData()) as HeaderBag;
-	const secret = typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret.trim() : '';
+	const secret = signingSecret(credentials);
 	if (secret && req.rawBody === undefined && typeof req.readRawBody === 'function') await req.readRawBody();
 	const query = (typeof this.getQueryData === 'function' ? this.getQueryData() : req.query) as Record<string, unknown> | undefined;
 	const verdict = authenticateDelivery({

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n
 import { hideSecrets, invalid, refuseUnreachable } from '../helpers/validation';
 import { requireHttpUrl } from '../fields/scrapeOptions';
 import { serviceBaseUrl } from '../transport';
-import { TRIGGER_TOKEN_HEADER, TRIGGER_TOKEN_QUERY as TOKEN_QUERY } from '../../shared/signature';
+import { credentialSigningSecret, TRIGGER_TOKEN_HEADER, TRIGGER_TOKEN_QUERY as TOKEN_QUERY } from '../../shared/signature';
 
 /** "Send Events to Web Data Trigger": the token goes in a header, never in a URL (FACTS.md "Webhook deliveries"). */
 
@@ -281,14 +281,7 @@ export function sendsNoToken(webhook: unknown): boolean {
 /** Without a token only the signature verifies a delivery; nothing is sent without the signing secret. */
 export async function assertTriggerVerifiable(ctx: IExecuteFunctions, webhook: unknown, i: number): Promise<void> {
 	if (!sendsNoToken(webhook)) return;
-	let secret = '';
-	try {
-		const credentials = await ctx.getCredentials('webDataApi', i);
-		secret = typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret.trim() : '';
-	} catch {
-		// no credential: handled like no secret
-	}
-	if (secret !== '') return;
+	if ((await credentialSigningSecret(ctx, i)) !== '') return;
 	throw invalid(
 		ctx.getNode(),
 		TRIGGER_TOKEN,
