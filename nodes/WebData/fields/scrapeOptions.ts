@@ -583,6 +583,13 @@ export function buildScrapeOptions(node: INode, p: ScrapeOptionInput, i: number,
 	return out;
 }
 
+/** A scrape's own timeout (default 60 s) and waitFor, plus 30 s for the answer. */
+export function scrapeAnswerTimeoutMs(options: IDataObject): number {
+	const timeout = typeof options.timeout === 'number' ? options.timeout : 60_000;
+	const waitFor = typeof options.waitFor === 'number' ? options.waitFor : 0;
+	return timeout + waitFor + 30_000;
+}
+
 /** Reads and checks the shared Scrape option fields of item `i`: the API ScrapeOptions, or an error naming the field. */
 export function readScrapeOptions(ctx: IExecuteFunctions, i: number, allowed: readonly string[] = SCRAPE_FORMATS): IDataObject {
 	const formats = ctx.getNodeParameter('formats', i, ['markdown']);

@@ -85,13 +85,13 @@ export function unsuccessfulRunError(
 	outcome: RunOutcome,
 	itemIndex: number,
 	maxCredits?: number,
+	outputItem = 'Set "On Unsuccessful Run" to "Output Item" to get the run (with any partial result) as an item instead of an error.',
 ): NodeOperationError {
 	const said = typeof job.error === 'string' && job.error !== '' ? ` The service said: "${job.error}".` : '';
 	const hasPartial = job.partial !== undefined && job.partial !== null;
 	const partial = hasPartial
 		? ` A best-effort partial result was returned: ${partialText(job.partial)}.`
 		: ' No partial result was returned.';
-	const outputItem = 'Set "On Unsuccessful Run" to "Output Item" to get the run (with any partial result) as an item instead of an error.';
 	let message: string;
 	let description: string;
 	const evidence = endEvidence(job);

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { documentCredits, reportedCredits } from '../../budget/cost';
 import { settleEndedJob } from '../../budget/jobs';
-import { SCRAPE_HINTS } from '../../fields/scrapeOptions';
+import { SCRAPE_HINTS, scrapeAnswerTimeoutMs } from '../../fields/scrapeOptions';
 import { READ_PAGE_LIMIT } from '../../fields/serverRules';
 import { isPlainObject } from '../../helpers/objects';
 import { readErrorNote, waitFor } from '../../jobs/poller';
@@ -34,15 +34,16 @@ export function extractedWith(plan: Pick<ExtractPlan, 'route' | 'reason' | 'note
 }
 
 /** Pages in the order their URLs were given; pages of a /* or redirect last. */
-function inUrlOrder(docs: IDataObject[], urls: string[], extra?: unknown): PageAnswer[] {
+function inUrlOrder(docs: IDataObject[], urls: string[]): PageAnswer[] {
 	const order = pairPages(docs, urls, urls.map((_u, k) => k));
 	return docs
-		.map((doc, k) => ({ page: pageAnswer(doc, urls[order[k][0]] ?? '', extra), at: order[k].length === 1 ? order[k][0] : urls.length }))
+		.map((doc, k) => ({ page: pageAnswer(doc, urls[order[k][0]] ?? ''), at: order[k].length === 1 ? order[k][0] : urls.length }))
 		.sort((a, b) => a.at - b.at)
 		.map((p) => p.page);
 }
 
-function resultItems(plan: ExtractPlan, pages: PageAnswer[], combine: CombinePages, job: IDataObject): IDataObject[] {
+function resultItems(plan: ExtractPlan, pages: PageAnswer[], job: IDataObject): IDataObject[] {
+	const { combine } = plan;
 	const base: IDataObject = {};
 	if (typeof job.id === 'string') base.id = job.id;
 	if (job.invalidURLs !== undefined) base.invalidURLs = job.invalidURLs;
@@ -72,8 +73,6 @@ export async function startPlan(ctx: IExecuteFunctions, plan: ExtractPlan, i: nu
 
 async function scrapeOne(ctx: IExecuteFunctions, plan: ExtractPlan, i: number, deps: TransportDeps): Promise<IDataObject[]> {
 	const body = plan.body;
-	const timeout = typeof body.timeout === 'number' ? body.timeout : 60_000;
-	const pause = typeof body.waitFor === 'number' ? body.waitFor : 0;
 	const credits = documentCredits(body);
 	const answer = await apiRequest<IDataObject>(
 		ctx,
@@ -83,14 +82,14 @@ async function scrapeOne(ctx: IExecuteFunctions, plan: ExtractPlan, i: number, d
 			body,
 			itemIndex: i,
 			hints: SCRAPE_HINTS,
-			timeoutMs: timeout + pause + 30_000,
+			timeoutMs: scrapeAnswerTimeoutMs(body),
 			cost: { credits, what: 'this extract (one page with the JSON format)', lower: 'use the basic proxy', reported: reportedCredits },
 		},
 		deps,
 	);
 	const doc = isPlainObject(answer.data) ? answer.data : {};
 	const page = pageAnswer(doc, String(body.url), answer.warning);
-	return resultItems(plan, [page], plan.combine, { creditsUsed: page.creditsUsed });
+	return resultItems(plan, [page], { creditsUsed: page.creditsUsed });
 }
 
 const timeoutError = (ctx: IExecuteFunctions, noun: string, id: string, maxWaitMs: number, last: string, i: number, seen = ''): NodeOperationError => {
@@ -106,10 +105,10 @@ async function batchAndWait(ctx: IExecuteFunctions, plan: ExtractPlan, wait: Wai
 	const startedAt = Date.now();
 	const started = await startBatch(ctx, plan.body, run, { i, lower: 'extract from fewer URLs' });
 	const id = String(started.id);
-	const outcome = await waitForJob(ctx, 'batch', id, { maxWaitMs: wait.maxWaitMs, onTimeout: wait.onTimeout, startedAt, i, run, own: true, leastPerPage: 5 });
+	const outcome = await waitForJob(ctx, 'batch', id, { maxWaitMs: wait.maxWaitMs, onTimeout: wait.onTimeout, startedAt, i, run, own: true, leastPerPage: documentCredits(plan.body) });
 	if (outcome.timedOut) return [{ ...outcome.status, extractedWith: extractedWith(plan) }];
 	const job = { ...outcome.status, ...(started.invalidURLs !== undefined ? { invalidURLs: started.invalidURLs } : {}) };
-	return resultItems(plan, inUrlOrder(outcome.documents, plan.urls), plan.combine, job);
+	return resultItems(plan, inUrlOrder(outcome.documents, plan.urls), job);
 }
 
 function agentItems(plan: Pick<ExtractPlan, 'route' | 'reason' | 'notes' | 'showSources' | 'asked'>, job: IDataObject, urls: string[]): IDataObject[] {
@@ -139,9 +138,8 @@ async function agentAndWait(ctx: IExecuteFunctions, plan: ExtractPlan, wait: Wai
 	settleEndedJob(deps.budget, id, job, i, true);
 	const outcome = classifyRun(job);
 	if (isUnsuccessful(outcome)) {
-		const error = unsuccessfulRunError(ctx.getNode(), job, outcome, i, typeof plan.body.maxCredits === 'number' ? plan.body.maxCredits : undefined);
-		error.description = `${String(error.description ?? '')} This Extract ran on the agent (${plan.reason}).`.replace(/Set "On Unsuccessful Run"[^.]*\./, '');
-		throw error;
+		const maxCredits = typeof plan.body.maxCredits === 'number' ? plan.body.maxCredits : undefined;
+		throw unsuccessfulRunError(ctx.getNode(), job, outcome, i, maxCredits, `This Extract ran on the agent (${plan.reason}).`);
 	}
 	return agentItems(plan, job, plan.urls.map((u) => u.replace(/\/\*$/, '/')));
 }
@@ -182,7 +180,7 @@ export async function readExtractJob(ctx: IExecuteFunctions, id: string, combine
 			if (first.status !== 'completed') return [{ ...statusJson(id, first), extractedWith: extractedWith(plan) }];
 			const all = await readAllDocuments(ctx, 'batch', first, i, deps);
 			const pages = all.documents.map((doc) => pageAnswer(doc, ''));
-			return resultItems({ ...plan, body: {}, combine } as ExtractPlan, pages, combine, statusJson(id, all.status));
+			return resultItems({ ...plan, body: {}, combine } as ExtractPlan, pages, statusJson(id, all.status));
 		},
 		async () => {
 			const job = await getAgentJob(ctx, id, i, deps);

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { applyCustomBody, customBodyOption } from '../../fields/customBody';
 import { documentJson, downloadScreenshot, fileBaseName, outputModeField, readOutputMode } from '../../fields/document';
-import { readScrapeOptions, requireHttpUrl, SCRAPE_HINTS, SCRAPE_OPTION_BODY_KEYS, scrapeOptionProperties } from '../../fields/scrapeOptions';
+import { readScrapeOptions, requireHttpUrl, scrapeAnswerTimeoutMs, SCRAPE_HINTS, SCRAPE_OPTION_BODY_KEYS, scrapeOptionProperties } from '../../fields/scrapeOptions';
 import { errorItem, isCancellation } from '../../helpers/items';
 import type { Operation, RunContext } from '../../types';
 import { invalid } from '../../helpers/validation';
@@ -139,8 +139,6 @@ export const scrapeUrl: Operation = {
 		if (options.zeroDataRetention !== undefined) body.zeroDataRetention = Boolean(options.zeroDataRetention);
 		applyCustomBody(this, i, scrapeUrl, body);
 
-		const timeout = typeof scrapeOptions.timeout === 'number' ? scrapeOptions.timeout : 60_000;
-		const waitFor = typeof scrapeOptions.waitFor === 'number' ? scrapeOptions.waitFor : 0;
 		const pageCost = documentCredits(body, { zdr: body.zeroDataRetention === true });
 		const answer = await apiRequest<IDataObject>(
 			this,
@@ -150,7 +148,7 @@ export const scrapeUrl: Operation = {
 				body,
 				itemIndex: i,
 				hints: SCRAPE_HINTS,
-				timeoutMs: timeout + waitFor + 30_000,
+				timeoutMs: scrapeAnswerTimeoutMs(scrapeOptions),
 				cost: { credits: pageCost, what: 'this scrape', lower: pageCost > 1 ? 'choose fewer premium formats (JSON makes a page 5 credits) or the basic proxy' : undefined, reported: reportedCredits },
 			},
 			run?.transportDeps ?? defaultDeps,
